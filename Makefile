@@ -1,0 +1,159 @@
+# crngbench: what blocking /dev/urandom costs at boot, measured under QEMU.
+#
+#   make bench      build kernels, guest and runner; boot the matrix; plot
+#   make check      every test (ends with "N passed, N failed, N skipped")
+#   make help       targets and variables
+#
+# Variables below may be overridden on the command line or in the
+# environment (make bench MATRIX=full REPS=20).
+
+# Cache for the kernel tree, kernel builds and ccache (outside the checkout).
+CRNGBENCH_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/crngbench
+# Matrix file of bench/ (quick, full, hz, nocounter) and axis overrides.
+MATRIX ?= quick
+# Comma lists in QEMU's / the matrix's spelling; empty = the matrix's own.
+VARIANTS ?=
+CPUS ?=
+ACCELS ?=
+REPS ?=
+# Extra runner options, e.g. RUNFLAGS="--perf --jobs 2 --shard 1/2".
+RUNFLAGS ?=
+# Results go to $(RESULTS)/<matrix>-<UTC time>; results/latest points there.
+RESULTS ?= results
+# CONFIG_HZ of the kernels (100, 250, 1000).
+HZ ?= 250
+# Extra kernel patches applied after each variant's series.
+EXTRA_PATCHES ?=
+# Kernel source tarball (Debian's linux-source-6.1 by default).
+KERNEL_TARBALL ?= /usr/src/linux-source-6.1.tar.xz
+# Host build directory for the probe, runner, tests and guest image.
+BUILD ?= build
+QEMU ?= qemu-system-x86_64
+CC ?= cc
+
+export CRNGBENCH_CACHE KERNEL_TARBALL EXTRA_PATCHES
+
+CSTD := -std=c11
+WARN := -Wall -Wextra -Werror
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS)
+
+RECORD_SRC := guest-image/record.c
+PROBE_SRC := guest-image/probe.c $(RECORD_SRC)
+RUNNER_SRC := bench/run.c bench/matrix.c bench/qemu.c bench/report.c bench/row.c \
+	bench/stats.c bench/summary.c $(RECORD_SRC)
+RUNNER_HDR := $(wildcard bench/*.h) guest-image/record.h
+ALL_VARIANTS := $(shell awk '!/^\#/ && NF {print $$1}' kernel/variants)
+
+PROBE := $(BUILD)/probe
+RUNNER := $(BUILD)/crngbench-run
+IMAGE := $(BUILD)/guest.cpio
+IMAGE_INPUTS := guest-image/build-image.sh $(wildcard guest-image/units/* guest-image/units/*/*)
+
+.DELETE_ON_ERROR:
+.PHONY: all help deps kernels kernels-check image runner bench run plots report check test \
+	lint bench-build clean distclean
+
+all: runner image
+
+help:
+	@echo "crngbench targets:"
+	@echo "  make deps        install the Debian packages crngbench needs (root)"
+	@echo "  make kernels     build kernel variants (VARIANTS=..., HZ=...)"
+	@echo "  make image       build the systemd guest initramfs ($(IMAGE))"
+	@echo "  make runner      build the boot runner ($(RUNNER))"
+	@echo "  make bench       everything: deps, kernels, image, runner, run MATRIX, plots"
+	@echo "  make run         run MATRIX only (kernels and image must be built)"
+	@echo "  make plots       render charts for RUN=<results dir> (default results/latest)"
+	@echo "  make report      regenerate REPORT.md tables from RUN"
+	@echo "  make check       all tests, ending with 'N passed, N failed, N skipped'"
+	@echo "  make lint        clang-format check, cppcheck, checkpatch on kernel/patches"
+	@echo "  make bench-build kernel build speed figures (cold builds: ~15 min)"
+	@echo "  make clean       remove $(BUILD)/ and results/; distclean also the cache"
+	@echo "variables (current value):"
+	@echo "  MATRIX=$(MATRIX) VARIANTS=$(VARIANTS) CPUS=$(CPUS) ACCELS=$(ACCELS) REPS=$(REPS) HZ=$(HZ)"
+	@echo "  RUNFLAGS=$(RUNFLAGS) RESULTS=$(RESULTS) BUILD=$(BUILD) QEMU=$(QEMU)"
+	@echo "  CRNGBENCH_CACHE=$(CRNGBENCH_CACHE)"
+	@echo "  KERNEL_TARBALL=$(KERNEL_TARBALL) EXTRA_PATCHES=$(EXTRA_PATCHES)"
+	@echo "matrices: $(basename $(notdir $(wildcard bench/*.matrix)))"
+	@echo "variants: $(ALL_VARIANTS)"
+
+deps:
+	scripts/deps.sh
+
+# --- kernels ------------------------------------------------------------------
+# The variants the matrix (plus VARIANTS) needs; build.sh skips up-to-date ones.
+MATRIX_FILE := bench/$(MATRIX).matrix
+KVARIANTS = $(or $(VARIANTS),$(shell scripts/matrix-axis.sh $(MATRIX_FILE) variant))
+KHZ = $(if $(filter command line,$(origin HZ)),$(HZ),$(shell scripts/matrix-axis.sh $(MATRIX_FILE) hz))
+
+kernels:
+	@for hz in $(subst $(comma), ,$(KHZ)); do \
+		KERNEL_HZ=$$hz kernel/build.sh $(KVARIANTS) || exit $$?; \
+	done
+
+kernels-check:
+	kernel/build.sh --check $(or $(VARIANTS),$(subst $(space),$(comma),$(ALL_VARIANTS)))
+
+comma := ,
+space := $(empty) $(empty)
+
+# --- guest and runner -------------------------------------------------------------
+$(BUILD):
+	mkdir -p $@
+
+# The probe is PID 1 of the guest: static, so the image needs no loader for it.
+$(PROBE): $(PROBE_SRC) guest-image/record.h | $(BUILD)
+	$(CC) $(ALL_CFLAGS) -static -o $@ $(PROBE_SRC)
+
+$(IMAGE): $(PROBE) $(IMAGE_INPUTS) /lib/systemd/systemd
+	guest-image/build-image.sh $(PROBE) $@
+
+image: $(IMAGE)
+
+$(RUNNER): $(RUNNER_SRC) $(RUNNER_HDR) | $(BUILD)
+	$(CC) $(ALL_CFLAGS) -o $@ $(RUNNER_SRC) -lm
+
+runner: $(RUNNER)
+
+# --- the main job ----------------------------------------------------------------
+RUN ?= $(RESULTS)/latest
+SETS = $(if $(VARIANTS),--set variant=$(VARIANTS)) $(if $(CPUS),--set cpu=$(CPUS)) \
+	$(if $(ACCELS),--set accel=$(ACCELS)) $(if $(REPS),--set reps=$(REPS)) \
+	$(if $(filter command line,$(origin HZ)),--set hz=$(HZ))
+
+run: runner image
+	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(basename $(notdir $(wildcard bench/*.matrix)))" >&2; exit 2; }
+	@out=$(RESULTS)/$(MATRIX)-$$(date -u +%Y%m%dT%H%M%SZ); mkdir -p $(RESULTS); \
+	$(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --image $(IMAGE) --qemu $(QEMU) \
+		--kernels $(CRNGBENCH_CACHE)/kernels --out $$out $(RUNFLAGS) && \
+	ln -sfn $$(basename $$out) $(RESULTS)/latest && echo "results: $$out"
+
+bench: deps
+	$(MAKE) kernels-check
+	$(MAKE) kernels
+	$(MAKE) run
+	$(MAKE) plots RUN=$(RESULTS)/latest
+	@echo "results: $$(readlink -f $(RESULTS)/latest)"
+
+plots:
+	plots/render.sh $(RUN)
+
+report:
+	scripts/report-tables.sh $(RUN) REPORT.md
+
+bench-build:
+	scripts/bench-build.sh
+
+# --- tests -----------------------------------------------------------------------
+check test:
+	tests/run.sh
+
+lint:
+	tests/lint.sh
+
+clean:
+	rm -rf $(BUILD) $(RESULTS)
+
+distclean: clean
+	rm -rf $(CRNGBENCH_CACHE)

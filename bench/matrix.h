@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The experiment matrix: axes, their accepted values, expansion into cells,
+ * the interleaved run order and sharding.
+ *
+ * A matrix file (bench/NAME.matrix) has lines "axis = v1,v2,..." and
+ * "setting = value"; '#' starts a comment. Command-line --set axis=... lines
+ * override the file. Read sets are written with ':' between reads
+ * (urandom:random), since ',' separates axis values.
+ */
+#ifndef CRNGBENCH_MATRIX_H
+#define CRNGBENCH_MATRIX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define AXES(X)                                                              \
+	X(variant, "stock")       /* kernel variant (kernel/variants) */     \
+	X(hz, "250")              /* CONFIG_HZ of the build: 100 250 1000 */ \
+	X(accel, "tcg")           /* tcg kvm */                              \
+	X(cpu, "max")             /* -cpu in QEMU's spelling */              \
+	X(trust_cpu, "on")        /* random.trust_cpu= on off */             \
+	X(virtio_rng, "off")      /* virtio-rng device: on off */            \
+	X(nocounter, "off")       /* random.no_cycle_counter=1: on off */    \
+	X(smp, "1")               /* vCPUs: 1..8 */                          \
+	X(reads, "urandom")       /* probe's early reads, ':'-separated */   \
+	X(trace, "on")            /* ftrace of the read paths: on off */     \
+	X(seed, "none")           /* saved seed: none (first boot) saved */
+
+enum axis {
+#define AX_ENUM(name, def) AX_##name,
+	AXES(AX_ENUM)
+#undef AX_ENUM
+	AX_N
+};
+
+#define MAX_VALUES 16
+#define MAX_VALUE_LEN 96
+
+struct matrix {
+	char name[64];
+	char values[AX_N][MAX_VALUES][MAX_VALUE_LEN];
+	int nvalues[AX_N];
+	int reps;
+	int timeout_s;	    /* hard per-boot timeout, host side */
+	int read_timeout_s; /* guest-side budget for the probe's reads */
+};
+
+struct cell {
+	int index;
+	const char *v[AX_N];
+};
+
+const char *axis_name(enum axis a);
+int axis_lookup(const char *name);
+
+/* Defaults for every axis, reps 3, timeout 60 s, read timeout 20 s. */
+void matrix_init(struct matrix *m);
+/*
+ * Load a matrix file / apply one "axis=v1,v2" or "setting=value"
+ * assignment. Return 0, or -1 with a message naming what was wrong and what
+ * is accepted in err.
+ */
+int matrix_load(struct matrix *m, const char *path, char *err, size_t errlen);
+int matrix_set(struct matrix *m, const char *assignment, char *err, size_t errlen);
+/* Check every value against what its axis accepts (static rules only). */
+int matrix_validate(const struct matrix *m, char *err, size_t errlen);
+
+size_t matrix_ncells(const struct matrix *m);
+void matrix_cell(const struct matrix *m, size_t index, struct cell *c);
+
+/* Cells that cannot exist are left out of the plan (cpu=host under TCG). */
+int matrix_combination_ok(const char *accel, const char *cpu);
+
+/* One planned boot: a cell and a repetition, with a stable id. */
+struct boot_plan {
+	size_t cell;
+	int rep;
+	size_t canonical; /* cell * reps + rep: the shard key */
+};
+
+/*
+ * The boots of shard k of n (1-based k; n = 1 for everything), in run order:
+ * repetition rounds, each a seeded shuffle of the cells, so drift spreads
+ * over all cells instead of landing on the last one. Returns a malloc'd
+ * array of *count plans, or NULL if the shard is empty or on ENOMEM.
+ */
+struct boot_plan *matrix_plan(const struct matrix *m, uint64_t seed, int shard_k,
+			      int shard_n, size_t *count);
+
+#endif /* CRNGBENCH_MATRIX_H */

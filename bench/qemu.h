@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * QEMU for one boot: the command line, the process, its channels. The
+ * result channel is QEMU's stdout (a second serial port wired to stdio), so
+ * the runner sees every byte as it arrives and timestamps it on the host.
+ */
+#ifndef CRNGBENCH_QEMU_H
+#define CRNGBENCH_QEMU_H
+
+#include "matrix.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct argv_buf {
+	char *v[96];
+	int n;
+};
+
+void argv_add(struct argv_buf *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void argv_free(struct argv_buf *a);
+/* The command line as one shell-quoted string (for boots/<id>/cmd). */
+void argv_join(const struct argv_buf *a, char *buf, size_t len);
+
+struct boot_params {
+	const char *qemu;	  /* qemu-system-x86_64 */
+	const char *kernel;	  /* bzImage */
+	const char *image;	  /* initramfs */
+	const char *console_path; /* console log file (host side) */
+	long tsc_khz;		  /* TCG: host TSC rate; 0 = let the guest calibrate */
+	int read_timeout_s;
+	const char *seed_hex;	  /* seed=saved: the saved seed's bytes */
+	const char *perf_out;	  /* non-NULL: wrap QEMU in perf stat -o this */
+};
+
+void qemu_build_argv(const struct cell *c, const struct boot_params *p, struct argv_buf *a);
+
+struct vm {
+	pid_t pid;
+	int out_fd, err_fd; /* result channel, QEMU's stderr; -1 once closed */
+	int64_t t_spawn;    /* host CLOCK_MONOTONIC ns */
+	int64_t t_first_byte, t_urandom, t_report, t_exit;
+	char *chan;
+	size_t chan_len, chan_cap, scanned;
+	char err[2048];
+	size_t err_len;
+	int exited, status, killed;
+};
+
+int64_t host_now_ns(void);
+int vm_spawn(struct vm *vm, const struct argv_buf *a);
+/* Read what is available on fd (one of vm's) and timestamp it. */
+void vm_read(struct vm *vm, int fd);
+/* Reap if exited; returns 1 once the VM is gone and its pipes are drained. */
+int vm_done(struct vm *vm);
+void vm_kill(struct vm *vm);
+void vm_free(struct vm *vm);
+
+/*
+ * Host TSC rate in kHz, measured against CLOCK_MONOTONIC_RAW. TCG's RDTSC
+ * runs at the host's TSC rate, and a microvm guest has no PIT/HPET to
+ * calibrate against, so without this hint its clocksource falls back to
+ * jiffies (4 ms resolution). Returns 0 where it cannot be measured.
+ */
+long host_tsc_khz(void);
+
+/* Does QEMU accept this -cpu spelling under this accelerator? */
+int qemu_check_cpu(const char *qemu, const char *accel, const char *cpu, char *err, size_t errlen);
+
+/*
+ * Is KVM usable for a standard guest here? Checks /dev/kvm (exists,
+ * permission, API version, VM creation), then boots a canary and requires
+ * the probe's first record within canary_s seconds. 0 if usable, else -1
+ * with why.
+ */
+int kvm_usable(const struct boot_params *p, int canary_s, char *why, size_t whylen);
+
+#endif /* CRNGBENCH_QEMU_H */

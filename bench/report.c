@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "report.h"
+#include "../guest-image/record.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sb_printf(struct strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (b->len + (size_t)n + 1 > b->cap) {
+		size_t cap = (b->cap ? b->cap * 2 : 4096) + (size_t)n;
+		char *p = realloc(b->p, cap);
+
+		if (!p)
+			return;
+		b->p = p;
+		b->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void sb_free(struct strbuf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+struct ctx {
+	struct row *r;
+	struct strbuf *reads, *traces;
+	struct report_outcome *out;
+	int seq;
+	int64_t ready_poll, ready_kmsg, report_t;
+	int urandom_timed_out;
+};
+
+static int64_t get(const struct crb_record *rec, const char *key)
+{
+	int64_t v;
+
+	return crb_get_i64(rec, key, &v) ? -1 : v;
+}
+
+static void csv_text(struct strbuf *b, const char *v)
+{
+	char buf[512];
+	size_t off = 0;
+
+	csv_field(buf, sizeof(buf), &off, v, 1);
+	sb_printf(b, "%s", buf);
+}
+
+static int on_record(void *vctx, const char *segment, const struct crb_record *rec)
+{
+	struct ctx *c = vctx;
+	struct row *r = c->r;
+	const char *s;
+
+	switch (rec->type) {
+	case CRB_read: {
+		const char *iface = crb_get(rec, "iface");
+		int64_t start = get(rec, "start_ns"), dur = get(rec, "dur_ns");
+		int64_t to = get(rec, "timed_out");
+
+		sb_printf(c->reads, "%s,%d,%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n",
+			  r->boot_id, c->seq++, iface, start, dur, get(rec, "bytes"), get(rec, "errno"),
+			  to < 0 ? 0 : to);
+		if (!strcmp(iface, "urandom") && r->first_urandom_end_ns < 0) {
+			r->first_urandom_end_ns = start + dur;
+			r->first_urandom_dur_ns = dur;
+			r->first_urandom_errno = get(rec, "errno");
+			c->urandom_timed_out = to == 1;
+		}
+		break;
+	}
+	case CRB_probe:
+		r->init_ns = get(rec, "start_ns");
+		r->probe_overhead_ns = get(rec, "overhead_ns");
+		break;
+	case CRB_ready:
+		s = crb_get(rec, "src");
+		if (!strcmp(s, "poll"))
+			c->ready_poll = get(rec, "t_ns");
+		else if (!strcmp(s, "kmsg"))
+			c->ready_kmsg = get(rec, "t_ns");
+		break;
+	case CRB_event:
+		s = crb_get(rec, "name");
+		if (!strcmp(s, "game-seeded")) {
+			r->game_seeded_ns = get(rec, "t_ns");
+			r->game_dur_ns = get(rec, "dur_ns");
+		} else if (!strcmp(s, "report")) {
+			c->report_t = get(rec, "t_ns");
+		}
+		break;
+	case CRB_systemd:
+		r->userspace_ns = get(rec, "userspace_ns");
+		r->finish_ns = get(rec, "finish_ns");
+		break;
+	case CRB_trace:
+		sb_printf(c->traces, "%s,", r->boot_id);
+		csv_text(c->traces, crb_get(rec, "comm"));
+		sb_printf(c->traces, ",%" PRId64 ",%s,%" PRId64 ",%" PRId64 "\n", get(rec, "pid"),
+			  crb_get(rec, "func"), get(rec, "start_ns"), get(rec, "dur_ns"));
+		r->traced_reads = r->traced_reads < 0 ? 1 : r->traced_reads + 1;
+		break;
+	case CRB_meta:
+		if (!strcmp(crb_get(rec, "key"), "release"))
+			snprintf(r->release, sizeof(r->release), "%s", crb_get(rec, "value"));
+		break;
+	case CRB_fail:
+		c->out->guest_failed = 1;
+		snprintf(c->out->error, sizeof(c->out->error), "guest: %s (errno %s)",
+			 crb_get(rec, "what"), crb_get(rec, "errno"));
+		break;
+	default:
+		break;
+	}
+	(void)segment;
+	return 0;
+}
+
+static int on_segment(void *vctx, const struct crb_segment_info *s)
+{
+	struct ctx *c = vctx;
+
+	if (s->complete) {
+		if (!strcmp(s->name, "probe"))
+			c->out->probe_complete = 1;
+		else if (!strcmp(s->name, "report"))
+			c->out->report_complete = 1;
+	} else if (!c->out->error[0]) {
+		snprintf(c->out->error, sizeof(c->out->error), "segment %s: %s", s->name, s->error);
+		snprintf(c->out->last, sizeof(c->out->last), "%s", s->last);
+	}
+	return 0;
+}
+
+void report_parse(const char *chan, size_t len, struct row *r, struct strbuf *reads,
+		  struct strbuf *traces, struct report_outcome *out)
+{
+	struct ctx c = { .r = r, .reads = reads, .traces = traces, .out = out,
+			 .ready_poll = -1, .ready_kmsg = -1, .report_t = -1 };
+
+	memset(out, 0, sizeof(*out));
+	crb_read_stream(chan, len, on_record, on_segment, &c);
+	r->crng_ready_poll_ns = c.ready_poll;
+	r->crng_ready_kmsg_ns = c.ready_kmsg;
+	r->report_ns = c.report_t;
+	if (r->traced_reads < 0 && out->report_complete)
+		r->traced_reads = 0;
+	if (!out->report_complete)
+		return;
+	/* The report ran, so anything not seen by then is censored at its time. */
+	if (c.ready_kmsg < 0 && c.ready_poll < 0) {
+		r->crng_ready_censored = 1;
+		r->crng_ready_bound_ns = c.report_t;
+	} else {
+		int64_t ready = c.ready_kmsg >= 0 ? c.ready_kmsg : c.ready_poll;
+
+		r->crng_ready_censored = 0;
+		r->crng_ready_before_init = r->init_ns >= 0 && ready <= r->init_ns;
+		if (r->first_urandom_end_ns >= 0)
+			r->first_urandom_before_ready = r->first_urandom_end_ns < ready;
+	}
+	if (r->first_urandom_end_ns >= 0) {
+		r->first_urandom_censored = c.urandom_timed_out;
+		if (r->crng_ready_censored)
+			r->first_urandom_before_ready = !c.urandom_timed_out;
+	}
+}

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "row.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const metric_names[] = {
+#define ROW_NAME(name, doc) #name,
+	ROW_METRICS(ROW_NAME)
+#undef ROW_NAME
+};
+#define NMETRICS (sizeof(metric_names) / sizeof(metric_names[0]))
+
+static int64_t *metric_ptr(struct row *r, size_t i)
+{
+	int64_t *p[] = {
+#define ROW_PTR(name, doc) &r->name,
+		ROW_METRICS(ROW_PTR)
+#undef ROW_PTR
+	};
+	return p[i];
+}
+
+void row_init(struct row *r)
+{
+	memset(r, 0, sizeof(*r));
+	for (size_t i = 0; i < NMETRICS; i++)
+		*metric_ptr(r, i) = -1;
+}
+
+void row_write_header(FILE *f)
+{
+	fputs("boot_id,run_index,cell,rep", f);
+	for (int a = 0; a < AX_N; a++)
+		fprintf(f, ",%s", axis_name((enum axis)a));
+	fputs(",status,reason,release", f);
+	for (size_t i = 0; i < NMETRICS; i++)
+		fprintf(f, ",%s", metric_names[i]);
+	fputc('\n', f);
+}
+
+void csv_field(char *buf, size_t len, size_t *off, const char *v, int first)
+{
+	int quote = strpbrk(v, ",\"\n\r") != NULL;
+
+	if (!first && *off + 1 < len)
+		buf[(*off)++] = ',';
+	if (quote && *off + 1 < len)
+		buf[(*off)++] = '"';
+	for (; *v && *off + 2 < len; v++) {
+		if (*v == '"')
+			buf[(*off)++] = '"';
+		buf[(*off)++] = *v == '\n' || *v == '\r' ? ' ' : *v;
+	}
+	if (quote && *off + 1 < len)
+		buf[(*off)++] = '"';
+	buf[*off < len ? *off : len - 1] = '\0';
+}
+
+int row_format(const struct row *r, char *buf, size_t len)
+{
+	char num[32];
+	size_t off = 0;
+
+	csv_field(buf, len, &off, r->boot_id, 1);
+	snprintf(num, sizeof(num), "%ld", r->run_index);
+	csv_field(buf, len, &off, num, 0);
+	snprintf(num, sizeof(num), "%ld", r->cell);
+	csv_field(buf, len, &off, num, 0);
+	snprintf(num, sizeof(num), "%d", r->rep);
+	csv_field(buf, len, &off, num, 0);
+	for (int a = 0; a < AX_N; a++)
+		csv_field(buf, len, &off, r->axis[a], 0);
+	csv_field(buf, len, &off, r->status, 0);
+	csv_field(buf, len, &off, r->reason, 0);
+	csv_field(buf, len, &off, r->release, 0);
+	for (size_t i = 0; i < NMETRICS; i++) {
+		int64_t v = *metric_ptr((struct row *)r, i);
+
+		if (v < 0)
+			num[0] = '\0';
+		else
+			snprintf(num, sizeof(num), "%" PRId64, v);
+		csv_field(buf, len, &off, num, 0);
+	}
+	if (off + 2 >= len)
+		return -1;
+	buf[off++] = '\n';
+	buf[off] = '\0';
+	return (int)off;
+}
+
+int csv_split(char *line, char **fields, int max)
+{
+	int n = 0;
+	char *p = line;
+
+	while (n < max) {
+		char *out = p;
+
+		fields[n++] = p;
+		if (*p == '"') {
+			char *in = p + 1;
+
+			for (;;) {
+				if (!*in)
+					break;
+				if (*in == '"' && in[1] == '"') {
+					*out++ = '"';
+					in += 2;
+				} else if (*in == '"') {
+					in++;
+					break;
+				} else {
+					*out++ = *in++;
+				}
+			}
+			p = in;
+			*out = '\0';
+			if (*p == ',') {
+				p++;
+				continue;
+			}
+			break;
+		}
+		p += strcspn(p, ",");
+		if (*p == ',') {
+			*p++ = '\0';
+			continue;
+		}
+		break;
+	}
+	return n;
+}
+
+int row_parse(const char *line, const char *header, struct row *r)
+{
+	char lbuf[8192], hbuf[8192], *lf[128], *hf[128];
+	int nl, nh;
+
+	if (strlen(line) >= sizeof(lbuf) || strlen(header) >= sizeof(hbuf))
+		return -1;
+	snprintf(lbuf, sizeof(lbuf), "%s", line);
+	snprintf(hbuf, sizeof(hbuf), "%s", header);
+	nl = csv_split(lbuf, lf, 128);
+	nh = csv_split(hbuf, hf, 128);
+	if (nl != nh)
+		return -1;
+	row_init(r);
+	for (int i = 0; i < nh; i++) {
+		const char *k = hf[i], *v = lf[i];
+		int a;
+
+		if (!strcmp(k, "boot_id"))
+			snprintf(r->boot_id, sizeof(r->boot_id), "%s", v);
+		else if (!strcmp(k, "run_index"))
+			r->run_index = strtol(v, NULL, 10);
+		else if (!strcmp(k, "cell"))
+			r->cell = strtol(v, NULL, 10);
+		else if (!strcmp(k, "rep"))
+			r->rep = (int)strtol(v, NULL, 10);
+		else if (!strcmp(k, "status"))
+			snprintf(r->status, sizeof(r->status), "%s", v);
+		else if (!strcmp(k, "reason"))
+			snprintf(r->reason, sizeof(r->reason), "%s", v);
+		else if (!strcmp(k, "release"))
+			snprintf(r->release, sizeof(r->release), "%s", v);
+		else if ((a = axis_lookup(k)) >= 0)
+			snprintf(r->axis[a], sizeof(r->axis[a]), "%s", v);
+		else
+			for (size_t m = 0; m < NMETRICS; m++)
+				if (!strcmp(k, metric_names[m])) {
+					char *end;
+
+					if (!*v) {
+						*metric_ptr(r, m) = -1;
+						break;
+					}
+					errno = 0;
+					*metric_ptr(r, m) = strtoll(v, &end, 10);
+					if (errno || *end)
+						return -1;
+					break;
+				}
+	}
+	return r->boot_id[0] ? 0 : -1;
+}

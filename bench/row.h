@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One row of raw.csv: one boot. The column list is defined once, here, and
+ * used to write the header, write rows and read them back (summary, resume,
+ * shard merge), so the three can never disagree.
+ *
+ * Guest times are nanoseconds on the guest's CLOCK_BOOTTIME (kernel start is
+ * ~0); host_* times are nanoseconds on the host's CLOCK_MONOTONIC from QEMU's
+ * spawn. The two are never subtracted from each other. -1 is "not measured".
+ */
+#ifndef CRNGBENCH_ROW_H
+#define CRNGBENCH_ROW_H
+
+#include "matrix.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* X(name, doc) for the integer measures, in column order. */
+#define ROW_METRICS(X)                                                        \
+	X(init_ns, "guest: kernel start to the probe's first instruction (PID 1)") \
+	X(probe_overhead_ns, "guest: PID 1 entry to exec of systemd, minus the reads") \
+	X(crng_ready_poll_ns, "guest: CRNG ready, per the poll() watcher")         \
+	X(crng_ready_kmsg_ns, "guest: CRNG ready, per the kernel log (boottime)")  \
+	X(crng_ready_censored, "1: not ready by the bound in crng_ready_bound_ns") \
+	X(crng_ready_bound_ns, "guest: last time known not ready (censored rows)") \
+	X(crng_ready_before_init, "1: ready before the probe started")           \
+	X(first_urandom_end_ns, "guest: first blocking /dev/urandom read returned") \
+	X(first_urandom_dur_ns, "guest: its duration")                           \
+	X(first_urandom_errno, "its errno (EINTR: timed out)")                     \
+	X(first_urandom_censored, "1: it was still waiting at the read timeout")   \
+	X(first_urandom_before_ready, "1: it returned before the CRNG was ready")  \
+	X(game_seeded_ns, "guest: the game stand-in got its seed")                 \
+	X(game_dur_ns, "guest: its /dev/urandom read took")                        \
+	X(userspace_ns, "guest: systemd's userspace start")                        \
+	X(finish_ns, "guest: systemd's boot finished")                            \
+	X(report_ns, "guest: the report unit ran")                                \
+	X(traced_reads, "count of traced kernel read calls")                       \
+	X(host_first_byte_ns, "host: first byte on the result channel")            \
+	X(host_urandom_ns, "host: the first urandom read's record arrived")        \
+	X(host_report_ns, "host: the report segment began")                        \
+	X(host_exit_ns, "host: QEMU exited (or was killed)")                       \
+	X(host_task_clock_ns, "host: QEMU task-clock from perf stat (--perf)")     \
+	X(host_ctx_switches, "host: QEMU context switches from perf stat")
+
+struct row {
+	char boot_id[32];
+	long run_index;
+	long cell;
+	int rep;
+	char axis[AX_N][MAX_VALUE_LEN];
+	char status[16]; /* ok censored timeout panic corrupt qemu-failed guest-failed skipped */
+	char reason[256];
+	char release[96];
+#define ROW_FIELD(name, doc) int64_t name;
+	ROW_METRICS(ROW_FIELD)
+#undef ROW_FIELD
+};
+
+void row_init(struct row *r);
+void row_write_header(FILE *f);
+/* One line, CSV-quoted where needed; the caller writes it in one write(). */
+int row_format(const struct row *r, char *buf, size_t len);
+/* Parse one raw.csv line (no newline) given its header; 0 or -1. */
+int row_parse(const char *line, const char *header, struct row *r);
+
+/* RFC 4180 field splitting: returns the number of fields (<= max). */
+int csv_split(char *line, char **fields, int max);
+/* Append a CSV-quoted field (with leading comma unless first). */
+void csv_field(char *buf, size_t len, size_t *off, const char *v, int first);
+
+#endif /* CRNGBENCH_ROW_H */

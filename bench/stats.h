@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Summary statistics in the conventions of hyperfine and perf stat, with
+ * right-censored samples: a boot still waiting at its timeout contributes
+ * "at least T", which counts for ranks (median, percentiles) but never for
+ * mean, sigma, min or max.
+ */
+#ifndef CRNGBENCH_STATS_H
+#define CRNGBENCH_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sample {
+	double v;     /* value; for a censored sample, the bound it exceeded */
+	int censored; /* 1: the true value is > v */
+};
+
+struct summary {
+	size_t n;	 /* all samples */
+	size_t censored; /* of which censored */
+	/* Rank statistics; *_censored set when the rank falls on a censored
+	 * sample, so the value is only a lower bound ("> x"). */
+	double median, p10, p90;
+	int median_censored, p10_censored, p90_censored;
+	double ci_lo, ci_hi; /* bootstrap 95% CI of the median */
+	int ci_censored;     /* the upper bound falls on a censored sample */
+	/* Over uncensored samples only (n - censored of them). */
+	double mean, sd, min, max;
+	/* Samples further than 3 scaled MADs from the median. */
+	size_t outliers;
+};
+
+/* Linear-interpolation percentile (q in [0,1]) of sorted values, as numpy's
+ * default. */
+double percentile_sorted(const double *sorted, size_t n, double q);
+
+/*
+ * Summarize n samples. seed makes the bootstrap reproducible; resamples is
+ * the bootstrap size (0 for the default, 2000). Returns 0, or -1 if n == 0.
+ */
+int summarize(const struct sample *s, size_t n, uint64_t seed,
+	      unsigned int resamples, struct summary *out);
+
+/* xorshift64*: small, seedable, reproducible across hosts. */
+uint64_t rng_next(uint64_t *state);
+
+#endif /* CRNGBENCH_STATS_H */

@@ -1,0 +1,756 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * crngbench guest probe. One static binary, four roles:
+ *
+ *   /init                 PID 1: timestamp entry, set up read tracing, fork
+ *                         the CRNG watcher, time the early reads named on
+ *                         the kernel command line, then exec systemd.
+ *   probe game            the NetHack stand-in: seed from /dev/urandom at
+ *                         once, as a game would, and record when it got it.
+ *   probe report          the last unit: collect everything and write the
+ *                         report segment to the result channel.
+ *   (watcher)             a child of PID 1, blocked in poll() on
+ *                         /dev/random until the CRNG is ready.
+ *
+ * Knobs come from the kernel command line (never files):
+ *   crngbench.out=/dev/ttyS1     result channel (default /dev/ttyS1)
+ *   crngbench.reads=a,b,...      early reads, in order (default: none);
+ *                                see read_kinds[] for the names
+ *   crngbench.bytes=N            bytes per read (default 32)
+ *   crngbench.read_timeout=S     give up a read after S seconds (default
+ *                                0: never); a timed-out read is recorded
+ *                                with timed_out=1
+ *   crngbench.seed=HEX           a saved seed for systemd-random-seed, as
+ *                                on a machine's second boot (default: none,
+ *                                a first boot)
+ *
+ * Human-readable progress goes to the console; records go only to the result
+ * channel, in the format of record.h. Any failure is reported there and the
+ * guest reboots, which ends QEMU (-no-reboot), so a broken guest never hangs
+ * the host.
+ */
+#define _GNU_SOURCE
+#include "record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/random.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define STATE_DIR "/crngbench"
+#define WATCH_FILE STATE_DIR "/watch.rec"
+#define GAME_FILE STATE_DIR "/game.rec"
+#define TRACEFS "/sys/kernel/tracing"
+#define SYSTEMD "/lib/systemd/systemd"
+
+static struct {
+	char out[64];
+	char reads[256];
+	size_t bytes;
+	unsigned int read_timeout;
+	char seed[160];
+} opt = { "/dev/ttyS1", "", 32, 0, "" };
+
+static struct crb_writer w;
+static int out_fd = -1;
+
+static int64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clk, &ts))
+		return -1;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int64_t boot_ns(void)
+{
+	return now_ns(CLOCK_BOOTTIME);
+}
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("crngbench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/*
+ * The one failure path: say what failed on the console and, if the result
+ * channel is open, as a fail record in its own segment; then end the VM.
+ */
+static void __attribute__((noreturn)) panic(const char *what)
+{
+	int e = errno;
+	char esc[256];
+
+	say("FAILED: %s: %s", what, strerror(e));
+	if (out_fd >= 0) {
+		struct crb_writer f;
+
+		crb_begin(&f, out_fd, "fail");
+		crb_emit(&f, CRB_fail, "what=%s errno=%d", crb_escape(esc, sizeof(esc), what), e);
+		crb_end(&f);
+		fsync(out_fd);
+	}
+	if (getpid() == 1) {
+		sync();
+		reboot(RB_AUTOBOOT); /* -no-reboot turns this into QEMU exiting */
+	}
+	exit(1);
+}
+
+/* --- command line ------------------------------------------------------------ */
+
+static void parse_cmdline(void)
+{
+	char buf[4096], *tok, *save = NULL;
+	ssize_t n;
+	int fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		panic("open /proc/cmdline");
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		panic("read /proc/cmdline");
+	buf[n] = '\0';
+	for (tok = strtok_r(buf, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
+		if (!strncmp(tok, "crngbench.out=", 14))
+			snprintf(opt.out, sizeof(opt.out), "%s", tok + 14);
+		else if (!strncmp(tok, "crngbench.reads=", 16))
+			snprintf(opt.reads, sizeof(opt.reads), "%s", tok + 16);
+		else if (!strncmp(tok, "crngbench.bytes=", 16))
+			opt.bytes = strtoul(tok + 16, NULL, 10);
+		else if (!strncmp(tok, "crngbench.read_timeout=", 23))
+			opt.read_timeout = (unsigned int)strtoul(tok + 23, NULL, 10);
+		else if (!strncmp(tok, "crngbench.seed=", 15))
+			snprintf(opt.seed, sizeof(opt.seed), "%s", tok + 15);
+	}
+	if (opt.bytes == 0 || opt.bytes > 4096) {
+		errno = EINVAL;
+		panic("crngbench.bytes must be 1..4096");
+	}
+}
+
+/* --- mounts and channel ---------------------------------------------------------- */
+
+static void mount_one(const char *src, const char *dst, const char *type)
+{
+	if (mkdir(dst, 0755) && errno != EEXIST)
+		panic(dst);
+	if (mount(src, dst, type, MS_NOSUID | MS_NOEXEC, NULL) && errno != EBUSY)
+		panic(dst);
+}
+
+static void mount_filesystems(void)
+{
+	mount_one("proc", "/proc", "proc");
+	mount_one("sysfs", "/sys", "sysfs");
+	if (mkdir("/dev", 0755) && errno != EEXIST)
+		panic("/dev");
+	/* devtmpfs must allow exec-free device access only. */
+	if (mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, NULL) && errno != EBUSY)
+		panic("mount /dev");
+	if (mkdir(STATE_DIR, 0755) && errno != EEXIST)
+		panic(STATE_DIR);
+}
+
+static int open_channel(const char *path)
+{
+	struct termios t;
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	/* Raw, so the tty layer adds no \r and the CRC covers what arrives. */
+	if (isatty(fd) && tcgetattr(fd, &t) == 0) {
+		cfmakeraw(&t);
+		if (tcsetattr(fd, TCSANOW, &t))
+			say("warning: cannot set %s raw: %s", path, strerror(errno));
+	}
+	return fd;
+}
+
+/* --- read tracing ---------------------------------------------------------------- */
+
+/*
+ * Read tracing is set up by the kernel command line (ftrace=function_graph
+ * ftrace_filter=... trace_clock=boot, see bench/), so enabling it costs PID 1
+ * nothing and its overhead shows up where it is paid, in kernel boot time.
+ * The funcgraph-* options only change how the buffer is printed, so the
+ * reporter sets them just before reading it.
+ */
+static int tracefs_write(const char *file, const char *val)
+{
+	char path[128];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), TRACEFS "/%s", file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/* --- timed reads ----------------------------------------------------------------- */
+
+enum read_kind {
+	RD_URANDOM,	/* read(/dev/urandom), blocking */
+	RD_URANDOM_NB,	/* read(/dev/urandom) with O_NONBLOCK */
+	RD_RANDOM,	/* read(/dev/random), blocking */
+	RD_GETRANDOM,	/* getrandom(0) */
+	RD_GETRANDOM_NB, /* getrandom(GRND_NONBLOCK) */
+	RD_GETRANDOM_INSECURE, /* getrandom(GRND_INSECURE) */
+};
+
+static const struct {
+	const char *name;
+	enum read_kind kind;
+} read_kinds[] = {
+	{ "urandom", RD_URANDOM },
+	{ "urandom-nb", RD_URANDOM_NB },
+	{ "random", RD_RANDOM },
+	{ "getrandom", RD_GETRANDOM },
+	{ "getrandom-nb", RD_GETRANDOM_NB },
+	{ "getrandom-insecure", RD_GETRANDOM_INSECURE },
+};
+
+#ifndef GRND_INSECURE
+#define GRND_INSECURE 0x0004
+#endif
+
+static volatile sig_atomic_t timed_out;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	timed_out = 1;
+}
+
+/* Arm a one-shot timer whose signal interrupts a blocked read (no SA_RESTART). */
+static void arm_timeout(unsigned int seconds)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+
+	timed_out = 0;
+	if (!seconds)
+		return;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGALRM, &sa, NULL))
+		panic("sigaction");
+	alarm(seconds);
+}
+
+struct read_result {
+	int64_t start_ns, dur_ns;
+	ssize_t bytes;
+	int err;
+	int timed_out;
+};
+
+static struct read_result do_read(enum read_kind k, size_t len)
+{
+	unsigned char buf[4096];
+	struct read_result r = { 0 };
+	const char *dev = k == RD_RANDOM ? "/dev/random" : "/dev/urandom";
+	int fd = -1;
+
+	/* Open outside the timed region: opening is not what is measured. */
+	if (k == RD_URANDOM || k == RD_URANDOM_NB || k == RD_RANDOM) {
+		fd = open(dev, O_RDONLY | O_CLOEXEC | (k == RD_URANDOM_NB ? O_NONBLOCK : 0));
+		if (fd < 0)
+			panic(dev);
+	}
+	arm_timeout(opt.read_timeout);
+	r.start_ns = boot_ns();
+	switch (k) {
+	case RD_URANDOM:
+	case RD_URANDOM_NB:
+	case RD_RANDOM:
+		r.bytes = read(fd, buf, len);
+		break;
+	case RD_GETRANDOM:
+		r.bytes = getrandom(buf, len, 0);
+		break;
+	case RD_GETRANDOM_NB:
+		r.bytes = getrandom(buf, len, GRND_NONBLOCK);
+		break;
+	case RD_GETRANDOM_INSECURE:
+		r.bytes = getrandom(buf, len, GRND_INSECURE);
+		break;
+	}
+	r.err = r.bytes < 0 ? errno : 0;
+	r.dur_ns = boot_ns() - r.start_ns;
+	alarm(0);
+	r.timed_out = timed_out;
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
+static int64_t early_reads(void)
+{
+	char list[sizeof(opt.reads)], *tok, *save = NULL;
+	int64_t spent = 0;
+
+	snprintf(list, sizeof(list), "%s", opt.reads);
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		struct read_result r;
+		size_t i;
+
+		for (i = 0; i < sizeof(read_kinds) / sizeof(read_kinds[0]); i++)
+			if (!strcmp(tok, read_kinds[i].name))
+				break;
+		if (i == sizeof(read_kinds) / sizeof(read_kinds[0])) {
+			errno = EINVAL;
+			panic("crngbench.reads names an unknown read (known: urandom, urandom-nb, random, getrandom, getrandom-nb, getrandom-insecure)");
+		}
+		crb_emit(&w, CRB_reading, "iface=%s start_ns=%" PRId64, tok, boot_ns());
+		r = do_read(read_kinds[i].kind, opt.bytes);
+		spent += r.dur_ns;
+		crb_emit(&w, CRB_read, "iface=%s start_ns=%" PRId64 " dur_ns=%" PRId64 " bytes=%zd errno=%d timed_out=%d",
+			 tok, r.start_ns, r.dur_ns, r.bytes < 0 ? (ssize_t)0 : r.bytes, r.err, r.timed_out);
+		say("read %s: %zd bytes, errno %d, %" PRId64 " us%s", tok, r.bytes, r.err,
+		    r.dur_ns / 1000, r.timed_out ? " (timed out)" : "");
+	}
+	return spent;
+}
+
+/* --- the CRNG watcher --------------------------------------------------------------- */
+
+static void append_record(const char *file, const char *line)
+{
+	int fd = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+
+	if (fd < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line))
+		say("warning: cannot write %s: %s", file, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Child of PID 1: blocks in poll() until /dev/random becomes readable. */
+static void start_watcher(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		panic("fork watcher");
+	if (pid == 0) {
+		struct pollfd p = { .events = POLLIN };
+		char line[128];
+
+		p.fd = open("/dev/random", O_RDONLY | O_CLOEXEC);
+		if (p.fd < 0)
+			_exit(1);
+		/*
+		 * already=1: ready before the watcher could look, so t_ns is only
+		 * an upper bound and the kernel log's time is the one to use.
+		 */
+		int already = poll(&p, 1, 0) == 1;
+
+		while (!already && poll(&p, 1, -1) < 0 && errno == EINTR)
+			;
+		snprintf(line, sizeof(line), "ready src=poll t_ns=%" PRId64 " already=%d\n",
+			 boot_ns(), already);
+		append_record(WATCH_FILE, line);
+		_exit(0);
+	}
+}
+
+/* --- saved seed (second-boot condition) ----------------------------------------------- */
+
+static void write_file(const char *path, const void *buf, size_t len, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+
+	if (fd < 0 || write(fd, buf, len) != (ssize_t)len || close(fd))
+		panic(path);
+}
+
+/*
+ * A machine's later boots have a seed file saved by the previous shutdown and
+ * an initialized machine-id (systemd credits no seed on a first boot). The
+ * host passes the seed's bytes; the unit's drop-in sets
+ * SYSTEMD_RANDOM_SEED_CREDIT=force because tmpfs in 6.1 has no user.* xattr
+ * to mark the file creditable.
+ */
+static void install_saved_seed(void)
+{
+	unsigned char seed[sizeof(opt.seed) / 2];
+	size_t n = 0;
+
+	if (!opt.seed[0] || !strcmp(opt.seed, "none"))
+		return;
+	for (const char *p = opt.seed; p[0] && p[1] && n < sizeof(seed); p += 2) {
+		unsigned int b;
+
+		if (sscanf(p, "%2x", &b) != 1) {
+			errno = EINVAL;
+			panic("crngbench.seed must be hex");
+		}
+		seed[n++] = (unsigned char)b;
+	}
+	mkdir("/var", 0755);
+	mkdir("/var/lib", 0755);
+	mkdir("/var/lib/systemd", 0755);
+	write_file("/var/lib/systemd/random-seed", seed, n, 0600);
+	write_file("/etc/machine-id", "c7a1b0c4e0e84a1c9e1f2d3b4a5c6d7e\n", 33, 0444);
+}
+
+/* --- PID 1 ------------------------------------------------------------------------ */
+
+static int run_init(int argc, char **argv)
+{
+	int64_t t0 = boot_ns(), m0 = now_ns(CLOCK_MONOTONIC), spent, texec;
+	char esc[CRB_MAX_VALUE];
+
+	(void)argc;
+	mount_filesystems();
+	parse_cmdline();
+	out_fd = open_channel(opt.out);
+	if (out_fd < 0)
+		panic(opt.out);
+	start_watcher();
+	crb_begin(&w, out_fd, "probe");
+	crb_emit(&w, CRB_meta, "key=reads value=%s", opt.reads[0] ? opt.reads : "none");
+	spent = early_reads();
+	install_saved_seed();
+	texec = boot_ns();
+	crb_emit(&w, CRB_probe, "start_ns=%" PRId64 " start_mono_ns=%" PRId64 " exec_ns=%" PRId64
+		 " reads_ns=%" PRId64 " overhead_ns=%" PRId64,
+		 t0, m0, texec, spent, texec - t0 - spent);
+	if (crb_end(&w))
+		panic("write probe segment");
+	say("probe done in %" PRId64 " us (%" PRId64 " us in reads); exec %s",
+	    (texec - t0) / 1000, spent / 1000, SYSTEMD);
+	argv[0] = (char *)SYSTEMD;
+	execv(SYSTEMD, argv);
+	crb_escape(esc, sizeof(esc), "exec " SYSTEMD);
+	panic(esc);
+}
+
+/* --- game ------------------------------------------------------------------------- */
+
+static int run_game(void)
+{
+	struct read_result r;
+	char line[256];
+
+	parse_cmdline();
+	r = do_read(RD_URANDOM, 8); /* a game wants a seed, not a key */
+	snprintf(line, sizeof(line),
+		 "event name=game-seeded t_ns=%" PRId64 " start_ns=%" PRId64 " dur_ns=%" PRId64
+		 " bytes=%zd errno=%d timed_out=%d\n",
+		 r.start_ns + r.dur_ns, r.start_ns, r.dur_ns, r.bytes < 0 ? (ssize_t)0 : r.bytes,
+		 r.err, r.timed_out);
+	append_record(GAME_FILE, line);
+	printf("crngbench-game: seeded after %" PRId64 " us, errno %d\n", r.dur_ns / 1000, r.err);
+	return 0;
+}
+
+/* --- report ------------------------------------------------------------------------ */
+
+/* Run a command, capture up to len-1 bytes of its stdout. Returns exit status. */
+static int capture(char *const argv[], char *out, size_t len)
+{
+	posix_spawn_file_actions_t fa;
+	int pipefd[2], status = -1;
+	size_t got = 0;
+	pid_t pid;
+
+	out[0] = '\0';
+	if (pipe2(pipefd, O_CLOEXEC))
+		return -1;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+	if (posix_spawn(&pid, argv[0], &fa, NULL, argv, environ)) {
+		posix_spawn_file_actions_destroy(&fa);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return -1;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	for (;;) {
+		ssize_t n = read(pipefd[0], out + got, len - 1 - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || got + (size_t)n >= len - 1) {
+			if (n > 0)
+				got += (size_t)n;
+			break;
+		}
+		got += (size_t)n;
+	}
+	out[got] = '\0';
+	close(pipefd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void emit_meta_file(const char *key, const char *path)
+{
+	char buf[CRB_MAX_VALUE], esc[CRB_MAX_LINE];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) / 3 - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	crb_emit(&w, CRB_meta, "key=%s value=%s", key, crb_escape(esc, sizeof(esc), buf));
+}
+
+/* Re-emit the records another process left in a file (watcher, game). */
+static void emit_record_file(const char *path)
+{
+	char buf[8192], *line, *save = NULL;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct crb_record r;
+		const char *rest = strchr(line, ' ');
+
+		if (rest && !crb_parse_line(line, strlen(line), &r, NULL, 0))
+			crb_emit(&w, r.type, "%s", rest + 1);
+	}
+}
+
+/*
+ * /dev/kmsg: the kernel's own "crng init done" time, and the "uninitialized
+ * urandom read" warnings (legacy and stock print them).
+ */
+#define KMSG_SYNC "crngbench: clock sync"
+
+/*
+ * printk times come from local_clock(), not CLOCK_BOOTTIME, and the two can
+ * differ by tens of milliseconds (the clocksource changes during boot). Write
+ * a marker between two boottime reads; its printk time gives the offset.
+ */
+static int64_t kmsg_mark(void)
+{
+	int64_t t1, t2;
+	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	t1 = boot_ns();
+	if (write(fd, KMSG_SYNC "\n", sizeof(KMSG_SYNC)) != (ssize_t)sizeof(KMSG_SYNC)) {
+		close(fd);
+		return -1;
+	}
+	t2 = boot_ns();
+	close(fd);
+	return t1 + (t2 - t1) / 2;
+}
+
+static void emit_kmsg(void)
+{
+	char rec[2048];
+	int64_t mark = kmsg_mark(), offset = 0;
+	unsigned long long ready_us = 0;
+	int have_ready = 0, fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	for (;;) {
+		unsigned long long usec;
+		char *msg;
+		ssize_t n = read(fd, rec, sizeof(rec) - 1);
+
+		if (n < 0 && errno == EPIPE)
+			continue; /* overwritten records: keep reading */
+		if (n <= 0)
+			break;
+		rec[n] = '\0';
+		msg = strchr(rec, ';');
+		if (!msg || sscanf(rec, "%*u,%*u,%llu", &usec) != 1)
+			continue;
+		msg++;
+		msg[strcspn(msg, "\n")] = '\0';
+		if (!strncmp(msg, "random: crng init done", 22)) {
+			ready_us = usec;
+			have_ready = 1;
+		} else if (!strcmp(msg, KMSG_SYNC) && mark > 0) {
+			offset = (int64_t)usec * 1000 - mark;
+			crb_emit(&w, CRB_meta, "key=printk_offset_ns value=%" PRId64, offset);
+		} else if (strstr(msg, "uninitialized urandom read")) {
+			char comm[64], esc[200];
+
+			if (sscanf(msg, "random: %63[^:]:", comm) == 1)
+				crb_emit(&w, CRB_event, "name=urandom-warning t_ns=%llu comm=%s", usec * 1000ULL,
+					 crb_escape(esc, sizeof(esc), comm));
+		}
+	}
+	close(fd);
+	/* t_ns on CLOCK_BOOTTIME like every guest time; printk_ns as logged. */
+	if (have_ready) {
+		int64_t t = (int64_t)ready_us * 1000 - offset;
+
+		/* Ready before timekeeping started (RDRAND, seed): time 0. */
+		crb_emit(&w, CRB_ready, "src=kmsg t_ns=%" PRId64 " printk_ns=%llu",
+			 t > 0 ? t : 0, ready_us * 1000ULL);
+	}
+}
+
+/*
+ * function_graph lines with funcgraph-abstime and funcgraph-proc, e.g.
+ *   "    2.345678 |   0)  systemd-1    | ! 734.123 us  |  urandom_read_iter();"
+ * Each traced function is a leaf (the filter names only them), so its line
+ * carries the entry time and the duration, sleep included.
+ */
+static void emit_trace(void)
+{
+	char line[512], tracer[64] = "none";
+	FILE *f;
+
+	if (mount("tracefs", TRACEFS, "tracefs", MS_NOSUID | MS_NOEXEC, NULL) && errno != EBUSY)
+		return;
+	f = fopen(TRACEFS "/current_tracer", "re");
+	if (f) {
+		if (fgets(tracer, sizeof(tracer), f))
+			tracer[strcspn(tracer, "\n")] = '\0';
+		fclose(f);
+	}
+	crb_emit(&w, CRB_meta, "key=tracer value=%s", tracer[0] ? tracer : "none");
+	if (strcmp(tracer, "function_graph") ||
+	    tracefs_write("options/funcgraph-proc", "1") ||
+	    tracefs_write("options/funcgraph-abstime", "1"))
+		return;
+	f = fopen(TRACEFS "/trace", "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *col[4], *save = NULL, *p, *task, *dash, *dp;
+		char comm[64], func[64], esc[200], unit[8];
+		double ts, dur;
+		long pid;
+		int n = 0;
+
+		if (line[0] == '#')
+			continue;
+		for (p = strtok_r(line, "|", &save); p && n < 4; p = strtok_r(NULL, "|", &save))
+			col[n++] = p;
+		if (n != 4 || sscanf(col[0], "%lf", &ts) != 1)
+			continue;
+		/* "   0)   systemd-1    ": CPU, then comm-pid; comm may hold '-' */
+		task = strchr(col[1], ')');
+		if (!task)
+			continue;
+		task += strspn(task + 1, " ") + 1;
+		task[strcspn(task, " ")] = '\0';
+		dash = strrchr(task, '-');
+		if (!dash || dash == task)
+			continue;
+		*dash = '\0';
+		pid = strtol(dash + 1, NULL, 10);
+		snprintf(comm, sizeof(comm), "%s", task);
+		/* " $ 1072626 us  ": a flag marks long durations */
+		dp = col[2] + strspn(col[2], " !#*@$+");
+		if (sscanf(dp, "%lf %7s", &dur, unit) != 2 || strcmp(unit, "us"))
+			continue;
+		if (sscanf(col[3] + strspn(col[3], " "), "%63[A-Za-z0-9_]", func) != 1)
+			continue;
+		crb_emit(&w, CRB_trace, "comm=%s pid=%ld func=%s start_ns=%.0f dur_ns=%.0f",
+			 crb_escape(esc, sizeof(esc), comm), pid, func, ts * 1e9, dur * 1e3);
+	}
+	fclose(f);
+}
+
+static void emit_systemd(void)
+{
+	char out[1024], esc[CRB_MAX_LINE];
+	unsigned long long user = 0, fin = 0;
+	char *show[] = { "/bin/systemctl", "show", "--value", "-p", "UserspaceTimestampMonotonic",
+			 "-p", "FinishTimestampMonotonic", NULL };
+	char *analyze[] = { "/usr/bin/systemd-analyze", "time", NULL };
+
+	if (capture(show, out, sizeof(out)) == 0 &&
+	    sscanf(out, "%llu %llu", &user, &fin) == 2 && fin)
+		crb_emit(&w, CRB_systemd, "userspace_ns=%llu finish_ns=%llu", user * 1000ULL, fin * 1000ULL);
+	if (capture(analyze, out, sizeof(out)) == 0) {
+		out[strcspn(out, "\n")] = '\0';
+		crb_emit(&w, CRB_meta, "key=analyze value=%s", crb_escape(esc, sizeof(esc), out));
+	}
+}
+
+static int run_report(void)
+{
+	char out[256];
+	char *wait_boot[] = { "/bin/systemctl", "is-system-running", "--wait", NULL };
+	int64_t t;
+
+	parse_cmdline();
+	out_fd = open_channel(opt.out);
+	if (out_fd < 0)
+		panic(opt.out);
+	/* The boot is "finished" only once this unit's start job is done. */
+	capture(wait_boot, out, sizeof(out));
+	t = boot_ns();
+	crb_begin(&w, out_fd, "report");
+	crb_emit(&w, CRB_event, "name=report t_ns=%" PRId64, t);
+	emit_meta_file("release", "/proc/sys/kernel/osrelease");
+	emit_meta_file("version", "/proc/version");
+	emit_meta_file("cmdline", "/proc/cmdline");
+	out[strcspn(out, "\n")] = '\0';
+	crb_emit(&w, CRB_meta, "key=system_state value=%s", out[0] ? out : "unknown");
+	emit_record_file(WATCH_FILE);
+	emit_record_file(GAME_FILE);
+	emit_kmsg();
+	emit_trace();
+	emit_systemd();
+	if (crb_end(&w))
+		panic("write report segment");
+	fsync(out_fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (getpid() == 1)
+		return run_init(argc, argv);
+	if (argc == 2 && !strcmp(argv[1], "game"))
+		return run_game();
+	if (argc == 2 && !strcmp(argv[1], "report"))
+		return run_report();
+	fprintf(stderr, "usage: %s game|report (as PID 1: the init probe)\n", argv[0]);
+	return 2;
+}

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The crngbench report format: the one definition shared by the guest probe
+ * (writer) and the host runner (reader).
+ *
+ * A report is a sequence of segments on the guest's result channel (a second
+ * serial port, never the console). Each segment is:
+ *
+ *	crngbench/1 seg=<name>			header: format name and version
+ *	<type> <key>=<value> <key>=<value> ...	records, one per line
+ *	end n=<records> crc=<crc32, 8 hex>	terminator
+ *
+ * The CRC-32 (IEEE 802.3, as zlib's crc32()) covers every byte of the
+ * segment's record lines including their newlines, from the line after the
+ * header up to the terminator. A segment without a valid terminator is
+ * truncated or garbled and none of its records are used.
+ *
+ * Keys are [a-z0-9_]+. Values are non-empty and percent-encoded: any byte
+ * outside the printable ASCII range, and ' ', '%' and '=', is written as %XX.
+ * Integers are decimal. Times are nanoseconds, named *_ns, on the clock the
+ * record type says; host and guest clocks are never mixed in one record.
+ *
+ * Record types and their required keys are listed in CRB_TYPES below; extra
+ * keys are allowed, unknown types and missing keys are errors. Any change
+ * that a version-1 reader would misread must bump CRB_VERSION.
+ */
+#ifndef CRNGBENCH_RECORD_H
+#define CRNGBENCH_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CRB_MAGIC "crngbench"
+#define CRB_VERSION 1
+
+#define CRB_MAX_LINE 4096
+#define CRB_MAX_FIELDS 16
+#define CRB_MAX_KEY 32
+#define CRB_MAX_VALUE 2048 /* decoded */
+
+/*
+ * X(type, required keys as one space-separated string, what it means).
+ * Guest times: *_ns on CLOCK_BOOTTIME unless the key says _mono_ns.
+ */
+#define CRB_TYPES(X)                                                          \
+	X(meta, "key value", "a fact about the boot: kernel release, cmdline") \
+	X(probe, "start_ns start_mono_ns exec_ns reads_ns overhead_ns",        \
+	  "PID 1 probe: entry, exec of systemd, time in reads, own overhead")  \
+	X(reading, "iface start_ns", "an early read is about to start")        \
+	X(read, "iface start_ns dur_ns bytes errno",                           \
+	  "an early read finished (errno 0 on success)")                       \
+	X(ready, "src t_ns",                                                   \
+	  "CRNG ready: src=poll (watcher, boottime) or src=kmsg (printk time)") \
+	X(trace, "comm pid func start_ns dur_ns",                              \
+	  "a traced kernel read (ftrace function_graph), trace clock")         \
+	X(event, "name t_ns", "a named moment, e.g. game-seeded")              \
+	X(systemd, "userspace_ns finish_ns",                                   \
+	  "systemd's own timestamps: userspace start, boot finished")          \
+	X(fail, "what errno", "the guest gave up; the boot is broken")
+
+enum crb_type {
+#define CRB_ENUM(t, keys, doc) CRB_##t,
+	CRB_TYPES(CRB_ENUM)
+#undef CRB_ENUM
+	CRB_NTYPES
+};
+
+struct crb_field {
+	char key[CRB_MAX_KEY];
+	char value[CRB_MAX_VALUE];
+};
+
+struct crb_record {
+	enum crb_type type;
+	int nfields;
+	struct crb_field field[CRB_MAX_FIELDS];
+};
+
+const char *crb_type_name(enum crb_type t);
+
+/* The value of key in r, or NULL. */
+const char *crb_get(const struct crb_record *r, const char *key);
+/* Parse the value of key as a signed 64-bit integer; 0 on success. */
+int crb_get_i64(const struct crb_record *r, const char *key, int64_t *out);
+
+/*
+ * Parse one record line (without its newline). Returns 0, or -1 with a
+ * message naming what was wrong in err.
+ */
+int crb_parse_line(const char *line, size_t len, struct crb_record *r,
+		   char *err, size_t errlen);
+
+/* Percent-encode src into dst (always NUL-terminated); returns dst. */
+char *crb_escape(char *dst, size_t dstlen, const char *src);
+
+uint32_t crb_crc32(uint32_t crc, const void *buf, size_t len);
+
+/* Writer: one segment at a time onto a file descriptor. */
+struct crb_writer {
+	int fd;
+	unsigned int n;
+	uint32_t crc;
+	int error; /* first errno seen; later writes are skipped */
+};
+
+int crb_begin(struct crb_writer *w, int fd, const char *segment);
+/*
+ * Emit one record: type, then printf-style "key=value key=value" text.
+ * Free text must go through crb_escape(). The line is parsed back before it
+ * is written, so the writer cannot produce a record the reader rejects.
+ */
+int crb_emit(struct crb_writer *w, enum crb_type type, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int crb_end(struct crb_writer *w);
+
+/* Reader: split a byte stream into segments and records. */
+struct crb_segment_info {
+	char name[CRB_MAX_KEY];
+	int complete; /* terminator present, count and CRC match */
+	unsigned int nrecords;
+	char error[256]; /* why it is not complete */
+	/*
+	 * The last well-formed record line seen, kept only to say where an
+	 * incomplete segment stopped (e.g. "reading iface=urandom ..."); it is
+	 * a diagnostic, never data.
+	 */
+	char last[256];
+};
+
+/*
+ * Calls on_record for each record of each *complete* segment, in order, and
+ * on_segment once per segment (complete or not). Records of an incomplete
+ * segment are never passed on. Returns the number of complete segments, or
+ * -1 if a callback returned non-zero.
+ */
+int crb_read_stream(const char *buf, size_t len,
+		    int (*on_record)(void *ctx, const char *segment,
+				     const struct crb_record *r),
+		    int (*on_segment)(void *ctx,
+				      const struct crb_segment_info *s),
+		    void *ctx);
+
+#endif /* CRNGBENCH_RECORD_H */

@@ -1,0 +1,248 @@
+#!/usr/bin/env bash
+# Build the crngbench guest kernels from Debian's linux-source-6.1.
+#
+#   kernel/build.sh [--check] VARIANT[,VARIANT...]
+#
+# Environment (the top-level Makefile passes these through):
+#   CRNGBENCH_CACHE  cache root (default ${XDG_CACHE_HOME:-~/.cache}/crngbench)
+#   KERNEL_TARBALL   source tarball (default /usr/src/linux-source-6.1.tar.xz)
+#   KERNEL_HZ        100, 250 (Debian's value, default) or 1000
+#   EXTRA_PATCHES    space-separated patch files applied after each variant's
+#   JOBS             make -j (default: number of CPUs)
+#
+# --check validates everything that can be known before building (tools,
+# variant names, that every patch applies, HZ) and exits.
+#
+# Layout under the cache (nothing is written into the checkout):
+#   src/<pkg>/            one unpacked tree; only patched files ever change
+#   src/<pkg>.orig/       pristine copies of every file any patch touches
+#   build/<pkg>-hz<HZ>/   one kbuild O= directory per HZ, shared by variants
+#   kernels/<variant>-hz<HZ>/{bzImage,release,config,key}
+#
+# Why one tree: the variants differ in a few files. Switching variant
+# rewrites only the files whose content differs, so kbuild recompiles just
+# those (and their dependents) and relinks. A kernel whose inputs (package,
+# fragments, patches, HZ, compiler, this script) hash to the stored key is
+# not rebuilt at all, so a fresh clone on the same machine reuses it.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${CRNGBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/crngbench}
+tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+hz=${KERNEL_HZ:-250}
+jobs=${JOBS:-$(nproc)}
+extra=${EXTRA_PATCHES:-}
+
+die() { printf 'kernel/build.sh: error: %s\n' "$*" >&2; exit 2; }
+note() { printf '[kernel] %s\n' "$*" >&2; }
+
+check_only=0
+if [ "${1:-}" = --check ]; then check_only=1; shift; fi
+[ $# -eq 1 ] || die "usage: kernel/build.sh [--check] VARIANT[,VARIANT...]"
+
+known=$(awk '!/^#/ && NF {print $1}' "$here/variants")
+patches_of() { awk -v v="$1" '!/^#/ && $1 == v {for (i = 2; i <= NF; i++) print $i}' "$here/variants"; }
+patch_file() {
+	local f
+	f=$(ls "$here"/patches/"$1"-*.patch 2>/dev/null | head -n 1)
+	[ -n "$f" ] || die "kernel/variants names patch $1, but kernel/patches/$1-*.patch does not exist"
+	printf '%s\n' "$f"
+}
+
+# --- inputs, checked before any long work ------------------------------------
+IFS=, read -r -a variants <<<"$1"
+[ ${#variants[@]} -gt 0 ] || die "no variant given; known variants: $(echo $known)"
+for v in "${variants[@]}"; do
+	grep -qx -- "$v" <<<"$known" || die "unknown kernel variant '$v'; known variants: $(echo $known) (see kernel/variants)"
+done
+case "$hz" in 100|250|1000) ;; *) die "KERNEL_HZ=$hz is not supported; use 100, 250 or 1000" ;; esac
+for p in $extra; do [ -r "$p" ] || die "EXTRA_PATCHES: cannot read '$p'"; done
+
+missing=
+for t in make gcc flex bison bc perl xz cpio patch sha256sum; do
+	command -v "$t" >/dev/null 2>&1 || missing="$missing $t"
+done
+[ -e /usr/include/libelf.h ] || missing="$missing libelf-dev"
+[ -e /usr/include/openssl/ssl.h ] || missing="$missing libssl-dev"
+if [ -n "$missing" ]; then
+	die "missing build tools:$missing. Install them with: apt-get install -y gcc make flex bison bc perl xz-utils cpio patch libelf-dev libssl-dev (or run 'make deps' as root)"
+fi
+[ -r "$tarball" ] || die "kernel source $tarball not found. Install it with: apt-get install -y linux-source-6.1 (or set KERNEL_TARBALL)"
+
+pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || true)
+[ -n "$pkgver" ] || pkgver=$(stat -c %s-%Y "$tarball")
+pkg="linux-$pkgver"
+src="$cache/src/$pkg"
+orig="$cache/src/$pkg.orig"
+build="$cache/build/$pkg-hz$hz"
+
+series_of() { # the patch files of a variant, in order, then EXTRA_PATCHES
+	local n
+	for n in $(patches_of "$1"); do patch_file "$n"; done
+	for n in $extra; do readlink -f "$n"; done
+}
+touched_by() { # every tree path a patch file modifies
+	sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$@" | sort -u
+}
+
+all_patches=$(for v in $known; do series_of "$v"; done | sort -u)
+touched=$(touched_by $all_patches)
+
+mkdir -p "$cache" || die "cannot create cache directory $cache"
+exec 9>"$cache/build.lock"
+flock -n 9 || { note "another build holds $cache/build.lock; waiting"; flock 9; }
+
+# --- pristine tree -------------------------------------------------------------
+if [ ! -e "$src/.crngbench-unpacked" ]; then
+	[ $check_only = 1 ] && note "tree not unpacked yet; unpacking to check the patches"
+	note "unpacking $tarball into $src"
+	rm -rf "$src" "$orig" "$src.tmp"
+	mkdir -p "$src.tmp"
+	tar -C "$src.tmp" --strip-components=1 -xf "$tarball"
+	mv "$src.tmp" "$src"
+	touch "$src/.crngbench-unpacked"
+fi
+# Keep pristine copies of every file a patch touches, taken before any patch
+# lands; new patches may name new files, so this runs each time.
+for f in $touched; do
+	if [ ! -e "$orig/$f" ] && [ ! -e "$orig/$f.absent" ]; then
+		mkdir -p "$(dirname "$orig/$f")"
+		if [ -e "$src/$f" ]; then
+			# Safe: sync_tree only ever writes files already saved here.
+			cp -p "$src/$f" "$orig/$f"
+		else
+			touch "$orig/$f.absent"
+		fi
+	fi
+done
+
+# Every file any patch ever touched, including patches since changed or
+# removed: sync_tree must put those back to pristine too.
+touched=$(cd "$orig" && find . -type f | sed 's|^\./||; s|\.absent$||' | sort -u)
+
+# Apply a variant's series to pristine copies in a scratch directory, so a
+# patch that does not apply is reported before anything is built.
+stage() { # stage VARIANT DIR
+	local v=$1 dir=$2 f p
+	rm -rf "$dir"; mkdir -p "$dir"
+	for f in $touched; do
+		[ -e "$orig/$f" ] || continue
+		mkdir -p "$(dirname "$dir/$f")"
+		cp -p "$orig/$f" "$dir/$f"
+	done
+	while read -r p; do
+		[ -n "$p" ] || continue
+		if ! patch -s -p1 -d "$dir" --no-backup-if-mismatch -r - <"$p" >"$dir.log" 2>&1; then
+			die "patch $(basename "$p") does not apply for variant '$v' on $pkg:
+$(sed 's/^/    /' "$dir.log")
+fix the patch or EXTRA_PATCHES, or check kernel/variants"
+		fi
+	done < <(series_of "$v")
+}
+
+scratch="$cache/stage"
+for v in "${variants[@]}"; do stage "$v" "$scratch/$v"; done
+if [ $check_only = 1 ]; then
+	note "ok: variants ${variants[*]} apply on $pkg, HZ=$hz"
+	exit 0
+fi
+
+# --- configuration ---------------------------------------------------------------
+frags=("$here"/config/*.config)
+hzfrag="$cache/hz$hz.config"
+{
+	echo "# generated by kernel/build.sh for KERNEL_HZ=$hz"
+	for h in 100 250 300 1000; do
+		if [ "$h" = "$hz" ]; then echo "CONFIG_HZ_$h=y"; else echo "# CONFIG_HZ_$h is not set"; fi
+	done
+	echo "CONFIG_HZ=$hz"
+} >"$hzfrag.tmp" && mv "$hzfrag.tmp" "$hzfrag"
+frags+=("$hzfrag")
+
+cfgkey=$(cat "${frags[@]}" | sha256sum | cut -c1-16)
+mkdir -p "$build"
+if [ "$(cat "$build/.crngbench-config-key" 2>/dev/null)" != "$cfgkey" ]; then
+	note "configuring $build (allnoconfig + ${#frags[@]} fragments)"
+	(cd "$src" && ARCH=x86_64 scripts/kconfig/merge_config.sh -n -O "$build" "${frags[@]}") \
+		>"$build/merge.log" 2>&1 || die "merge_config.sh failed; see $build/merge.log"
+	# Every requested value must survive the merge: a dropped option would
+	# silently change what is measured.
+	dropped=
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*) want=$line; sym=${line%%=*} ;;
+		"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *}; want="# $sym is not set" ;;
+		*) continue ;;
+		esac
+		got=$(grep -E "^($sym=|# $sym is not set)" "$build/.config" || true)
+		if [ "$want" = "# $sym is not set" ]; then
+			[ -z "$got" ] || [ "$got" = "$want" ] || dropped="$dropped $want(got:$got)"
+		else
+			[ "$got" = "$want" ] || dropped="$dropped $want(got:${got:-absent})"
+		fi
+	done < <(cat "${frags[@]}")
+	[ -z "$dropped" ] || die "options requested in kernel/config/*.config did not survive the merge:$dropped
+(a dependency is missing or the symbol does not exist in $pkg; fix the fragment)"
+	echo "$cfgkey" >"$build/.crngbench-config-key"
+fi
+
+# --- build --------------------------------------------------------------------
+cc=gcc
+if command -v ccache >/dev/null 2>&1; then
+	cc="ccache gcc"
+	export CCACHE_DIR="$cache/ccache" CCACHE_BASEDIR="$cache" CCACHE_NOHASHDIR=1
+fi
+export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 1970" KBUILD_BUILD_USER=crngbench \
+	KBUILD_BUILD_HOST=crngbench KBUILD_BUILD_VERSION=1
+gccver=$(gcc -dumpfullversion)
+
+sync_tree() { # make the tree's touched files equal the staged variant
+	local dir=$1 f
+	for f in $touched; do
+		if [ -e "$dir/$f" ]; then
+			if ! cmp -s "$dir/$f" "$src/$f"; then
+				cp "$dir/$f" "$src/$f"
+			fi
+		elif [ -e "$orig/$f.absent" ] && [ -e "$src/$f" ]; then
+			rm -f "$src/$f"
+		fi
+	done
+}
+
+key_of() { # content key of one kernel's inputs
+	{
+		echo "$pkg $hz $gccver"
+		cat "$here/build.sh" "${frags[@]}"
+		series_of "$1" | xargs cat
+	} | sha256sum | cut -c1-16
+}
+
+for v in "${variants[@]}"; do
+	name="$v-hz$hz"
+	out="$cache/kernels/$name"
+	key=$(key_of "$v")
+	if [ -e "$out/bzImage" ] && [ "$(cat "$out/key" 2>/dev/null)" = "$key" ]; then
+		note "$name: up to date ($(cat "$out/release"))"
+		continue
+	fi
+	note "$name: building (make -j$jobs)"
+	sync_tree "$scratch/$v"
+	lv="-crngbench-$v"
+	[ "$hz" = 250 ] || lv="$lv-hz$hz"
+	mk=(make -C "$src" O="$build" ARCH=x86_64 CC="$cc" LOCALVERSION="$lv" -j"$jobs")
+	if ! "${mk[@]}" bzImage >"$build/build-$v.log" 2>&1; then
+		tail -n 30 "$build/build-$v.log" >&2
+		die "building $name failed; full log: $build/build-$v.log"
+	fi
+	release=$("${mk[@]}" -s kernelrelease)
+	case "$release" in *"-crngbench-$v"*) ;; *) die "$name: release '$release' does not name the variant" ;; esac
+	rm -rf "$out.tmp"; mkdir -p "$out.tmp"
+	cp "$build/arch/x86/boot/bzImage" "$out.tmp/bzImage"
+	cp "$build/.config" "$out.tmp/config"
+	cp "$build/System.map" "$out.tmp/System.map"
+	echo "$release" >"$out.tmp/release"
+	series_of "$v" | xargs -n1 basename >"$out.tmp/patches"
+	echo "$key" >"$out.tmp/key"
+	rm -rf "$out"; mv "$out.tmp" "$out"
+	note "$name: $release"
+done
