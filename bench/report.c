@@ -122,6 +122,8 @@ static int on_record(void *vctx, const char *segment, const struct crb_record *r
 	case CRB_meta:
 		if (!strcmp(crb_get(rec, "key"), "release"))
 			snprintf(r->release, sizeof(r->release), "%s", crb_get(rec, "value"));
+		else if (!strcmp(crb_get(rec, "key"), "pending_jobs"))
+			snprintf(c->out->pending, sizeof(c->out->pending), "%s", crb_get(rec, "value"));
 		break;
 	case CRB_fail:
 		c->out->guest_failed = 1;

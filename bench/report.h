@@ -29,6 +29,7 @@ struct report_outcome {
 	int guest_failed;    /* a fail segment arrived */
 	char error[300];     /* first segment error, if any */
 	char last[256];      /* last record of an incomplete segment */
+	char pending[200];   /* systemd jobs still running at report time */
 };
 
 /*

@@ -429,7 +429,10 @@ static void finish_boot(struct slot *s, const struct boot_plan *plan, long run_i
 	if (o.probe_complete && o.report_complete) {
 		set_text(r.status, "ok");
 		if (r.crng_ready_censored == 1)
-			set_text(r.reason, "CRNG not ready when the report ran");
+			set_text(r.reason, "CRNG not ready when the report ran%s%s",
+				 o.pending[0] ? "; boot unfinished, waiting: " : "", o.pending);
+		else if (o.pending[0])
+			set_text(r.reason, "boot unfinished at report, waiting: %s", o.pending);
 	} else if (o.guest_failed) {
 		set_text(r.status, "guest-failed");
 		set_text(r.reason, "%s", o.error);

@@ -35,6 +35,11 @@ double percentile_sorted(const double *sorted, size_t n, double q)
 	if (lo + 1 >= n)
 		return sorted[n - 1];
 	frac = pos - (double)lo;
+	if (frac == 0 || sorted[lo + 1] == sorted[lo])
+		return sorted[lo];
+	/* Towards a censored (+inf) sample the value is unknown: +inf. */
+	if (isinf(sorted[lo + 1]))
+		return INFINITY;
 	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
 }
 

@@ -135,9 +135,12 @@ int crb_parse_line(const char *line, size_t len, struct crb_record *r,
 		return fail(err, errlen, "line longer than %d bytes", CRB_MAX_LINE - 1);
 	if (memchr(line, '\0', len))
 		return fail(err, errlen, "NUL byte in line");
-	tlen = strcspn(line, " ");
-	if (tlen > len)
-		tlen = len;
+	{
+		/* Bounded: line need not be NUL-terminated. */
+		const char *sp = memchr(line, ' ', len);
+
+		tlen = sp ? (size_t)(sp - line) : len;
+	}
 	for (t = 0; t < CRB_NTYPES; t++)
 		if (strlen(type_names[t]) == tlen && !strncmp(line, type_names[t], tlen))
 			break;
@@ -240,6 +243,7 @@ int crb_begin(struct crb_writer *w, int fd, const char *segment)
 		w->error = EINVAL;
 		return -1;
 	}
+	w->crc = crb_crc32(0, line, (size_t)n);
 	return write_all(w, line, (size_t)n);
 }
 
@@ -372,6 +376,7 @@ int crb_read_stream(const char *buf, size_t len,
 				snprintf(s.info.name, sizeof(s.info.name), "%s", name);
 				s.open = 1;
 				s.first = next;
+				s.crc = crb_crc32(0, hdr, (size_t)(next - hdr));
 			}
 		} else if (s.open && llen >= 4 && !strncmp(p, "end ", 4) && nl) {
 			unsigned int n = 0;

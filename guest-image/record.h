@@ -11,9 +11,9 @@
  *	end n=<records> crc=<crc32, 8 hex>	terminator
  *
  * The CRC-32 (IEEE 802.3, as zlib's crc32()) covers every byte of the
- * segment's record lines including their newlines, from the line after the
- * header up to the terminator. A segment without a valid terminator is
- * truncated or garbled and none of its records are used.
+ * segment from the start of its header line up to the terminator, newlines
+ * included. A segment without a valid terminator is truncated or garbled and
+ * none of its records are used.
  *
  * Keys are [a-z0-9_]+. Values are non-empty and percent-encoded: any byte
  * outside the printable ASCII range, and ' ', '%' and '=', is written as %XX.

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Matrix parsing, validation, expansion, run order and shards. */
+#define _GNU_SOURCE
+#include "../../bench/matrix.h"
+#include "check.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void setm(struct matrix *m, const char *a)
+{
+	char err[512];
+
+	if (matrix_set(m, a, err, sizeof(err)))
+		printf("# %s\n", err);
+}
+
+static void expansion_is_the_cross_product(void)
+{
+	struct matrix m;
+	struct cell c;
+	int seen[2][2] = { { 0 } };
+
+	matrix_init(&m);
+	setm(&m, "variant=stock,block");
+	setm(&m, "cpu=qemu64,max,-rdrand");
+	CHECK(m.nvalues[AX_cpu] == 2);
+	CHECK(!strcmp(m.values[AX_cpu][1], "max,-rdrand"));
+	CHECK(matrix_ncells(&m) == 4);
+	for (size_t i = 0; i < 4; i++) {
+		matrix_cell(&m, i, &c);
+		seen[!strcmp(c.v[AX_variant], "block")][!strcmp(c.v[AX_cpu], "max,-rdrand")]++;
+		CHECK(!strcmp(c.v[AX_accel], "tcg")); /* defaults fill the rest */
+	}
+	CHECK(seen[0][0] == 1 && seen[0][1] == 1 && seen[1][0] == 1 && seen[1][1] == 1);
+}
+
+static void bad_input_names_what_is_accepted(void)
+{
+	struct matrix m;
+	char err[512];
+
+	matrix_init(&m);
+	CHECK(matrix_set(&m, "colour=red", err, sizeof(err)) == -1 && strstr(err, "axes are"));
+	CHECK(matrix_set(&m, "reps=0", err, sizeof(err)) == -1 && strstr(err, "1 to 10000"));
+	CHECK(matrix_set(&m, "cpu=-rdrand", err, sizeof(err)) == -1 && strstr(err, "model before"));
+	CHECK(matrix_set(&m, "variant=stock,stock", err, sizeof(err)) == -1 && strstr(err, "twice"));
+	CHECK(matrix_set(&m, "novalue", err, sizeof(err)) == -1);
+	matrix_init(&m);
+	setm(&m, "accel=tcg,xen");
+	CHECK(matrix_validate(&m, err, sizeof(err)) == -1 && strstr(err, "tcg, kvm"));
+	matrix_init(&m);
+	setm(&m, "reads=urandom:bogus");
+	CHECK(matrix_validate(&m, err, sizeof(err)) == -1 && strstr(err, "'bogus'"));
+	matrix_init(&m);
+	setm(&m, "hz=300");
+	CHECK(matrix_validate(&m, err, sizeof(err)) == -1 && strstr(err, "100, 250, 1000"));
+	matrix_init(&m);
+	setm(&m, "trust_cpu=maybe");
+	CHECK(matrix_validate(&m, err, sizeof(err)) == -1 && strstr(err, "on, off"));
+	matrix_init(&m);
+	CHECK(matrix_validate(&m, err, sizeof(err)) == 0);
+}
+
+static void load_file(void)
+{
+	struct matrix m;
+	char err[512], path[] = "/tmp/crngbench-test-matrix-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs("# comment\nvariant = stock, block  # trailing\nreps = 7\n\nbogus line\n", f);
+	fclose(f);
+	matrix_init(&m);
+	CHECK(matrix_load(&m, path, err, sizeof(err)) == -1);
+	CHECK(strstr(err, ":5:") != NULL); /* names the line */
+	CHECK(m.nvalues[AX_variant] == 2 && m.reps == 7);
+	unlink(path);
+}
+
+static void plan_interleaves_and_covers(void)
+{
+	struct matrix m;
+	struct boot_plan *p;
+	size_t n, ncells;
+	int *count;
+
+	matrix_init(&m);
+	setm(&m, "variant=stock,legacy,block,block-v0");
+	setm(&m, "cpu=qemu64,max");
+	setm(&m, "reps=3");
+	ncells = matrix_ncells(&m);
+	p = matrix_plan(&m, 1234, 1, 1, &n);
+	CHECK(p && n == ncells * 3);
+	count = calloc(ncells * 3, sizeof(int));
+	for (size_t i = 0; p && i < n; i++) {
+		count[p[i].canonical]++;
+		/* rounds: every cell once per repetition, in order of rounds */
+		CHECK(p[i].rep == (int)(i / ncells));
+	}
+	for (size_t i = 0; i < ncells * 3; i++)
+		CHECK(count[i] == 1);
+	/* not cell after cell: the first round is not the identity order */
+	{
+		int identity = 1;
+
+		for (size_t i = 0; p && i < ncells; i++)
+			identity &= p[i].cell == i;
+		CHECK(!identity);
+	}
+	/* same seed, same order */
+	{
+		size_t n2;
+		struct boot_plan *q = matrix_plan(&m, 1234, 1, 1, &n2);
+
+		CHECK(q && n2 == n && !memcmp(p, q, n * sizeof(*p)));
+		free(q);
+	}
+	free(count);
+	free(p);
+}
+
+static void shards_disjoint_union_is_matrix(void)
+{
+	struct matrix m;
+	size_t total, ncells;
+	int *count;
+
+	matrix_init(&m);
+	setm(&m, "variant=stock,legacy,block");
+	setm(&m, "cpu=qemu64,max");
+	setm(&m, "trust_cpu=on,off");
+	setm(&m, "reps=5");
+	ncells = matrix_ncells(&m);
+	count = calloc(ncells * 5, sizeof(int));
+	for (int n = 1; n <= 7; n++) {
+		total = 0;
+		memset(count, 0, ncells * 5 * sizeof(int));
+		for (int k = 1; k <= n; k++) {
+			size_t c;
+			struct boot_plan *p = matrix_plan(&m, 99, k, n, &c);
+
+			for (size_t i = 0; p && i < c; i++)
+				count[p[i].canonical]++;
+			total += c;
+			free(p);
+		}
+		CHECK(total == ncells * 5);
+		for (size_t i = 0; i < ncells * 5; i++)
+			CHECK(count[i] == 1);
+	}
+	free(count);
+}
+
+static void host_cpu_is_kvm_only(void)
+{
+	struct matrix m;
+	struct boot_plan *p;
+	size_t n;
+
+	matrix_init(&m);
+	setm(&m, "accel=tcg,kvm");
+	setm(&m, "cpu=max,host,host,-rdrand");
+	setm(&m, "reps=1");
+	p = matrix_plan(&m, 1, 1, 1, &n);
+	CHECK(n == 4); /* tcg:max, kvm:max, kvm:host, kvm:host,-rdrand */
+	CHECK(!matrix_combination_ok("tcg", "host,-rdrand"));
+	CHECK(matrix_combination_ok("tcg", "hostile-model"));
+	free(p);
+}
+
+int main(void)
+{
+	TEST(expansion_is_the_cross_product);
+	TEST(bad_input_names_what_is_accepted);
+	TEST(load_file);
+	TEST(plan_interleaves_and_covers);
+	TEST(shards_disjoint_union_is_matrix);
+	TEST(host_cpu_is_kvm_only);
+	return check_any_failed;
+}

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The record writer and reader of guest-image/record.h. */
+#define _GNU_SOURCE
+#include "../../guest-image/record.h"
+#include "check.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Write segments through a pipe-less memfd, return the bytes. */
+static char *capture_segment(size_t *len, void (*fill)(struct crb_writer *))
+{
+	FILE *tmp = tmpfile();
+	struct crb_writer w;
+	char *buf;
+	long n;
+
+	if (!tmp)
+		return NULL;
+	crb_begin(&w, fileno(tmp), "probe");
+	fill(&w);
+	crb_end(&w);
+	n = ftell(tmp) >= 0 ? lseek(fileno(tmp), 0, SEEK_END) : -1;
+	if (n < 0)
+		return NULL;
+	buf = malloc((size_t)n + 1);
+	if (!buf || pread(fileno(tmp), buf, (size_t)n, 0) != n)
+		return NULL;
+	buf[n] = '\0';
+	fclose(tmp);
+	*len = (size_t)n;
+	return buf;
+}
+
+static char freetext[CRB_MAX_VALUE];
+
+static void fill_all(struct crb_writer *w)
+{
+	char esc[CRB_MAX_LINE];
+
+	crb_emit(w, CRB_meta, "key=cmdline value=%s", crb_escape(esc, sizeof(esc), freetext));
+	crb_emit(w, CRB_probe, "start_ns=1 start_mono_ns=2 exec_ns=3 reads_ns=4 overhead_ns=%" PRId64, INT64_MAX);
+	crb_emit(w, CRB_reading, "iface=urandom start_ns=5");
+	crb_emit(w, CRB_read, "iface=urandom start_ns=5 dur_ns=6 bytes=32 errno=0 timed_out=0");
+	crb_emit(w, CRB_ready, "src=kmsg t_ns=7 printk_ns=8");
+	crb_emit(w, CRB_trace, "comm=%s pid=1 func=urandom_read_iter start_ns=9 dur_ns=10",
+		 crb_escape(esc, sizeof(esc), "kworker/u2:1 x=y"));
+	crb_emit(w, CRB_event, "name=game-seeded t_ns=11");
+	crb_emit(w, CRB_systemd, "userspace_ns=12 finish_ns=13");
+	crb_emit(w, CRB_fail, "what=nothing errno=0");
+}
+
+struct seen {
+	int records, segments, complete;
+	struct crb_record rec[16];
+	char error[256];
+};
+
+static int on_rec(void *ctx, const char *seg, const struct crb_record *r)
+{
+	struct seen *s = ctx;
+
+	(void)seg;
+	if (s->records < 16)
+		s->rec[s->records] = *r;
+	s->records++;
+	return 0;
+}
+
+static int on_seg(void *ctx, const struct crb_segment_info *i)
+{
+	struct seen *s = ctx;
+
+	s->segments++;
+	s->complete += i->complete;
+	if (!i->complete)
+		snprintf(s->error, sizeof(s->error), "%s", i->error);
+	return 0;
+}
+
+static void round_trip_every_field(void)
+{
+	struct seen s = { 0 };
+	size_t len;
+	char *buf;
+	int64_t v;
+
+	/* Every byte value that can appear in free text, escaped and back. */
+	for (int i = 0; i < 255; i++)
+		freetext[i] = (char)(i + 1);
+	freetext[255] = '\0';
+	buf = capture_segment(&len, fill_all);
+	CHECK(buf != NULL);
+	CHECK(crb_read_stream(buf, len, on_rec, on_seg, &s) == 1);
+	CHECK(s.complete == 1 && s.records == 9);
+	CHECK(s.rec[0].type == CRB_meta && !strcmp(crb_get(&s.rec[0], "value"), freetext));
+	CHECK(crb_get_i64(&s.rec[1], "overhead_ns", &v) == 0 && v == INT64_MAX);
+	CHECK(crb_get_i64(&s.rec[1], "start_ns", &v) == 0 && v == 1);
+	CHECK(s.rec[3].type == CRB_read && !strcmp(crb_get(&s.rec[3], "iface"), "urandom"));
+	CHECK(crb_get_i64(&s.rec[3], "bytes", &v) == 0 && v == 32);
+	CHECK(!strcmp(crb_get(&s.rec[5], "comm"), "kworker/u2:1 x=y"));
+	CHECK(crb_get_i64(&s.rec[7], "finish_ns", &v) == 0 && v == 13);
+	CHECK(crb_get(&s.rec[3], "nokey") == NULL);
+	free(buf);
+}
+
+static void truncation_rejected(void)
+{
+	size_t len;
+	char *buf = capture_segment(&len, fill_all);
+
+	/* Every proper prefix is incomplete and yields no records at all. */
+	for (size_t cut = 0; buf && cut < len; cut++) {
+		struct seen s = { 0 };
+
+		CHECK(crb_read_stream(buf, cut, on_rec, on_seg, &s) == 0);
+		CHECK(s.records == 0);
+	}
+	free(buf);
+}
+
+static void corruption_rejected(void)
+{
+	size_t len;
+	char *buf = capture_segment(&len, fill_all);
+
+	/* Flip each byte of the body in turn: never accepted as is. A flip
+	 * inside the header line may just make it not a header (ignored). */
+	for (size_t i = 0; buf && i < len - 1; i++) {
+		struct seen s = { 0 };
+		char saved = buf[i];
+
+		buf[i] ^= 0x01;
+		crb_read_stream(buf, len, on_rec, on_seg, &s);
+		CHECK(s.complete == 0 || buf[i] == '\n');
+		CHECK(s.complete == 0 ? s.records == 0 : 1);
+		buf[i] = saved;
+	}
+	free(buf);
+}
+
+static void unknown_version_rejected(void)
+{
+	const char *v2 = "crngbench/2 seg=probe\nevent name=x t_ns=1\nend n=1 crc=00000000\n";
+	struct seen s = { 0 };
+
+	CHECK(crb_read_stream(v2, strlen(v2), on_rec, on_seg, &s) == 0);
+	CHECK(s.records == 0 && s.segments == 1);
+	CHECK(strstr(s.error, "version 2") != NULL);
+}
+
+static void malformed_lines_rejected(void)
+{
+	static const char *const bad[] = {
+		"",				   /* no type */
+		"bogus key=1",			   /* unknown type */
+		"read iface=urandom",		   /* missing keys */
+		"event name=x t_ns=1 t_ns=2",	   /* duplicate key */
+		"event name= t_ns=1",		   /* empty value */
+		"event name=a b t_ns=1",	   /* stray word */
+		"event Name=x t_ns=1",		   /* bad key character */
+		"event name=%4 t_ns=1",		   /* short escape */
+		"event name=%zz t_ns=1",	   /* bad escape */
+		"event  name=x t_ns=1",		   /* double space */
+		"event name=x t_ns=1 ",		   /* trailing space */
+	};
+	struct crb_record r;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		CHECK(crb_parse_line(bad[i], strlen(bad[i]), &r, err, sizeof(err)) == -1);
+		CHECK(err[0] != '\0');
+	}
+	CHECK(crb_parse_line("event name=x t_ns=1", 19, &r, err, sizeof(err)) == 0);
+}
+
+static void writer_refuses_invalid(void)
+{
+	struct crb_writer w;
+	FILE *tmp = tmpfile();
+
+	CHECK(tmp != NULL);
+	if (!tmp)
+		return;
+	crb_begin(&w, fileno(tmp), "x");
+	CHECK(crb_emit(&w, CRB_read, "iface=urandom") == -1); /* missing keys */
+	CHECK(w.error != 0);
+	fclose(tmp);
+}
+
+static void segments_independent(void)
+{
+	size_t len;
+	char *one = capture_segment(&len, fill_all), *two;
+	struct seen s = { 0 };
+
+	two = malloc(3 * len + 32);
+	CHECK(one && two);
+	if (!one || !two)
+		return;
+	/* good, truncated, good: the torn one is dropped, the others stand. */
+	memcpy(two, one, len);
+	memcpy(two + len, one, len / 2);
+	memcpy(two + len + len / 2, one, len);
+	CHECK(crb_read_stream(two, 2 * len + len / 2, on_rec, on_seg, &s) == 2);
+	CHECK(s.segments == 3 && s.complete == 2 && s.records == 18);
+	free(one);
+	free(two);
+}
+
+static void crc_matches_zlib(void)
+{
+	/* The standard check value of CRC-32/ISO-HDLC. */
+	CHECK(crb_crc32(0, "123456789", 9) == 0xcbf43926u);
+}
+
+int main(void)
+{
+	TEST(crc_matches_zlib);
+	TEST(round_trip_every_field);
+	TEST(truncation_rejected);
+	TEST(corruption_rejected);
+	TEST(unknown_version_rejected);
+	TEST(malformed_lines_rejected);
+	TEST(writer_refuses_invalid);
+	TEST(segments_independent);
+	return check_any_failed;
+}

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The runner's reading of real boots: fixtures are result channels captured
+ * from TCG boots (tests/fixtures/, one file per boot). Checks what each boot showed,
+ * that damaged reports are rejected whole, and that raw.csv rows round-trip.
+ */
+#define _GNU_SOURCE
+#include "../../bench/report.h"
+#include "../../bench/row.h"
+#include "check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = (size_t)n;
+	return buf;
+}
+
+static const char *dir = "tests/fixtures";
+
+static void parse(const char *name, struct row *r, struct report_outcome *o, struct strbuf *reads,
+		  size_t cut, int flip)
+{
+	char path[512];
+	size_t len = 0;
+	char *buf;
+	struct strbuf traces = { 0 };
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	buf = slurp(path, &len);
+	CHECK(buf != NULL);
+	row_init(r);
+	snprintf(r->boot_id, sizeof(r->boot_id), "t");
+	if (!buf)
+		return;
+	if (flip >= 0 && (size_t)flip < len)
+		buf[flip] ^= 0x20;
+	report_parse(buf, cut ? cut : len, r, reads, &traces, o);
+	sb_free(&traces);
+	free(buf);
+}
+
+static void block_qemu64_waits(void)
+{
+	struct row r;
+	struct report_outcome o;
+	struct strbuf reads = { 0 };
+
+	parse("block-qemu64.result", &r, &o, &reads, 0, -1);
+	CHECK(o.probe_complete && o.report_complete);
+	CHECK(!strcmp(r.release, "6.1.192-crngbench-block"));
+	/* O_NONBLOCK urandom read: EAGAIN (11) before the CRNG was ready */
+	CHECK(reads.p && strstr(reads.p, "t,0,urandom-nb,") && strstr(reads.p, ",0,11,0\n"));
+	/* the blocking read returned only once the CRNG was ready */
+	CHECK(r.first_urandom_before_ready == 0);
+	CHECK(r.crng_ready_censored == 0);
+	CHECK(r.crng_ready_kmsg_ns > r.init_ns && r.crng_ready_poll_ns > r.init_ns);
+	CHECK(r.first_urandom_end_ns >= r.crng_ready_poll_ns);
+	CHECK(r.traced_reads > 0);
+	CHECK(r.finish_ns > r.userspace_ns && r.userspace_ns > 0);
+	sb_free(&reads);
+}
+
+static void legacy_qemu64_returns_early(void)
+{
+	struct row r;
+	struct report_outcome o;
+	struct strbuf reads = { 0 };
+
+	parse("legacy-qemu64.result", &r, &o, &reads, 0, -1);
+	CHECK(o.probe_complete && o.report_complete);
+	CHECK(!strcmp(r.release, "6.1.192-crngbench-legacy"));
+	CHECK(r.first_urandom_before_ready == 1);
+	CHECK(r.first_urandom_errno == 0);
+	sb_free(&reads);
+}
+
+static void truncated_report_is_not_data(void)
+{
+	struct row r;
+	struct report_outcome o;
+	struct strbuf reads = { 0 };
+	size_t len = 0;
+	char path[512];
+	char *buf;
+
+	snprintf(path, sizeof(path), "%s/block-qemu64.result", dir);
+	buf = slurp(path, &len);
+	free(buf);
+	parse("block-qemu64.result", &r, &o, &reads, len - 10, -1);
+	CHECK(o.probe_complete && !o.report_complete);
+	CHECK(strstr(o.error, "truncated") != NULL);
+	/* the report's measures are not taken from a torn segment */
+	CHECK(r.crng_ready_kmsg_ns == -1 && r.finish_ns == -1 && r.crng_ready_censored == -1);
+	sb_free(&reads);
+}
+
+static void garbled_report_is_not_data(void)
+{
+	struct row r;
+	struct report_outcome o;
+	struct strbuf reads = { 0 };
+
+	/* flip a byte well inside the report segment */
+	parse("block-qemu64.result", &r, &o, &reads, 0, 1400);
+	CHECK(!(o.probe_complete && o.report_complete));
+	CHECK(o.error[0] != '\0');
+	sb_free(&reads);
+}
+
+static void row_round_trip(void)
+{
+	struct row a, b;
+	char line[8192], header[8192];
+	FILE *h = tmpfile();
+	int n;
+
+	row_init(&a);
+	snprintf(a.boot_id, sizeof(a.boot_id), "c3-r1");
+	a.run_index = 9;
+	a.cell = 3;
+	a.rep = 1;
+	for (int i = 0; i < AX_N; i++)
+		snprintf(a.axis[i], sizeof(a.axis[i]), "v%d", i);
+	snprintf(a.axis[AX_cpu], sizeof(a.axis[AX_cpu]), "max,-rdrand");
+	snprintf(a.status, sizeof(a.status), "censored");
+	snprintf(a.reason, sizeof(a.reason), "not ready after 20 s (last: \"reading\")");
+	a.crng_ready_censored = 1;
+	a.init_ns = 1234567890123LL;
+	n = row_format(&a, line, sizeof(line));
+	CHECK(n > 0 && line[n - 1] == '\n');
+	line[n - 1] = '\0';
+	CHECK(h != NULL);
+	if (!h)
+		return;
+	row_write_header(h);
+	rewind(h);
+	CHECK(fgets(header, sizeof(header), h) != NULL);
+	fclose(h);
+	header[strcspn(header, "\n")] = '\0';
+	CHECK(row_parse(line, header, &b) == 0);
+	CHECK(!strcmp(b.boot_id, "c3-r1") && b.run_index == 9 && b.cell == 3 && b.rep == 1);
+	CHECK(!strcmp(b.axis[AX_cpu], "max,-rdrand"));
+	CHECK(!strcmp(b.reason, a.reason));
+	CHECK(b.init_ns == a.init_ns && b.crng_ready_censored == 1 && b.finish_ns == -1);
+	CHECK(row_parse("c1,2", header, &b) == -1); /* wrong field count */
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		dir = argv[1];
+	TEST(block_qemu64_waits);
+	TEST(legacy_qemu64_returns_early);
+	TEST(truncated_report_is_not_data);
+	TEST(garbled_report_is_not_data);
+	TEST(row_round_trip);
+	return check_any_failed;
+}

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/* bench/stats.c against values computed by hand. */
+#include "../../bench/stats.h"
+#include "check.h"
+
+#include <math.h>
+
+#define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
+
+static void median_mean_sd_by_hand(void)
+{
+	/* 1 2 3 4 100: median 3, mean 22, sample sd sqrt(7610/4) = 43.6176... */
+	struct sample s[] = { { 4, 0 }, { 1, 0 }, { 100, 0 }, { 3, 0 }, { 2, 0 } };
+	struct summary u;
+
+	CHECK(summarize(s, 5, 1, 500, &u) == 0);
+	CHECK(u.n == 5 && u.censored == 0);
+	CHECK(NEAR(u.median, 3));
+	CHECK(NEAR(u.mean, 22));
+	CHECK(NEAR(u.sd, sqrt(7610.0 / 4)));
+	CHECK(NEAR(u.min, 1) && NEAR(u.max, 100));
+	/* p10: pos 0.4 between 1 and 2 -> 1.4; p90: pos 3.6 between 4 and 100. */
+	CHECK(NEAR(u.p10, 1.4));
+	CHECK(NEAR(u.p90, 4 + 0.6 * 96));
+	/* MAD: |x-3| = 1 2 0 1 97 -> median 1, scaled 1.4826; 100 is > 3 MAD. */
+	CHECK(u.outliers == 1);
+	/* The bootstrap CI of the median brackets it and stays in the data. */
+	CHECK(u.ci_lo <= u.median && u.median <= u.ci_hi);
+	CHECK(u.ci_lo >= 1 && u.ci_hi <= 100);
+}
+
+static void even_count_interpolates(void)
+{
+	struct sample s[] = { { 10, 0 }, { 20, 0 }, { 30, 0 }, { 40, 0 } };
+	struct summary u;
+
+	CHECK(summarize(s, 4, 1, 100, &u) == 0);
+	CHECK(NEAR(u.median, 25));
+	CHECK(u.outliers == 0);
+}
+
+static void censored_cells(void)
+{
+	/* Two of five still waiting at 20: median is the middle finite rank. */
+	struct sample s[] = { { 1, 0 }, { 2, 0 }, { 3, 0 }, { 20, 1 }, { 20, 1 } };
+	struct summary u;
+
+	CHECK(summarize(s, 5, 1, 200, &u) == 0);
+	CHECK(u.censored == 2);
+	CHECK(NEAR(u.median, 3) && !u.median_censored);
+	CHECK(u.p90_censored && NEAR(u.p90, 20));
+	/* Mean and range only over what was measured. */
+	CHECK(NEAR(u.mean, 2) && NEAR(u.min, 1) && NEAR(u.max, 3));
+	CHECK(u.ci_censored);
+}
+
+static void mostly_censored(void)
+{
+	struct sample s[] = { { 1, 0 }, { 30, 1 }, { 30, 1 } };
+	struct summary u;
+
+	CHECK(summarize(s, 3, 1, 200, &u) == 0);
+	CHECK(u.median_censored && NEAR(u.median, 30));
+}
+
+static void all_censored(void)
+{
+	struct sample s[] = { { 5, 1 }, { 7, 1 } };
+	struct summary u;
+
+	CHECK(summarize(s, 2, 1, 100, &u) == 0);
+	CHECK(u.median_censored && NEAR(u.median, 7));
+	CHECK(isnan(u.mean));
+}
+
+static void empty_is_an_error(void)
+{
+	struct summary u;
+
+	CHECK(summarize(NULL, 0, 1, 10, &u) == -1);
+}
+
+static void bootstrap_reproducible(void)
+{
+	struct sample s[] = { { 5, 0 }, { 1, 0 }, { 9, 0 }, { 3, 0 }, { 7, 0 }, { 2, 0 } };
+	struct summary a, b;
+
+	summarize(s, 6, 42, 300, &a);
+	summarize(s, 6, 42, 300, &b);
+	CHECK(a.ci_lo == b.ci_lo && a.ci_hi == b.ci_hi);
+}
+
+int main(void)
+{
+	TEST(median_mean_sd_by_hand);
+	TEST(even_count_interpolates);
+	TEST(censored_cells);
+	TEST(mostly_censored);
+	TEST(all_censored);
+	TEST(empty_is_an_error);
+	TEST(bootstrap_reproducible);
+	return check_any_failed;
+}
