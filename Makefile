@@ -140,7 +140,7 @@ plots:
 	plots/render.sh $(RUN)
 
 report:
-	scripts/report-tables.sh $(RUN) REPORT.md
+	scripts/report_tables.py $(RUN) REPORT.md
 
 bench-build:
 	scripts/bench-build.sh

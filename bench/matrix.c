@@ -23,7 +23,8 @@ static const char *const axis_defaults[] = {
 };
 
 static const char *const read_names[] = {
-	"urandom", "urandom-nb", "random", "getrandom", "getrandom-nb", "getrandom-insecure",
+	"urandom",   "urandom-nb",   "random",
+	"getrandom", "getrandom-nb", "getrandom-insecure",
 };
 
 const char *axis_name(enum axis a)
@@ -56,7 +57,8 @@ void matrix_init(struct matrix *m)
 	memset(m, 0, sizeof(*m));
 	snprintf(m->name, sizeof(m->name), "default");
 	for (int a = 0; a < AX_N; a++) {
-		snprintf(m->values[a][0], MAX_VALUE_LEN, "%s", axis_defaults[a]);
+		snprintf(m->values[a][0], MAX_VALUE_LEN, "%s",
+			 axis_defaults[a]);
 		m->nvalues[a] = 1;
 	}
 	m->reps = 3;
@@ -89,7 +91,8 @@ static int parse_int(const char *s, int lo, int hi, int *out)
 	return 0;
 }
 
-int matrix_set(struct matrix *m, const char *assignment, char *err, size_t errlen)
+int matrix_set(struct matrix *m, const char *assignment, char *err,
+	       size_t errlen)
 {
 	char buf[1024], *eq, *key, *val, *tok, *save = NULL;
 	int a, n = 0;
@@ -99,7 +102,9 @@ int matrix_set(struct matrix *m, const char *assignment, char *err, size_t errle
 	snprintf(buf, sizeof(buf), "%s", assignment);
 	eq = strchr(buf, '=');
 	if (!eq)
-		return fail(err, errlen, "'%s' is not of the form axis=value[,value...]", assignment);
+		return fail(err, errlen,
+			    "'%s' is not of the form axis=value[,value...]",
+			    assignment);
 	*eq = '\0';
 	key = trim(buf);
 	val = trim(eq + 1);
@@ -107,13 +112,22 @@ int matrix_set(struct matrix *m, const char *assignment, char *err, size_t errle
 		return fail(err, errlen, "'%s' has no value", key);
 	if (!strcmp(key, "reps"))
 		return parse_int(val, 1, 10000, &m->reps) ?
-			fail(err, errlen, "reps=%s: need a whole number from 1 to 10000", val) : 0;
+			       fail(err, errlen,
+				    "reps=%s: need a whole number from 1 to 10000",
+				    val) :
+			       0;
 	if (!strcmp(key, "timeout"))
 		return parse_int(val, 5, 3600, &m->timeout_s) ?
-			fail(err, errlen, "timeout=%s: need seconds from 5 to 3600", val) : 0;
+			       fail(err, errlen,
+				    "timeout=%s: need seconds from 5 to 3600",
+				    val) :
+			       0;
 	if (!strcmp(key, "read_timeout"))
 		return parse_int(val, 0, 3600, &m->read_timeout_s) ?
-			fail(err, errlen, "read_timeout=%s: need seconds from 0 to 3600", val) : 0;
+			       fail(err, errlen,
+				    "read_timeout=%s: need seconds from 0 to 3600",
+				    val) :
+			       0;
 	if (!strcmp(key, "name")) {
 		snprintf(m->name, sizeof(m->name), "%s", val);
 		return 0;
@@ -126,38 +140,54 @@ int matrix_set(struct matrix *m, const char *assignment, char *err, size_t errle
 			strcat(known, axis_names[i]);
 			strcat(known, " ");
 		}
-		return fail(err, errlen, "unknown axis '%s'; axes are: %sand settings reps timeout read_timeout name", key, known);
+		return fail(
+			err, errlen,
+			"unknown axis '%s'; axes are: %sand settings reps timeout read_timeout name",
+			key, known);
 	}
-	for (tok = strtok_r(val, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	for (tok = strtok_r(val, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
 		tok = trim(tok);
 		if (!*tok)
-			return fail(err, errlen, "%s: empty value in the list", key);
+			return fail(err, errlen, "%s: empty value in the list",
+				    key);
 		/*
 		 * QEMU's -cpu spelling has commas of its own: a flag (+x, -x,
 		 * x=on) belongs to the model before it, so "qemu64,max,-rdrand"
 		 * is the two values qemu64 and max,-rdrand.
 		 */
-		if (a == AX_cpu && n > 0 && (*tok == '+' || *tok == '-' || strchr(tok, '='))) {
+		if (a == AX_cpu && n > 0 &&
+		    (*tok == '+' || *tok == '-' || strchr(tok, '='))) {
 			char *prev = m->values[a][n - 1];
 
 			if (strlen(prev) + 1 + strlen(tok) >= MAX_VALUE_LEN)
-				return fail(err, errlen, "cpu: value '%s,%s' too long", prev, tok);
+				return fail(err, errlen,
+					    "cpu: value '%s,%s' too long", prev,
+					    tok);
 			strcat(prev, ",");
 			strcat(prev, tok);
 			continue;
 		}
-		if (a == AX_cpu && (*tok == '+' || *tok == '-' || strchr(tok, '=')))
-			return fail(err, errlen, "cpu=%s: a CPU flag needs a model before it (e.g. max,-rdrand)", tok);
+		if (a == AX_cpu &&
+		    (*tok == '+' || *tok == '-' || strchr(tok, '=')))
+			return fail(
+				err, errlen,
+				"cpu=%s: a CPU flag needs a model before it (e.g. max,-rdrand)",
+				tok);
 		if (n == MAX_VALUES)
-			return fail(err, errlen, "%s: more than %d values", key, MAX_VALUES);
+			return fail(err, errlen, "%s: more than %d values", key,
+				    MAX_VALUES);
 		if (strlen(tok) >= MAX_VALUE_LEN)
-			return fail(err, errlen, "%s: value '%.30s...' too long", key, tok);
+			return fail(err, errlen,
+				    "%s: value '%.30s...' too long", key, tok);
 		snprintf(m->values[a][n++], MAX_VALUE_LEN, "%s", tok);
 	}
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < i; j++)
 			if (!strcmp(m->values[a][j], m->values[a][i]))
-				return fail(err, errlen, "%s: value '%s' given twice", key, m->values[a][i]);
+				return fail(err, errlen,
+					    "%s: value '%s' given twice", key,
+					    m->values[a][i]);
 	m->nvalues[a] = n;
 	return 0;
 }
@@ -169,7 +199,8 @@ int matrix_load(struct matrix *m, const char *path, char *err, size_t errlen)
 	FILE *f = fopen(path, "re");
 
 	if (!f)
-		return fail(err, errlen, "cannot read matrix file %s: %s", path, strerror(errno));
+		return fail(err, errlen, "cannot read matrix file %s: %s", path,
+			    strerror(errno));
 	while (fgets(line, sizeof(line), f)) {
 		char *p;
 
@@ -182,7 +213,8 @@ int matrix_load(struct matrix *m, const char *path, char *err, size_t errlen)
 			continue;
 		if (matrix_set(m, p, sub, sizeof(sub))) {
 			fclose(f);
-			return fail(err, errlen, "%s:%d: %s", path, lineno, sub);
+			return fail(err, errlen, "%s:%d: %s", path, lineno,
+				    sub);
 		}
 	}
 	fclose(f);
@@ -204,8 +236,10 @@ static int valid_reads(const char *v, char *bad, size_t badlen)
 	if (!strcmp(v, "none"))
 		return 1;
 	snprintf(buf, sizeof(buf), "%s", v);
-	for (tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save))
-		if (!one_of(tok, read_names, sizeof(read_names) / sizeof(read_names[0]))) {
+	for (tok = strtok_r(buf, ":", &save); tok;
+	     tok = strtok_r(NULL, ":", &save))
+		if (!one_of(tok, read_names,
+			    sizeof(read_names) / sizeof(read_names[0]))) {
 			snprintf(bad, badlen, "%s", tok);
 			return 0;
 		}
@@ -228,40 +262,66 @@ int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 			switch (a) {
 			case AX_hz:
 				if (!one_of(v, hz, 3))
-					return fail(err, errlen, "hz=%s: accepted values are 100, 250, 1000", v);
+					return fail(
+						err, errlen,
+						"hz=%s: accepted values are 100, 250, 1000",
+						v);
 				break;
 			case AX_accel:
 				if (!one_of(v, accel, 2))
-					return fail(err, errlen, "accel=%s: accepted values are tcg, kvm", v);
+					return fail(
+						err, errlen,
+						"accel=%s: accepted values are tcg, kvm",
+						v);
 				break;
 			case AX_trust_cpu:
 			case AX_virtio_rng:
 			case AX_nocounter:
 			case AX_trace:
 				if (!one_of(v, onoff, 2))
-					return fail(err, errlen, "%s=%s: accepted values are on, off", axis_names[a], v);
+					return fail(
+						err, errlen,
+						"%s=%s: accepted values are on, off",
+						axis_names[a], v);
 				break;
 			case AX_seed:
 				if (!one_of(v, seed, 2))
-					return fail(err, errlen, "seed=%s: accepted values are none, saved", v);
+					return fail(
+						err, errlen,
+						"seed=%s: accepted values are none, saved",
+						v);
 				break;
 			case AX_smp:
 				if (parse_int(v, 1, 8, &x))
-					return fail(err, errlen, "smp=%s: accepted values are 1 to 8", v);
+					return fail(
+						err, errlen,
+						"smp=%s: accepted values are 1 to 8",
+						v);
 				break;
 			case AX_reads:
 				if (!valid_reads(v, bad, sizeof(bad)))
-					return fail(err, errlen, "reads=%s: unknown read '%s'; reads are urandom, urandom-nb, random, getrandom, getrandom-nb, getrandom-insecure joined with ':' (or none)", v, bad);
+					return fail(
+						err, errlen,
+						"reads=%s: unknown read '%s'; reads are urandom, urandom-nb, random, getrandom, getrandom-nb, getrandom-insecure joined with ':' (or none)",
+						v, bad);
 				break;
 			case AX_cpu:
 				/* QEMU's own spelling; the runner asks QEMU. Refuse only
 				 * what would break the command line. */
 				if (strpbrk(v, " \t'\"\\"))
-					return fail(err, errlen, "cpu=%s: spaces and quotes are not part of a -cpu spelling", v);
+					return fail(
+						err, errlen,
+						"cpu=%s: spaces and quotes are not part of a -cpu spelling",
+						v);
 				break;
 			case AX_variant:
-				if (strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789-_") != strlen(v))
-					return fail(err, errlen, "variant=%s: not a variant name (see kernel/variants)", v);
+				if (strspn(v,
+					   "abcdefghijklmnopqrstuvwxyz0123456789-_") !=
+				    strlen(v))
+					return fail(
+						err, errlen,
+						"variant=%s: not a variant name (see kernel/variants)",
+						v);
 				break;
 			}
 		}
@@ -293,13 +353,15 @@ void matrix_cell(const struct matrix *m, size_t index, struct cell *c)
 int matrix_combination_ok(const char *accel, const char *cpu)
 {
 	/* -cpu host passes the host CPU through: KVM only. */
-	return !(strcmp(accel, "kvm") && !strncmp(cpu, "host", 4) && (cpu[4] == '\0' || cpu[4] == ','));
+	return !(strcmp(accel, "kvm") && !strncmp(cpu, "host", 4) &&
+		 (cpu[4] == '\0' || cpu[4] == ','));
 }
 
-struct boot_plan *matrix_plan(const struct matrix *m, uint64_t seed, int shard_k,
-			      int shard_n, size_t *count)
+struct boot_plan *matrix_plan(const struct matrix *m, uint64_t seed,
+			      int shard_k, int shard_n, size_t *count)
 {
-	size_t ncells = matrix_ncells(m), total = ncells * (size_t)m->reps, n = 0;
+	size_t ncells = matrix_ncells(m), total = ncells * (size_t)m->reps,
+	       n = 0;
 	struct boot_plan *plan = calloc(total ? total : 1, sizeof(*plan));
 	size_t *order = malloc((ncells ? ncells : 1) * sizeof(*order));
 	uint64_t st = seed;

@@ -14,24 +14,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define AXES(X)                                                              \
-	X(variant, "stock")       /* kernel variant (kernel/variants) */     \
-	X(hz, "250")              /* CONFIG_HZ of the build: 100 250 1000 */ \
-	X(accel, "tcg")           /* tcg kvm */                              \
-	X(cpu, "max")             /* -cpu in QEMU's spelling */              \
-	X(trust_cpu, "on")        /* random.trust_cpu= on off */             \
-	X(virtio_rng, "off")      /* virtio-rng device: on off */            \
-	X(nocounter, "off")       /* random.no_cycle_counter=1: on off */    \
-	X(smp, "1")               /* vCPUs: 1..8 */                          \
-	X(reads, "urandom")       /* probe's early reads, ':'-separated */   \
-	X(trace, "on")            /* ftrace of the read paths: on off */     \
-	X(seed, "none")           /* saved seed: none (first boot) saved */
+#define AXES(X)                                                      \
+	X(variant, "stock") /* kernel variant (kernel/variants) */   \
+	X(hz, "250") /* CONFIG_HZ of the build: 100 250 1000 */      \
+	X(accel, "tcg") /* tcg kvm */                                \
+	X(cpu, "max") /* -cpu in QEMU's spelling */                  \
+	X(trust_cpu, "on") /* random.trust_cpu= on off */            \
+	X(virtio_rng, "off") /* virtio-rng device: on off */         \
+	X(nocounter, "off") /* random.no_cycle_counter=1: on off */  \
+	X(smp, "1") /* vCPUs: 1..8 */                                \
+	X(reads, "urandom") /* probe's early reads, ':'-separated */ \
+	X(trace, "on") /* ftrace of the read paths: on off */        \
+	X(seed, "none") /* saved seed: none (first boot) saved */
 
 enum axis {
 #define AX_ENUM(name, def) AX_##name,
 	AXES(AX_ENUM)
 #undef AX_ENUM
-	AX_N
+		AX_N
 };
 
 #define MAX_VALUES 16
@@ -42,7 +42,7 @@ struct matrix {
 	char values[AX_N][MAX_VALUES][MAX_VALUE_LEN];
 	int nvalues[AX_N];
 	int reps;
-	int timeout_s;	    /* hard per-boot timeout, host side */
+	int timeout_s; /* hard per-boot timeout, host side */
 	int read_timeout_s; /* guest-side budget for the probe's reads */
 };
 
@@ -62,7 +62,8 @@ void matrix_init(struct matrix *m);
  * is accepted in err.
  */
 int matrix_load(struct matrix *m, const char *path, char *err, size_t errlen);
-int matrix_set(struct matrix *m, const char *assignment, char *err, size_t errlen);
+int matrix_set(struct matrix *m, const char *assignment, char *err,
+	       size_t errlen);
 /* Check every value against what its axis accepts (static rules only). */
 int matrix_validate(const struct matrix *m, char *err, size_t errlen);
 
@@ -85,7 +86,7 @@ struct boot_plan {
  * over all cells instead of landing on the last one. Returns a malloc'd
  * array of *count plans, or NULL if the shard is empty or on ENOMEM.
  */
-struct boot_plan *matrix_plan(const struct matrix *m, uint64_t seed, int shard_k,
-			      int shard_n, size_t *count);
+struct boot_plan *matrix_plan(const struct matrix *m, uint64_t seed,
+			      int shard_k, int shard_n, size_t *count);
 
 #endif /* CRNGBENCH_MATRIX_H */

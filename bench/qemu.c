@@ -52,7 +52,10 @@ void argv_join(const struct argv_buf *a, char *buf, size_t len)
 	buf[0] = '\0';
 	for (int i = 0; i < a->n && off + 4 < len; i++) {
 		const char *s = a->v[i];
-		int plain = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,:/+@%") == strlen(s);
+		int plain =
+			strspn(s,
+			       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,:/+@%") ==
+			strlen(s);
 
 		if (i)
 			buf[off++] = ' ';
@@ -72,7 +75,8 @@ void argv_join(const struct argv_buf *a, char *buf, size_t len)
 	}
 }
 
-void qemu_build_argv(const struct cell *c, const struct boot_params *p, struct argv_buf *a)
+void qemu_build_argv(const struct cell *c, const struct boot_params *p,
+		     struct argv_buf *a)
 {
 	char reads[MAX_VALUE_LEN], append[2048];
 	size_t off = 0;
@@ -134,7 +138,11 @@ void qemu_build_argv(const struct cell *c, const struct boot_params *p, struct a
 	for (char *q = reads; *q; q++)
 		if (*q == ':')
 			*q = ',';
-#define APP(...) (off += (size_t)snprintf(append + off, off < sizeof(append) ? sizeof(append) - off : 0, __VA_ARGS__))
+#define APP(...)                                                           \
+	(off +=                                                            \
+	 (size_t)snprintf(append + off,                                    \
+			  off < sizeof(append) ? sizeof(append) - off : 0, \
+			  __VA_ARGS__))
 	APP("console=ttyS0 panic=-1 reboot=t");
 	if (!strcmp(c->v[AX_accel], "tcg") && p->tsc_khz > 0)
 		APP(" tsc_early_khz=%ld tsc=reliable", p->tsc_khz);
@@ -144,7 +152,8 @@ void qemu_build_argv(const struct cell *c, const struct boot_params *p, struct a
 	if (!strcmp(c->v[AX_trace], "on"))
 		APP(" ftrace=function_graph ftrace_filter=urandom_read_iter,random_read_iter,__x64_sys_getrandom"
 		    " trace_clock=boot trace_buf_size=256K");
-	APP(" crngbench.out=/dev/ttyS1 crngbench.read_timeout=%d", p->read_timeout_s);
+	APP(" crngbench.out=/dev/ttyS1 crngbench.read_timeout=%d",
+	    p->read_timeout_s);
 	if (strcmp(reads, "none"))
 		APP(" crngbench.reads=%s", reads);
 	if (p->seed_hex)
@@ -190,7 +199,8 @@ int vm_spawn(struct vm *vm, const struct argv_buf *a)
 
 		/* Own process group, so a timeout kills perf and QEMU alike. */
 		setpgid(0, 0);
-		if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
+		if (devnull < 0 || dup2(devnull, 0) < 0 ||
+		    dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
 			_exit(127);
 		execvp(a->v[0], a->v);
 		dprintf(2, "cannot execute %s: %s\n", a->v[0], strerror(errno));
@@ -213,9 +223,12 @@ static void scan_lines(struct vm *vm, int64_t now)
 
 		if (!nl)
 			break;
-		if (vm->t_urandom < 0 && !strncmp(start, "read iface=urandom ", 19))
+		if (vm->t_urandom < 0 &&
+		    !strncmp(start, "read iface=urandom ", 19))
 			vm->t_urandom = now - vm->t_spawn;
-		if (vm->t_report < 0 && memmem(start, (size_t)(nl - start), CRB_MAGIC "/", sizeof(CRB_MAGIC)) &&
+		if (vm->t_report < 0 &&
+		    memmem(start, (size_t)(nl - start), CRB_MAGIC "/",
+			   sizeof(CRB_MAGIC)) &&
 		    memmem(start, (size_t)(nl - start), "seg=report", 10))
 			vm->t_report = now - vm->t_spawn;
 		vm->scanned = (size_t)(nl - vm->chan) + 1;
@@ -251,7 +264,8 @@ void vm_read(struct vm *vm, int fd)
 	if (vm->t_first_byte < 0)
 		vm->t_first_byte = now - vm->t_spawn;
 	if (vm->chan_len + (size_t)n > vm->chan_cap) {
-		size_t cap = (vm->chan_cap ? vm->chan_cap * 2 : 65536) + (size_t)n;
+		size_t cap =
+			(vm->chan_cap ? vm->chan_cap * 2 : 65536) + (size_t)n;
 		char *p = realloc(vm->chan, cap);
 
 		if (!p)
@@ -318,7 +332,8 @@ long host_tsc_khz(void)
 	nanosleep(&d, NULL);
 	clock_gettime(CLOCK_MONOTONIC_RAW, &b);
 	t1 = __rdtsc();
-	ns = (double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec);
+	ns = (double)(b.tv_sec - a.tv_sec) * 1e9 +
+	     (double)(b.tv_nsec - a.tv_nsec);
 	if (ns <= 0 || t1 <= t0)
 		return 0;
 	return (long)((double)(t1 - t0) / ns * 1e6 + 0.5);
@@ -328,7 +343,8 @@ long host_tsc_khz(void)
 }
 
 /* Run argv with stdin text; capture stderr; kill after timeout_s. */
-static int run_quick(char *const argv[], const char *input, int timeout_s, char *err, size_t errlen)
+static int run_quick(char *const argv[], const char *input, int timeout_s,
+		     char *err, size_t errlen)
 {
 	int in[2], errp[2], status = 0;
 	int64_t deadline;
@@ -349,7 +365,8 @@ static int run_quick(char *const argv[], const char *input, int timeout_s, char 
 	if (pid == 0) {
 		int devnull = open("/dev/null", O_WRONLY);
 
-		if (devnull < 0 || dup2(in[0], 0) < 0 || dup2(devnull, 1) < 0 || dup2(errp[1], 2) < 0)
+		if (devnull < 0 || dup2(in[0], 0) < 0 || dup2(devnull, 1) < 0 ||
+		    dup2(errp[1], 2) < 0)
 			_exit(127);
 		execvp(argv[0], argv);
 		dprintf(2, "cannot execute %s: %s\n", argv[0], strerror(errno));
@@ -368,7 +385,8 @@ static int run_quick(char *const argv[], const char *input, int timeout_s, char 
 
 		if (left <= 0) {
 			kill(pid, SIGKILL);
-			snprintf(err, errlen, "QEMU did not answer within %d s", timeout_s);
+			snprintf(err, errlen, "QEMU did not answer within %d s",
+				 timeout_s);
 			break;
 		}
 		if (poll(&p, 1, (int)left) <= 0)
@@ -386,11 +404,15 @@ static int run_quick(char *const argv[], const char *input, int timeout_s, char 
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-int qemu_check_cpu(const char *qemu, const char *accel, const char *cpu, char *err, size_t errlen)
+int qemu_check_cpu(const char *qemu, const char *accel, const char *cpu,
+		   char *err, size_t errlen)
 {
 	char acc[16], cpubuf[MAX_VALUE_LEN];
-	char *argv[] = { (char *)qemu, "-M", "microvm", "-accel", acc, "-cpu", cpubuf, "-nodefaults",
-			 "-no-user-config", "-display", "none", "-S", "-monitor", "stdio", NULL };
+	char *argv[] = { (char *)qemu, "-M",	      "microvm",
+			 "-accel",     acc,	      "-cpu",
+			 cpubuf,       "-nodefaults", "-no-user-config",
+			 "-display",   "none",	      "-S",
+			 "-monitor",   "stdio",	      NULL };
 	int rc;
 
 	snprintf(acc, sizeof(acc), "%s", accel);
@@ -404,7 +426,8 @@ int qemu_check_cpu(const char *qemu, const char *accel, const char *cpu, char *e
 	return -1;
 }
 
-int kvm_usable(const struct boot_params *p, int canary_s, char *why, size_t whylen)
+int kvm_usable(const struct boot_params *p, int canary_s, char *why,
+	       size_t whylen)
 {
 	struct argv_buf a = { 0 };
 	struct boot_params cp = *p;
@@ -416,20 +439,27 @@ int kvm_usable(const struct boot_params *p, int canary_s, char *why, size_t whyl
 
 	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
-		snprintf(why, whylen, errno == ENOENT ? "/dev/kvm does not exist (no KVM module or no hardware virtualization)" :
-			 errno == EACCES ? "/dev/kvm: permission denied (run as root or join the kvm group)" :
-			 "/dev/kvm: %s", strerror(errno));
+		snprintf(
+			why, whylen,
+			errno == ENOENT ?
+				"/dev/kvm does not exist (no KVM module or no hardware virtualization)" :
+			errno == EACCES ?
+				"/dev/kvm: permission denied (run as root or join the kvm group)" :
+				"/dev/kvm: %s",
+			strerror(errno));
 		return -1;
 	}
 	api = ioctl(fd, KVM_GET_API_VERSION, 0);
 	if (api != KVM_API_VERSION) {
-		snprintf(why, whylen, "/dev/kvm: API version %d, expected %d", api, KVM_API_VERSION);
+		snprintf(why, whylen, "/dev/kvm: API version %d, expected %d",
+			 api, KVM_API_VERSION);
 		close(fd);
 		return -1;
 	}
 	vmfd = ioctl(fd, KVM_CREATE_VM, 0);
 	if (vmfd < 0) {
-		snprintf(why, whylen, "/dev/kvm: KVM_CREATE_VM failed: %s", strerror(errno));
+		snprintf(why, whylen, "/dev/kvm: KVM_CREATE_VM failed: %s",
+			 strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -463,16 +493,19 @@ int kvm_usable(const struct boot_params *p, int canary_s, char *why, size_t whyl
 		int64_t left = (deadline - host_now_ns()) / 1000000;
 
 		if (vm.out_fd >= 0)
-			pf[n++] = (struct pollfd){ .fd = vm.out_fd, .events = POLLIN };
+			pf[n++] = (struct pollfd){ .fd = vm.out_fd,
+						   .events = POLLIN };
 		if (vm.err_fd >= 0)
-			pf[n++] = (struct pollfd){ .fd = vm.err_fd, .events = POLLIN };
+			pf[n++] = (struct pollfd){ .fd = vm.err_fd,
+						   .events = POLLIN };
 		if (left <= 0 || n == 0)
 			break;
 		if (poll(pf, (nfds_t)n, (int)(left > 200 ? 200 : left)) > 0)
 			for (int i = 0; i < n; i++)
 				if (pf[i].revents)
 					vm_read(&vm, pf[i].fd);
-		if (strstr(vm.err, "internal error") || strstr(vm.err, "KVM: entry failed")) {
+		if (strstr(vm.err, "internal error") ||
+		    strstr(vm.err, "KVM: entry failed")) {
 			break;
 		}
 		if (vm.chan_len && memmem(vm.chan, vm.chan_len, "seg=probe", 9))
@@ -488,12 +521,16 @@ int kvm_usable(const struct boot_params *p, int canary_s, char *why, size_t whyl
 	if (vm.err_len) {
 		char *nl;
 
-		for (nl = vm.err; (nl = strchr(nl, '\n')); )
+		for (nl = vm.err; (nl = strchr(nl, '\n'));)
 			*nl = ' ';
-		snprintf(why, whylen, "KVM canary boot failed: QEMU said: %.300s", vm.err);
+		snprintf(why, whylen,
+			 "KVM canary boot failed: QEMU said: %.300s", vm.err);
 	} else {
-		snprintf(why, whylen, "KVM canary boot made no progress in %d s (nothing from the guest; "
-			 "nested or paravirtual KVM that cannot run a standard guest?)", canary_s);
+		snprintf(
+			why, whylen,
+			"KVM canary boot made no progress in %d s (nothing from the guest; "
+			"nested or paravirtual KVM that cannot run a standard guest?)",
+			canary_s);
 	}
 	vm_free(&vm);
 	return -1;

@@ -18,28 +18,30 @@ struct argv_buf {
 	int n;
 };
 
-void argv_add(struct argv_buf *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void argv_add(struct argv_buf *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void argv_free(struct argv_buf *a);
 /* The command line as one shell-quoted string (for boots/<id>/cmd). */
 void argv_join(const struct argv_buf *a, char *buf, size_t len);
 
 struct boot_params {
-	const char *qemu;	  /* qemu-system-x86_64 */
-	const char *kernel;	  /* bzImage */
-	const char *image;	  /* initramfs */
+	const char *qemu; /* qemu-system-x86_64 */
+	const char *kernel; /* bzImage */
+	const char *image; /* initramfs */
 	const char *console_path; /* console log file (host side) */
-	long tsc_khz;		  /* TCG: host TSC rate; 0 = let the guest calibrate */
+	long tsc_khz; /* TCG: host TSC rate; 0 = let the guest calibrate */
 	int read_timeout_s;
-	const char *seed_hex;	  /* seed=saved: the saved seed's bytes */
-	const char *perf_out;	  /* non-NULL: wrap QEMU in perf stat -o this */
+	const char *seed_hex; /* seed=saved: the saved seed's bytes */
+	const char *perf_out; /* non-NULL: wrap QEMU in perf stat -o this */
 };
 
-void qemu_build_argv(const struct cell *c, const struct boot_params *p, struct argv_buf *a);
+void qemu_build_argv(const struct cell *c, const struct boot_params *p,
+		     struct argv_buf *a);
 
 struct vm {
 	pid_t pid;
 	int out_fd, err_fd; /* result channel, QEMU's stderr; -1 once closed */
-	int64_t t_spawn;    /* host CLOCK_MONOTONIC ns */
+	int64_t t_spawn; /* host CLOCK_MONOTONIC ns */
 	int64_t t_first_byte, t_urandom, t_report, t_exit;
 	char *chan;
 	size_t chan_len, chan_cap, scanned;
@@ -66,7 +68,8 @@ void vm_free(struct vm *vm);
 long host_tsc_khz(void);
 
 /* Does QEMU accept this -cpu spelling under this accelerator? */
-int qemu_check_cpu(const char *qemu, const char *accel, const char *cpu, char *err, size_t errlen);
+int qemu_check_cpu(const char *qemu, const char *accel, const char *cpu,
+		   char *err, size_t errlen);
 
 /*
  * Is KVM usable for a standard guest here? Checks /dev/kvm (exists,
@@ -74,6 +77,7 @@ int qemu_check_cpu(const char *qemu, const char *accel, const char *cpu, char *e
  * the probe's first record within canary_s seconds. 0 if usable, else -1
  * with why.
  */
-int kvm_usable(const struct boot_params *p, int canary_s, char *why, size_t whylen);
+int kvm_usable(const struct boot_params *p, int canary_s, char *why,
+	       size_t whylen);
 
 #endif /* CRNGBENCH_QEMU_H */

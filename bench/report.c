@@ -65,7 +65,8 @@ static void csv_text(struct strbuf *b, const char *v)
 	sb_printf(b, "%s", buf);
 }
 
-static int on_record(void *vctx, const char *segment, const struct crb_record *rec)
+static int on_record(void *vctx, const char *segment,
+		     const struct crb_record *rec)
 {
 	struct ctx *c = vctx;
 	struct row *r = c->r;
@@ -77,8 +78,11 @@ static int on_record(void *vctx, const char *segment, const struct crb_record *r
 		int64_t start = get(rec, "start_ns"), dur = get(rec, "dur_ns");
 		int64_t to = get(rec, "timed_out");
 
-		sb_printf(c->reads, "%s,%d,%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n",
-			  r->boot_id, c->seq++, iface, start, dur, get(rec, "bytes"), get(rec, "errno"),
+		sb_printf(c->reads,
+			  "%s,%d,%s,%" PRId64 ",%" PRId64 ",%" PRId64
+			  ",%" PRId64 ",%" PRId64 "\n",
+			  r->boot_id, c->seq++, iface, start, dur,
+			  get(rec, "bytes"), get(rec, "errno"),
 			  to < 0 ? 0 : to);
 		if (!strcmp(iface, "urandom") && r->first_urandom_end_ns < 0) {
 			r->first_urandom_end_ns = start + dur;
@@ -115,20 +119,25 @@ static int on_record(void *vctx, const char *segment, const struct crb_record *r
 	case CRB_trace:
 		sb_printf(c->traces, "%s,", r->boot_id);
 		csv_text(c->traces, crb_get(rec, "comm"));
-		sb_printf(c->traces, ",%" PRId64 ",%s,%" PRId64 ",%" PRId64 "\n", get(rec, "pid"),
-			  crb_get(rec, "func"), get(rec, "start_ns"), get(rec, "dur_ns"));
+		sb_printf(c->traces,
+			  ",%" PRId64 ",%s,%" PRId64 ",%" PRId64 "\n",
+			  get(rec, "pid"), crb_get(rec, "func"),
+			  get(rec, "start_ns"), get(rec, "dur_ns"));
 		r->traced_reads = r->traced_reads < 0 ? 1 : r->traced_reads + 1;
 		break;
 	case CRB_meta:
 		if (!strcmp(crb_get(rec, "key"), "release"))
-			snprintf(r->release, sizeof(r->release), "%s", crb_get(rec, "value"));
+			snprintf(r->release, sizeof(r->release), "%s",
+				 crb_get(rec, "value"));
 		else if (!strcmp(crb_get(rec, "key"), "pending_jobs"))
-			snprintf(c->out->pending, sizeof(c->out->pending), "%s", crb_get(rec, "value"));
+			snprintf(c->out->pending, sizeof(c->out->pending), "%s",
+				 crb_get(rec, "value"));
 		break;
 	case CRB_fail:
 		c->out->guest_failed = 1;
-		snprintf(c->out->error, sizeof(c->out->error), "guest: %s (errno %s)",
-			 crb_get(rec, "what"), crb_get(rec, "errno"));
+		snprintf(c->out->error, sizeof(c->out->error),
+			 "guest: %s (errno %s)", crb_get(rec, "what"),
+			 crb_get(rec, "errno"));
 		break;
 	default:
 		break;
@@ -147,17 +156,24 @@ static int on_segment(void *vctx, const struct crb_segment_info *s)
 		else if (!strcmp(s->name, "report"))
 			c->out->report_complete = 1;
 	} else if (!c->out->error[0]) {
-		snprintf(c->out->error, sizeof(c->out->error), "segment %s: %s", s->name, s->error);
+		snprintf(c->out->error, sizeof(c->out->error), "segment %s: %s",
+			 s->name, s->error);
 		snprintf(c->out->last, sizeof(c->out->last), "%s", s->last);
 	}
 	return 0;
 }
 
-void report_parse(const char *chan, size_t len, struct row *r, struct strbuf *reads,
-		  struct strbuf *traces, struct report_outcome *out)
+void report_parse(const char *chan, size_t len, struct row *r,
+		  struct strbuf *reads, struct strbuf *traces,
+		  struct report_outcome *out)
 {
-	struct ctx c = { .r = r, .reads = reads, .traces = traces, .out = out,
-			 .ready_poll = -1, .ready_kmsg = -1, .report_t = -1 };
+	struct ctx c = { .r = r,
+			 .reads = reads,
+			 .traces = traces,
+			 .out = out,
+			 .ready_poll = -1,
+			 .ready_kmsg = -1,
+			 .report_t = -1 };
 
 	memset(out, 0, sizeof(*out));
 	crb_read_stream(chan, len, on_record, on_segment, &c);
@@ -176,9 +192,11 @@ void report_parse(const char *chan, size_t len, struct row *r, struct strbuf *re
 		int64_t ready = c.ready_kmsg >= 0 ? c.ready_kmsg : c.ready_poll;
 
 		r->crng_ready_censored = 0;
-		r->crng_ready_before_init = r->init_ns >= 0 && ready <= r->init_ns;
+		r->crng_ready_before_init = r->init_ns >= 0 &&
+					    ready <= r->init_ns;
 		if (r->first_urandom_end_ns >= 0)
-			r->first_urandom_before_ready = r->first_urandom_end_ns < ready;
+			r->first_urandom_before_ready =
+				r->first_urandom_end_ns < ready;
 	}
 	if (r->first_urandom_end_ns >= 0) {
 		r->first_urandom_censored = c.urandom_timed_out;

@@ -17,19 +17,20 @@ struct strbuf {
 	size_t len, cap;
 };
 
-void sb_printf(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_printf(struct strbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void sb_free(struct strbuf *b);
 
 #define READS_HEADER "boot_id,seq,iface,start_ns,dur_ns,bytes,errno,timed_out\n"
 #define TRACES_HEADER "boot_id,comm,pid,func,start_ns,dur_ns\n"
 
 struct report_outcome {
-	int probe_complete;  /* the PID 1 segment verified */
+	int probe_complete; /* the PID 1 segment verified */
 	int report_complete; /* the report segment verified */
-	int guest_failed;    /* a fail segment arrived */
-	char error[300];     /* first segment error, if any */
-	char last[256];      /* last record of an incomplete segment */
-	char pending[200];   /* systemd jobs still running at report time */
+	int guest_failed; /* a fail segment arrived */
+	char error[300]; /* first segment error, if any */
+	char last[256]; /* last record of an incomplete segment */
+	char pending[200]; /* systemd jobs still running at report time */
 };
 
 /*
@@ -37,7 +38,8 @@ struct report_outcome {
  * rows (prefixed with r->boot_id). Does not set r->status: the caller
  * classifies the boot with what it also knows (timeout, exit status).
  */
-void report_parse(const char *chan, size_t len, struct row *r, struct strbuf *reads,
-		  struct strbuf *traces, struct report_outcome *out);
+void report_parse(const char *chan, size_t len, struct row *r,
+		  struct strbuf *reads, struct strbuf *traces,
+		  struct report_outcome *out);
 
 #endif /* CRNGBENCH_REPORT_H */

@@ -180,7 +180,8 @@ int row_parse(const char *line, const char *header, struct row *r)
 						break;
 					}
 					errno = 0;
-					*metric_ptr(r, m) = strtoll(v, &end, 10);
+					*metric_ptr(r, m) =
+						strtoll(v, &end, 10);
 					if (errno || *end)
 						return -1;
 					break;

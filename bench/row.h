@@ -17,30 +17,38 @@
 #include <stdio.h>
 
 /* X(name, doc) for the integer measures, in column order. */
-#define ROW_METRICS(X)                                                        \
-	X(init_ns, "guest: kernel start to the probe's first instruction (PID 1)") \
-	X(probe_overhead_ns, "guest: PID 1 entry to exec of systemd, minus the reads") \
-	X(crng_ready_poll_ns, "guest: CRNG ready, per the poll() watcher")         \
-	X(crng_ready_kmsg_ns, "guest: CRNG ready, per the kernel log (boottime)")  \
-	X(crng_ready_censored, "1: not ready by the bound in crng_ready_bound_ns") \
-	X(crng_ready_bound_ns, "guest: last time known not ready (censored rows)") \
-	X(crng_ready_before_init, "1: ready before the probe started")           \
-	X(first_urandom_end_ns, "guest: first blocking /dev/urandom read returned") \
-	X(first_urandom_dur_ns, "guest: its duration")                           \
-	X(first_urandom_errno, "its errno (EINTR: timed out)")                     \
-	X(first_urandom_censored, "1: it was still waiting at the read timeout")   \
-	X(first_urandom_before_ready, "1: it returned before the CRNG was ready")  \
-	X(game_seeded_ns, "guest: the game stand-in got its seed")                 \
-	X(game_dur_ns, "guest: its /dev/urandom read took")                        \
-	X(userspace_ns, "guest: systemd's userspace start")                        \
-	X(finish_ns, "guest: systemd's boot finished")                            \
-	X(report_ns, "guest: the report unit ran")                                \
-	X(traced_reads, "count of traced kernel read calls")                       \
-	X(host_first_byte_ns, "host: first byte on the result channel")            \
-	X(host_urandom_ns, "host: the first urandom read's record arrived")        \
-	X(host_report_ns, "host: the report segment began")                        \
-	X(host_exit_ns, "host: QEMU exited (or was killed)")                       \
-	X(host_task_clock_ns, "host: QEMU task-clock from perf stat (--perf)")     \
+#define ROW_METRICS(X)                                                         \
+	X(init_ns,                                                             \
+	  "guest: kernel start to the probe's first instruction (PID 1)")      \
+	X(probe_overhead_ns,                                                   \
+	  "guest: PID 1 entry to exec of systemd, minus the reads")            \
+	X(crng_ready_poll_ns, "guest: CRNG ready, per the poll() watcher")     \
+	X(crng_ready_kmsg_ns,                                                  \
+	  "guest: CRNG ready, per the kernel log (boottime)")                  \
+	X(crng_ready_censored,                                                 \
+	  "1: not ready by the bound in crng_ready_bound_ns")                  \
+	X(crng_ready_bound_ns,                                                 \
+	  "guest: last time known not ready (censored rows)")                  \
+	X(crng_ready_before_init, "1: ready before the probe started")         \
+	X(first_urandom_end_ns,                                                \
+	  "guest: first blocking /dev/urandom read returned")                  \
+	X(first_urandom_dur_ns, "guest: its duration")                         \
+	X(first_urandom_errno, "its errno (EINTR: timed out)")                 \
+	X(first_urandom_censored,                                              \
+	  "1: it was still waiting at the read timeout")                       \
+	X(first_urandom_before_ready,                                          \
+	  "1: it returned before the CRNG was ready")                          \
+	X(game_seeded_ns, "guest: the game stand-in got its seed")             \
+	X(game_dur_ns, "guest: its /dev/urandom read took")                    \
+	X(userspace_ns, "guest: systemd's userspace start")                    \
+	X(finish_ns, "guest: systemd's boot finished")                         \
+	X(report_ns, "guest: the report unit ran")                             \
+	X(traced_reads, "count of traced kernel read calls")                   \
+	X(host_first_byte_ns, "host: first byte on the result channel")        \
+	X(host_urandom_ns, "host: the first urandom read's record arrived")    \
+	X(host_report_ns, "host: the report segment began")                    \
+	X(host_exit_ns, "host: QEMU exited (or was killed)")                   \
+	X(host_task_clock_ns, "host: QEMU task-clock from perf stat (--perf)") \
 	X(host_ctx_switches, "host: QEMU context switches from perf stat")
 
 struct row {

@@ -53,7 +53,10 @@ static struct {
 	int dry_run;
 	const char *summarize_dir;
 	int quiet;
-} opt = { .qemu = "qemu-system-x86_64", .shard_k = 1, .shard_n = 1, .canary_s = 15 };
+} opt = { .qemu = "qemu-system-x86_64",
+	  .shard_k = 1,
+	  .shard_n = 1,
+	  .canary_s = 15 };
 
 static volatile sig_atomic_t interrupted;
 
@@ -63,7 +66,8 @@ static void on_sigint(int sig)
 	interrupted = 1;
 }
 
-static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
+static void __attribute__((noreturn, format(printf, 1, 2)))
+die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -103,14 +107,22 @@ static void usage(FILE *f)
 static void parse_args(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "matrix", required_argument, 0, 'm' }, { "set", required_argument, 0, 's' },
-		{ "out", required_argument, 0, 'o' },	 { "resume", no_argument, 0, 'r' },
-		{ "kernels", required_argument, 0, 'k' }, { "image", required_argument, 0, 'i' },
-		{ "qemu", required_argument, 0, 'q' },	 { "jobs", required_argument, 0, 'j' },
-		{ "seed", required_argument, 0, 'S' },	 { "shard", required_argument, 0, 'h' },
-		{ "kvm-canary", required_argument, 0, 'c' }, { "perf", no_argument, 0, 'p' },
-		{ "dry-run", no_argument, 0, 'n' },	 { "summarize", required_argument, 0, 'u' },
-		{ "quiet", no_argument, 0, 'Q' },	 { "help", no_argument, 0, 'H' },
+		{ "matrix", required_argument, 0, 'm' },
+		{ "set", required_argument, 0, 's' },
+		{ "out", required_argument, 0, 'o' },
+		{ "resume", no_argument, 0, 'r' },
+		{ "kernels", required_argument, 0, 'k' },
+		{ "image", required_argument, 0, 'i' },
+		{ "qemu", required_argument, 0, 'q' },
+		{ "jobs", required_argument, 0, 'j' },
+		{ "seed", required_argument, 0, 'S' },
+		{ "shard", required_argument, 0, 'h' },
+		{ "kvm-canary", required_argument, 0, 'c' },
+		{ "perf", no_argument, 0, 'p' },
+		{ "dry-run", no_argument, 0, 'n' },
+		{ "summarize", required_argument, 0, 'u' },
+		{ "quiet", no_argument, 0, 'Q' },
+		{ "help", no_argument, 0, 'H' },
 		{ 0, 0, 0, 0 }
 	};
 	int c;
@@ -118,45 +130,75 @@ static void parse_args(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
-		case 'm': opt.matrix_file = optarg; break;
+		case 'm':
+			opt.matrix_file = optarg;
+			break;
 		case 's':
 			if (opt.nsets == 64)
 				die("too many --set options");
 			opt.sets[opt.nsets++] = optarg;
 			break;
-		case 'o': opt.out = optarg; break;
-		case 'r': opt.resume = 1; break;
-		case 'k': opt.kernels = optarg; break;
-		case 'i': opt.image = optarg; break;
-		case 'q': opt.qemu = optarg; break;
+		case 'o':
+			opt.out = optarg;
+			break;
+		case 'r':
+			opt.resume = 1;
+			break;
+		case 'k':
+			opt.kernels = optarg;
+			break;
+		case 'i':
+			opt.image = optarg;
+			break;
+		case 'q':
+			opt.qemu = optarg;
+			break;
 		case 'j':
 			opt.jobs = (int)strtol(optarg, &end, 10);
 			if (*end || opt.jobs < 1 || opt.jobs > MAX_JOBS)
-				die("--jobs %s: need a number from 1 to %d", optarg, MAX_JOBS);
+				die("--jobs %s: need a number from 1 to %d",
+				    optarg, MAX_JOBS);
 			break;
 		case 'S':
 			errno = 0;
 			opt.seed = strtoull(optarg, &end, 0);
 			if (errno || *end)
-				die("--seed %s: need a non-negative integer", optarg);
+				die("--seed %s: need a non-negative integer",
+				    optarg);
 			opt.seed_given = 1;
 			break;
 		case 'h':
-			if (sscanf(optarg, "%d/%d", &opt.shard_k, &opt.shard_n) != 2 || opt.shard_n < 1 ||
-			    opt.shard_k < 1 || opt.shard_k > opt.shard_n)
-				die("--shard %s: need K/N with 1 <= K <= N (e.g. 2/4)", optarg);
+			if (sscanf(optarg, "%d/%d", &opt.shard_k,
+				   &opt.shard_n) != 2 ||
+			    opt.shard_n < 1 || opt.shard_k < 1 ||
+			    opt.shard_k > opt.shard_n)
+				die("--shard %s: need K/N with 1 <= K <= N (e.g. 2/4)",
+				    optarg);
 			break;
 		case 'c':
 			opt.canary_s = (int)strtol(optarg, &end, 10);
 			if (*end || opt.canary_s < 1 || opt.canary_s > 600)
-				die("--kvm-canary %s: need seconds from 1 to 600", optarg);
+				die("--kvm-canary %s: need seconds from 1 to 600",
+				    optarg);
 			break;
-		case 'p': opt.perf = 1; break;
-		case 'n': opt.dry_run = 1; break;
-		case 'u': opt.summarize_dir = optarg; break;
-		case 'Q': opt.quiet = 1; break;
-		case 'H': usage(stdout); exit(0);
-		default: usage(stderr); exit(2);
+		case 'p':
+			opt.perf = 1;
+			break;
+		case 'n':
+			opt.dry_run = 1;
+			break;
+		case 'u':
+			opt.summarize_dir = optarg;
+			break;
+		case 'Q':
+			opt.quiet = 1;
+			break;
+		case 'H':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			exit(2);
 		}
 	}
 	if (optind != argc)
@@ -166,7 +208,8 @@ static void parse_args(int argc, char **argv)
 /* --- files ------------------------------------------------------------------- */
 
 /* Free text (reasons, names): truncation is intended. */
-static void __attribute__((format(printf, 3, 4))) text_printf(char *dst, size_t len, const char *fmt, ...)
+static void __attribute__((format(printf, 3, 4)))
+text_printf(char *dst, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -178,7 +221,8 @@ static void __attribute__((format(printf, 3, 4))) text_printf(char *dst, size_t 
 #define set_text(dst, ...) text_printf(dst, sizeof(dst), __VA_ARGS__)
 
 /* snprintf for paths: a truncated path is an error, never a wrong file. */
-static void __attribute__((format(printf, 3, 4))) xpath(char *buf, size_t len, const char *fmt, ...)
+static void __attribute__((format(printf, 3, 4)))
+xpath(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -223,7 +267,8 @@ static void write_file_atomic(const char *path, const char *buf, size_t len)
 
 	set_text(tmp, "%s.tmp", path);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || write(fd, buf, len) != (ssize_t)len || fsync(fd) || close(fd) || rename(tmp, path))
+	if (fd < 0 || write(fd, buf, len) != (ssize_t)len || fsync(fd) ||
+	    close(fd) || rename(tmp, path))
 		die("cannot write %s: %s", path, strerror(errno));
 }
 
@@ -236,7 +281,8 @@ static void trim_partial(const char *path)
 
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) == 0 && st.st_size > 0 && pread(fd, &c, 1, st.st_size - 1) == 1 && c != '\n') {
+	if (fstat(fd, &st) == 0 && st.st_size > 0 &&
+	    pread(fd, &c, 1, st.st_size - 1) == 1 && c != '\n') {
 		off_t off = st.st_size - 1;
 
 		while (off > 0 && pread(fd, &c, 1, off - 1) == 1 && c != '\n')
@@ -283,11 +329,13 @@ static int is_done(const char *id)
 
 static void kernel_path(const struct cell *c, char *buf, size_t len)
 {
-	xpath(buf, len, "%s/%s-hz%s/bzImage", kernels_dir, c->v[AX_variant], c->v[AX_hz]);
+	xpath(buf, len, "%s/%s-hz%s/bzImage", kernels_dir, c->v[AX_variant],
+	      c->v[AX_hz]);
 }
 
-static void fill_params(struct slot *s, struct boot_params *bp, char *kernel, size_t klen,
-			char *console, size_t clen, char *perf, size_t plen)
+static void fill_params(struct slot *s, struct boot_params *bp, char *kernel,
+			size_t klen, char *console, size_t clen, char *perf,
+			size_t plen)
 {
 	kernel_path(&s->cell, kernel, klen);
 	path_join(console, clen, s->dir, "console.log");
@@ -316,7 +364,8 @@ static void make_seed(struct slot *s)
 		sprintf(s->seed_hex + 2 * i, "%02x", b[i]);
 }
 
-static void fill_row_axes(struct row *r, const struct boot_plan *p, const struct cell *c, long run_index)
+static void fill_row_axes(struct row *r, const struct boot_plan *p,
+			  const struct cell *c, long run_index)
 {
 	row_init(r);
 	boot_id(p, r->boot_id, sizeof(r->boot_id));
@@ -327,7 +376,8 @@ static void fill_row_axes(struct row *r, const struct boot_plan *p, const struct
 		set_text(r->axis[a], "%s", c->v[a]);
 }
 
-static void commit_row(const struct row *r, const struct strbuf *reads, const struct strbuf *traces)
+static void commit_row(const struct row *r, const struct strbuf *reads,
+		       const struct strbuf *traces)
 {
 	char path[PATH_MAX], line[8192];
 	int n = row_format(r, line, sizeof(line));
@@ -397,10 +447,14 @@ static void perf_numbers(const char *dir, struct row *r)
 		/* value,unit,event,... (perf stat -x,) */
 		if (sscanf(line, "%lf,%31[^,],%63[^,]", &v, unit, ev) == 3) {
 			if (strstr(ev, "task-clock"))
-				r->host_task_clock_ns = (int64_t)(v * (strcmp(unit, "msec") ? 1 : 1e6));
+				r->host_task_clock_ns =
+					(int64_t)(v * (strcmp(unit, "msec") ?
+							       1 :
+							       1e6));
 			else if (strstr(ev, "context-switches"))
 				r->host_ctx_switches = (int64_t)v;
-		} else if (sscanf(line, "%lf,,%63[^,]", &v, ev) == 2 && strstr(ev, "context-switches")) {
+		} else if (sscanf(line, "%lf,,%63[^,]", &v, ev) == 2 &&
+			   strstr(ev, "context-switches")) {
 			r->host_ctx_switches = (int64_t)v;
 		}
 	}
@@ -408,7 +462,8 @@ static void perf_numbers(const char *dir, struct row *r)
 }
 
 /* Classify a finished boot, write its row. */
-static void finish_boot(struct slot *s, const struct boot_plan *plan, long run_index, int timed_out)
+static void finish_boot(struct slot *s, const struct boot_plan *plan,
+			long run_index, int timed_out)
 {
 	struct row r;
 	struct strbuf reads = { 0 }, traces = { 0 };
@@ -418,7 +473,8 @@ static void finish_boot(struct slot *s, const struct boot_plan *plan, long run_i
 	fill_row_axes(&r, &plan[s->plan_i], &s->cell, run_index);
 	path_join(path, sizeof(path), s->dir, "result.log");
 	write_file_atomic(path, s->vm.chan ? s->vm.chan : "", s->vm.chan_len);
-	report_parse(s->vm.chan ? s->vm.chan : "", s->vm.chan_len, &r, &reads, &traces, &o);
+	report_parse(s->vm.chan ? s->vm.chan : "", s->vm.chan_len, &r, &reads,
+		     &traces, &o);
 	r.host_first_byte_ns = s->vm.t_first_byte;
 	r.host_urandom_ns = s->vm.t_urandom;
 	r.host_report_ns = s->vm.t_report;
@@ -429,10 +485,15 @@ static void finish_boot(struct slot *s, const struct boot_plan *plan, long run_i
 	if (o.probe_complete && o.report_complete) {
 		set_text(r.status, "ok");
 		if (r.crng_ready_censored == 1)
-			set_text(r.reason, "CRNG not ready when the report ran%s%s",
-				 o.pending[0] ? "; boot unfinished, waiting: " : "", o.pending);
+			set_text(r.reason,
+				 "CRNG not ready when the report ran%s%s",
+				 o.pending[0] ? "; boot unfinished, waiting: " :
+						"",
+				 o.pending);
 		else if (o.pending[0])
-			set_text(r.reason, "boot unfinished at report, waiting: %s", o.pending);
+			set_text(r.reason,
+				 "boot unfinished at report, waiting: %s",
+				 o.pending);
 	} else if (o.guest_failed) {
 		set_text(r.status, "guest-failed");
 		set_text(r.reason, "%s", o.error);
@@ -447,19 +508,27 @@ static void finish_boot(struct slot *s, const struct boot_plan *plan, long run_i
 		int waiting = !console_has(s->dir, "crng init done");
 
 		set_text(r.status, waiting ? "censored" : "timeout");
-		set_text(r.reason, waiting ? "not ready after %d s (last record: %s)" :
-			 "no report after %d s (last record: %s)", M.timeout_s, o.last[0] ? o.last : "none");
+		set_text(r.reason,
+			 waiting ? "not ready after %d s (last record: %s)" :
+				   "no report after %d s (last record: %s)",
+			 M.timeout_s, o.last[0] ? o.last : "none");
 		if (waiting) {
 			r.crng_ready_censored = 1;
-			r.crng_ready_bound_ns = (int64_t)M.timeout_s * 1000000000;
-			if (r.first_urandom_end_ns < 0 && strstr(o.last, "reading iface=urandom ")) {
+			r.crng_ready_bound_ns =
+				(int64_t)M.timeout_s * 1000000000;
+			if (r.first_urandom_end_ns < 0 &&
+			    strstr(o.last, "reading iface=urandom ")) {
 				r.first_urandom_censored = 1;
-				r.first_urandom_end_ns = r.first_urandom_dur_ns = (int64_t)M.timeout_s * 1000000000;
+				r.first_urandom_end_ns =
+					r.first_urandom_dur_ns =
+						(int64_t)M.timeout_s *
+						1000000000;
 			}
 		}
 		/* Guest data of an incomplete report is never used. */
 		reads.len = traces.len = 0;
-	} else if (s->vm.chan_len == 0 && s->vm.t_exit >= 0 && s->vm.t_exit < 5000000000LL && s->vm.err_len) {
+	} else if (s->vm.chan_len == 0 && s->vm.t_exit >= 0 &&
+		   s->vm.t_exit < 5000000000LL && s->vm.err_len) {
 		char *nl = strchr(s->vm.err, '\n');
 
 		if (nl)
@@ -468,7 +537,9 @@ static void finish_boot(struct slot *s, const struct boot_plan *plan, long run_i
 		set_text(r.reason, "%s", s->vm.err);
 	} else {
 		set_text(r.status, "corrupt");
-		set_text(r.reason, "%s", o.error[0] ? o.error : "no report on the result channel");
+		set_text(r.reason, "%s",
+			 o.error[0] ? o.error :
+				      "no report on the result channel");
 		reads.len = traces.len = 0;
 	}
 	commit_row(&r, &reads, &traces);
@@ -485,7 +556,8 @@ static int start_boot(struct slot *s, const struct boot_plan *plan, size_t i)
 {
 	struct argv_buf a = { 0 };
 	struct boot_params bp;
-	char id[32], kernel[PATH_MAX], console[PATH_MAX], perf[PATH_MAX], path[PATH_MAX], boots[PATH_MAX];
+	char id[32], kernel[PATH_MAX], console[PATH_MAX], perf[PATH_MAX],
+		path[PATH_MAX], boots[PATH_MAX];
 
 	s->plan_i = i;
 	matrix_cell(&M, plan[i].cell, &s->cell);
@@ -495,7 +567,8 @@ static int start_boot(struct slot *s, const struct boot_plan *plan, size_t i)
 	if (mkdir(s->dir, 0755) && errno != EEXIST)
 		die("cannot create %s: %s", s->dir, strerror(errno));
 	make_seed(s);
-	fill_params(s, &bp, kernel, sizeof(kernel), console, sizeof(console), perf, sizeof(perf));
+	fill_params(s, &bp, kernel, sizeof(kernel), console, sizeof(console),
+		    perf, sizeof(perf));
 	qemu_build_argv(&s->cell, &bp, &a);
 	argv_join(&a, s->cmd, sizeof(s->cmd));
 	path_join(path, sizeof(path), s->dir, "cmd");
@@ -515,20 +588,26 @@ static int start_boot(struct slot *s, const struct boot_plan *plan, size_t i)
 	return 0;
 }
 
-static void progress(size_t done, size_t total, const struct slot *slots, int jobs, int64_t t0)
+static void progress(size_t done, size_t total, const struct slot *slots,
+		     int jobs, int64_t t0)
 {
-	double el = (double)(host_now_ns() - t0) / 1e9, eta = done ? el / (double)done * (double)(total - done) : 0;
+	double el = (double)(host_now_ns() - t0) / 1e9,
+	       eta = done ? el / (double)done * (double)(total - done) : 0;
 	char cur[160] = "";
 
 	if (opt.quiet)
 		return;
 	for (int j = 0; j < jobs; j++)
 		if (slots[j].busy) {
-			set_text(cur, "%s %s cpu=%s", slots[j].cell.v[AX_variant],
-				 slots[j].cell.v[AX_accel], slots[j].cell.v[AX_cpu]);
+			set_text(cur, "%s %s cpu=%s",
+				 slots[j].cell.v[AX_variant],
+				 slots[j].cell.v[AX_accel],
+				 slots[j].cell.v[AX_cpu]);
 			break;
 		}
-	fprintf(stderr, "\r[bench] %zu/%zu boots  %-40.40s  elapsed %.0fs  eta %.0fs ", done, total, cur, el, eta);
+	fprintf(stderr,
+		"\r[bench] %zu/%zu boots  %-40.40s  elapsed %.0fs  eta %.0fs ",
+		done, total, cur, el, eta);
 }
 
 static void run_plan(const struct boot_plan *plan, size_t nplan)
@@ -568,16 +647,19 @@ static void run_plan(const struct boot_plan *plan, size_t nplan)
 				if (!strcmp(c.v[AX_accel], "kvm") && !kvm_ok) {
 					struct row r;
 
-					fill_row_axes(&r, &plan[next], &c, run_index++);
+					fill_row_axes(&r, &plan[next], &c,
+						      run_index++);
 					set_text(r.status, "skipped");
-					set_text(r.reason, "KVM unusable: %s", kvm_why);
+					set_text(r.reason, "KVM unusable: %s",
+						 kvm_why);
 					commit_row(&r, NULL, NULL);
 					next++;
 					done++;
 					continue;
 				}
 				if (start_boot(&slots[j], plan, next))
-					die("cannot start QEMU: %s", strerror(errno));
+					die("cannot start QEMU: %s",
+					    strerror(errno));
 				next++;
 				break;
 			}
@@ -587,11 +669,17 @@ static void run_plan(const struct boot_plan *plan, size_t nplan)
 				continue;
 			busy++;
 			if (slots[j].vm.out_fd >= 0) {
-				pf[n] = (struct pollfd){ .fd = slots[j].vm.out_fd, .events = POLLIN };
+				pf[n] = (struct pollfd){
+					.fd = slots[j].vm.out_fd,
+					.events = POLLIN
+				};
 				owner[n++] = j;
 			}
 			if (slots[j].vm.err_fd >= 0) {
-				pf[n] = (struct pollfd){ .fd = slots[j].vm.err_fd, .events = POLLIN };
+				pf[n] = (struct pollfd){
+					.fd = slots[j].vm.err_fd,
+					.events = POLLIN
+				};
 				owner[n++] = j;
 			}
 		}
@@ -628,8 +716,9 @@ static void run_plan(const struct boot_plan *plan, size_t nplan)
 				vm_kill(&slots[j].vm);
 				vm_free(&slots[j].vm);
 			}
-		fprintf(stderr, "\n[bench] interrupted: %zu boots recorded; finish with --resume --out %s\n", done,
-			out_dir);
+		fprintf(stderr,
+			"\n[bench] interrupted: %zu boots recorded; finish with --resume --out %s\n",
+			done, out_dir);
 		exit(130);
 	}
 	if (!opt.quiet)
@@ -737,8 +826,10 @@ static void save_matrix(void)
 	struct strbuf b = { 0 };
 	char path[PATH_MAX];
 
-	sb_printf(&b, "# resolved by crngbench-run\nname = %s\nreps = %d\ntimeout = %d\nread_timeout = %d\n",
-		  M.name, M.reps, M.timeout_s, M.read_timeout_s);
+	sb_printf(
+		&b,
+		"# resolved by crngbench-run\nname = %s\nreps = %d\ntimeout = %d\nread_timeout = %d\n",
+		M.name, M.reps, M.timeout_s, M.read_timeout_s);
 	for (int a = 0; a < AX_N; a++) {
 		sb_printf(&b, "%s = ", axis_name((enum axis)a));
 		for (int i = 0; i < M.nvalues[a]; i++)
@@ -781,7 +872,8 @@ static void write_meta(int argc, char **argv, size_t nplan)
 {
 	struct strbuf b = { 0 };
 	struct utsname u;
-	char path[PATH_MAX], cpu[256] = "", qv[256], pkg[128], cmd[PATH_MAX + 64];
+	char path[PATH_MAX], cpu[256] = "", qv[256], pkg[128],
+			     cmd[PATH_MAX + 64];
 	FILE *f;
 
 	uname(&u);
@@ -791,7 +883,10 @@ static void write_meta(int argc, char **argv, size_t nplan)
 
 		while (fgets(line, sizeof(line), f))
 			if (!strncmp(line, "model name", 10)) {
-				set_text(cpu, "%s", strchr(line, ':') ? strchr(line, ':') + 2 : line);
+				set_text(cpu, "%s",
+					 strchr(line, ':') ?
+						 strchr(line, ':') + 2 :
+						 line);
 				cpu[strcspn(cpu, "\n")] = '\0';
 				break;
 			}
@@ -799,14 +894,19 @@ static void write_meta(int argc, char **argv, size_t nplan)
 	}
 	set_text(cmd, "%s --version 2>/dev/null", opt.qemu);
 	first_line_of(cmd, qv, sizeof(qv));
-	first_line_of("dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null", pkg, sizeof(pkg));
+	first_line_of(
+		"dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null",
+		pkg, sizeof(pkg));
 	sb_printf(&b, "{\n  \"tool\": \"crngbench-run\",\n  \"host\": ");
 	json_str(&b, u.nodename);
 	sb_printf(&b, ",\n  \"host_kernel\": ");
 	json_str(&b, u.release);
 	sb_printf(&b, ",\n  \"host_cpu\": ");
 	json_str(&b, cpu);
-	sb_printf(&b, ",\n  \"host_cpus\": %ld,\n  \"host_tsc_khz\": %ld,\n  \"qemu\": ", sysconf(_SC_NPROCESSORS_ONLN), tsc_khz);
+	sb_printf(
+		&b,
+		",\n  \"host_cpus\": %ld,\n  \"host_tsc_khz\": %ld,\n  \"qemu\": ",
+		sysconf(_SC_NPROCESSORS_ONLN), tsc_khz);
 	json_str(&b, qv);
 	sb_printf(&b, ",\n  \"kernel_package\": ");
 	json_str(&b, pkg);
@@ -816,31 +916,51 @@ static void write_meta(int argc, char **argv, size_t nplan)
 
 		for (int v = 0; v < M.nvalues[AX_variant]; v++)
 			for (int h = 0; h < M.nvalues[AX_hz]; h++) {
-				char kp[PATH_MAX + 64], rel[128] = "", key[64] = "", patches[512] = "", line[128];
+				char kp[PATH_MAX + 64],
+					rel[128] = "", key[64] = "",
+					patches[512] = "", line[128];
 				FILE *pf;
 
-				xpath(kp, sizeof(kp), "%s/%s-hz%s/release", kernels_dir, M.values[AX_variant][v], M.values[AX_hz][h]);
+				xpath(kp, sizeof(kp), "%s/%s-hz%s/release",
+				      kernels_dir, M.values[AX_variant][v],
+				      M.values[AX_hz][h]);
 				if ((pf = fopen(kp, "re"))) {
 					if (fgets(rel, sizeof(rel), pf))
 						rel[strcspn(rel, "\n")] = '\0';
 					fclose(pf);
 				}
-				xpath(kp, sizeof(kp), "%s/%s-hz%s/key", kernels_dir, M.values[AX_variant][v], M.values[AX_hz][h]);
+				xpath(kp, sizeof(kp), "%s/%s-hz%s/key",
+				      kernels_dir, M.values[AX_variant][v],
+				      M.values[AX_hz][h]);
 				if ((pf = fopen(kp, "re"))) {
 					if (fgets(key, sizeof(key), pf))
 						key[strcspn(key, "\n")] = '\0';
 					fclose(pf);
 				}
-				xpath(kp, sizeof(kp), "%s/%s-hz%s/patches", kernels_dir, M.values[AX_variant][v], M.values[AX_hz][h]);
+				xpath(kp, sizeof(kp), "%s/%s-hz%s/patches",
+				      kernels_dir, M.values[AX_variant][v],
+				      M.values[AX_hz][h]);
 				if ((pf = fopen(kp, "re"))) {
 					while (fgets(line, sizeof(line), pf)) {
-						line[strcspn(line, "\n")] = '\0';
-						strncat(patches, patches[0] ? " " : "", sizeof(patches) - strlen(patches) - 1);
-						strncat(patches, line, sizeof(patches) - strlen(patches) - 1);
+						line[strcspn(line, "\n")] =
+							'\0';
+						strncat(patches,
+							patches[0] ? " " : "",
+							sizeof(patches) -
+								strlen(patches) -
+								1);
+						strncat(patches, line,
+							sizeof(patches) -
+								strlen(patches) -
+								1);
 					}
 					fclose(pf);
 				}
-				sb_printf(&b, "%s\n    \"%s-hz%s\": {\"release\": ", first ? "" : ",", M.values[AX_variant][v], M.values[AX_hz][h]);
+				sb_printf(&b,
+					  "%s\n    \"%s-hz%s\": {\"release\": ",
+					  first ? "" : ",",
+					  M.values[AX_variant][v],
+					  M.values[AX_hz][h]);
 				json_str(&b, rel);
 				sb_printf(&b, ", \"input_key\": ");
 				json_str(&b, key);
@@ -854,8 +974,11 @@ static void write_meta(int argc, char **argv, size_t nplan)
 	json_str(&b, image_path);
 	sb_printf(&b, ",\n  \"matrix\": ");
 	json_str(&b, M.name);
-	sb_printf(&b, ",\n  \"seed\": %" PRIu64 ",\n  \"shard\": \"%d/%d\",\n  \"boots_planned\": %zu,\n  \"jobs\": %d,\n  \"kvm\": ",
-		  opt.seed, opt.shard_k, opt.shard_n, nplan, opt.jobs);
+	sb_printf(
+		&b,
+		",\n  \"seed\": %" PRIu64
+		",\n  \"shard\": \"%d/%d\",\n  \"boots_planned\": %zu,\n  \"jobs\": %d,\n  \"kvm\": ",
+		opt.seed, opt.shard_k, opt.shard_n, nplan, opt.jobs);
 	json_str(&b, kvm_ok ? "usable or not needed" : kvm_why);
 	sb_printf(&b, ",\n  \"command_line\": [");
 	for (int i = 0; i < argc; i++) {
@@ -879,27 +1002,37 @@ static void check_inputs(void)
 		for (int h = 0; h < M.nvalues[AX_hz]; h++) {
 			char p[PATH_MAX];
 
-			xpath(p, sizeof(p), "%s/%s-hz%s/bzImage", kernels_dir, M.values[AX_variant][v], M.values[AX_hz][h]);
+			xpath(p, sizeof(p), "%s/%s-hz%s/bzImage", kernels_dir,
+			      M.values[AX_variant][v], M.values[AX_hz][h]);
 			if (!file_exists(p))
 				die("kernel variant '%s' with HZ=%s is not built (%s missing); build it with: make kernels VARIANTS=%s HZ=%s",
-				    M.values[AX_variant][v], M.values[AX_hz][h], p, M.values[AX_variant][v], M.values[AX_hz][h]);
+				    M.values[AX_variant][v], M.values[AX_hz][h],
+				    p, M.values[AX_variant][v],
+				    M.values[AX_hz][h]);
 		}
 	if (!file_exists(image_path))
-		die("guest image %s not found; build it with: make image", image_path);
+		die("guest image %s not found; build it with: make image",
+		    image_path);
 	for (int a = 0; a < M.nvalues[AX_accel]; a++) {
 		if (!strcmp(M.values[AX_accel][a], "kvm")) {
 			need_kvm = 1;
 			continue;
 		}
 		for (int c = 0; c < M.nvalues[AX_cpu]; c++)
-			if (matrix_combination_ok(M.values[AX_accel][a], M.values[AX_cpu][c]) &&
-			    qemu_check_cpu(opt.qemu, M.values[AX_accel][a], M.values[AX_cpu][c], err, sizeof(err)))
-				die("QEMU (%s) rejects cpu=%s under %s: %s\n(list models with: %s -cpu help)", opt.qemu,
-				    M.values[AX_cpu][c], M.values[AX_accel][a], err, opt.qemu);
+			if (matrix_combination_ok(M.values[AX_accel][a],
+						  M.values[AX_cpu][c]) &&
+			    qemu_check_cpu(opt.qemu, M.values[AX_accel][a],
+					   M.values[AX_cpu][c], err,
+					   sizeof(err)))
+				die("QEMU (%s) rejects cpu=%s under %s: %s\n(list models with: %s -cpu help)",
+				    opt.qemu, M.values[AX_cpu][c],
+				    M.values[AX_accel][a], err, opt.qemu);
 	}
 	tsc_khz = host_tsc_khz();
 	if (need_kvm && !opt.dry_run) {
-		struct boot_params bp = { .qemu = opt.qemu, .image = image_path, .read_timeout_s = 0 };
+		struct boot_params bp = { .qemu = opt.qemu,
+					  .image = image_path,
+					  .read_timeout_s = 0 };
 		char kernel[PATH_MAX], console[PATH_MAX];
 		struct cell c = { 0 };
 		int64_t t = host_now_ns();
@@ -907,16 +1040,21 @@ static void check_inputs(void)
 		c.v[AX_variant] = M.values[AX_variant][0];
 		c.v[AX_hz] = M.values[AX_hz][0];
 		kernel_path(&c, kernel, sizeof(kernel));
-		path_join(console, sizeof(console), out_dir, "kvm-canary-console.log");
+		path_join(console, sizeof(console), out_dir,
+			  "kvm-canary-console.log");
 		bp.kernel = kernel;
 		bp.console_path = console;
-		fprintf(stderr, "[bench] checking KVM (canary boot, up to %d s)...\n", opt.canary_s);
+		fprintf(stderr,
+			"[bench] checking KVM (canary boot, up to %d s)...\n",
+			opt.canary_s);
 		if (kvm_usable(&bp, opt.canary_s, kvm_why, sizeof(kvm_why))) {
 			kvm_ok = 0;
-			fprintf(stderr, "[bench] KVM cells will be SKIPPED: %s (decided in %.1f s)\n", kvm_why,
-				(double)(host_now_ns() - t) / 1e9);
+			fprintf(stderr,
+				"[bench] KVM cells will be SKIPPED: %s (decided in %.1f s)\n",
+				kvm_why, (double)(host_now_ns() - t) / 1e9);
 		} else {
-			fprintf(stderr, "[bench] KVM usable (%.1f s)\n", (double)(host_now_ns() - t) / 1e9);
+			fprintf(stderr, "[bench] KVM usable (%.1f s)\n",
+				(double)(host_now_ns() - t) / 1e9);
 		}
 	}
 }
@@ -929,9 +1067,11 @@ static void default_paths(void)
 	if (cache && *cache)
 		set_text(base, "%s", cache);
 	else if (getenv("XDG_CACHE_HOME") && *getenv("XDG_CACHE_HOME"))
-		xpath(base, sizeof(base), "%s/crngbench", getenv("XDG_CACHE_HOME"));
+		xpath(base, sizeof(base), "%s/crngbench",
+		      getenv("XDG_CACHE_HOME"));
 	else
-		xpath(base, sizeof(base), "%s/.cache/crngbench", getenv("HOME") ? getenv("HOME") : "/root");
+		xpath(base, sizeof(base), "%s/.cache/crngbench",
+		      getenv("HOME") ? getenv("HOME") : "/root");
 	if (opt.kernels)
 		set_text(kernels_dir, "%s", opt.kernels);
 	else
@@ -965,7 +1105,8 @@ int main(int argc, char **argv)
 		FILE *f;
 
 		if (opt.matrix_file || opt.nsets)
-			die("--resume runs the matrix saved in %s/run.matrix; drop --matrix/--set", out_dir);
+			die("--resume runs the matrix saved in %s/run.matrix; drop --matrix/--set",
+			    out_dir);
 		path_join(path, sizeof(path), out_dir, "run.matrix");
 		if (matrix_load(&M, path, err, sizeof(err)))
 			die("cannot resume: %s", err);
@@ -976,13 +1117,15 @@ int main(int argc, char **argv)
 		fclose(f);
 		opt.seed = strtoull(line, NULL, 10);
 	} else {
-		if (opt.matrix_file && matrix_load(&M, opt.matrix_file, err, sizeof(err)))
+		if (opt.matrix_file &&
+		    matrix_load(&M, opt.matrix_file, err, sizeof(err)))
 			die("%s", err);
 		for (int i = 0; i < opt.nsets; i++)
 			if (matrix_set(&M, opt.sets[i], err, sizeof(err)))
 				die("--set %s", err);
 		if (!opt.seed_given) {
-			if (getrandom(&opt.seed, sizeof(opt.seed), 0) != sizeof(opt.seed))
+			if (getrandom(&opt.seed, sizeof(opt.seed), 0) !=
+			    sizeof(opt.seed))
 				die("getrandom: %s", strerror(errno));
 			opt.seed >>= 16; /* keep it short enough to type */
 		}
@@ -991,46 +1134,57 @@ int main(int argc, char **argv)
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 		/* TCG guests time themselves: leave a CPU for the host's noise. */
-		opt.jobs = n <= 2 ? 1 : (int)(n - 1 > MAX_JOBS ? MAX_JOBS : n - 1);
+		opt.jobs = n <= 2 ? 1 :
+				    (int)(n - 1 > MAX_JOBS ? MAX_JOBS : n - 1);
 	}
 
 	/* The results directory: created, writable, not an old run by accident. */
 	if (mkdir(out_dir, 0755) && errno != EEXIST)
-		die("cannot create results directory %s: %s", out_dir, strerror(errno));
+		die("cannot create results directory %s: %s", out_dir,
+		    strerror(errno));
 	path_join(path, sizeof(path), out_dir, ".write-test");
 	{
-		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			      0644);
 
 		if (fd < 0)
-			die("results directory %s is not writable: %s", out_dir, strerror(errno));
+			die("results directory %s is not writable: %s", out_dir,
+			    strerror(errno));
 		close(fd);
 		unlink(path);
 	}
 	path_join(path, sizeof(path), out_dir, "raw.csv");
 	if (!opt.resume && file_exists(path) && !opt.dry_run)
-		die("%s already holds a run; use --resume to finish it or choose another --out", out_dir);
+		die("%s already holds a run; use --resume to finish it or choose another --out",
+		    out_dir);
 
 	check_inputs();
 	plan = matrix_plan(&M, opt.seed, opt.shard_k, opt.shard_n, &nplan);
 	if (!plan || !nplan)
-		die("the matrix has no boots for shard %d/%d", opt.shard_k, opt.shard_n);
+		die("the matrix has no boots for shard %d/%d", opt.shard_k,
+		    opt.shard_n);
 
 	if (opt.dry_run) {
-		printf("matrix %s: %zu cells x %d reps = %zu boots (shard %d/%d: %zu), seed %" PRIu64 ", jobs %d\n",
-		       M.name, matrix_ncells(&M), M.reps, matrix_ncells(&M) * (size_t)M.reps, opt.shard_k,
+		printf("matrix %s: %zu cells x %d reps = %zu boots (shard %d/%d: %zu), seed %" PRIu64
+		       ", jobs %d\n",
+		       M.name, matrix_ncells(&M), M.reps,
+		       matrix_ncells(&M) * (size_t)M.reps, opt.shard_k,
 		       opt.shard_n, nplan, opt.seed, opt.jobs);
 		for (size_t i = 0; i < nplan; i++) {
 			struct slot s = { 0 };
 			struct argv_buf a = { 0 };
 			struct boot_params bp;
-			char id[32], kernel[PATH_MAX], console[PATH_MAX], perf[PATH_MAX], cmd[8192];
+			char id[32], kernel[PATH_MAX], console[PATH_MAX],
+				perf[PATH_MAX], cmd[8192];
 
 			matrix_cell(&M, plan[i].cell, &s.cell);
 			boot_id(&plan[i], id, sizeof(id));
 			xpath(s.dir, sizeof(s.dir), "%s/boots/%s", out_dir, id);
 			if (!strcmp(s.cell.v[AX_seed], "saved"))
-				set_text(s.seed_hex, "<32 random bytes per boot>");
-			fill_params(&s, &bp, kernel, sizeof(kernel), console, sizeof(console), perf, sizeof(perf));
+				set_text(s.seed_hex,
+					 "<32 random bytes per boot>");
+			fill_params(&s, &bp, kernel, sizeof(kernel), console,
+				    sizeof(console), perf, sizeof(perf));
 			qemu_build_argv(&s.cell, &bp, &a);
 			argv_join(&a, cmd, sizeof(cmd));
 			printf("%s: %s\n", id, cmd);
@@ -1060,9 +1214,12 @@ int main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	fprintf(stderr, "[bench] %s: %zu boots (%zu already done), %d at a time, seed %" PRIu64 ", results in %s\n",
+	fprintf(stderr,
+		"[bench] %s: %zu boots (%zu already done), %d at a time, seed %" PRIu64
+		", results in %s\n",
 		M.name, nplan, ndone, opt.jobs, opt.seed, out_dir);
 	run_plan(plan, nplan);
 	free(plan);
-	return summary_write(out_dir, opt.seed, opt.quiet ? NULL : stdout) ? 1 : 0;
+	return summary_write(out_dir, opt.seed, opt.quiet ? NULL : stdout) ? 1 :
+									     0;
 }

@@ -101,7 +101,8 @@ int summarize(const struct sample *s, size_t n, uint64_t seed,
 		out->mean = sum / (double)m;
 		for (i = 0; i < n; i++)
 			if (!s[i].censored)
-				sq += (s[i].v - out->mean) * (s[i].v - out->mean);
+				sq += (s[i].v - out->mean) *
+				      (s[i].v - out->mean);
 		out->sd = m > 1 ? sqrt(sq / (double)(m - 1)) : 0;
 	} else {
 		out->mean = out->sd = out->min = out->max = NAN;
@@ -136,7 +137,8 @@ int summarize(const struct sample *s, size_t n, uint64_t seed,
 		qsort(boot, k, sizeof(*boot), cmp_double);
 		mad = 1.4826 * percentile_sorted(boot, k, 0.5);
 		for (i = 0; i < n; i++)
-			if (!s[i].censored && mad > 0 && fabs(s[i].v - out->median) > 3 * mad)
+			if (!s[i].censored && mad > 0 &&
+			    fabs(s[i].v - out->median) > 3 * mad)
 				out->outliers++;
 	}
 	free(v);

@@ -12,19 +12,19 @@
 #include <stdint.h>
 
 struct sample {
-	double v;     /* value; for a censored sample, the bound it exceeded */
+	double v; /* value; for a censored sample, the bound it exceeded */
 	int censored; /* 1: the true value is > v */
 };
 
 struct summary {
-	size_t n;	 /* all samples */
+	size_t n; /* all samples */
 	size_t censored; /* of which censored */
 	/* Rank statistics; *_censored set when the rank falls on a censored
 	 * sample, so the value is only a lower bound ("> x"). */
 	double median, p10, p90;
 	int median_censored, p10_censored, p90_censored;
 	double ci_lo, ci_hi; /* bootstrap 95% CI of the median */
-	int ci_censored;     /* the upper bound falls on a censored sample */
+	int ci_censored; /* the upper bound falls on a censored sample */
 	/* Over uncensored samples only (n - censored of them). */
 	double mean, sd, min, max;
 	/* Samples further than 3 scaled MADs from the median. */

@@ -17,9 +17,10 @@
  *   crngbench.reads=a,b,...      early reads, in order (default: none);
  *                                see read_kinds[] for the names
  *   crngbench.bytes=N            bytes per read (default 32)
- *   crngbench.read_timeout=S     give up a read after S seconds (default
- *                                0: never); a timed-out read is recorded
- *                                with timed_out=1
+ *   crngbench.read_timeout=S     give up reading after S seconds, one
+ *                                budget for all of a process's reads
+ *                                (default 0: never); a timed-out read is
+ *                                recorded with timed_out=1
  *   crngbench.seed=HEX           a saved seed for systemd-random-seed, as
  *                                on a machine's second boot (default: none,
  *                                a first boot)
@@ -46,6 +47,7 @@
 #include <sys/random.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
@@ -110,7 +112,8 @@ static void __attribute__((noreturn)) panic(const char *what)
 		struct crb_writer f;
 
 		crb_begin(&f, out_fd, "fail");
-		crb_emit(&f, CRB_fail, "what=%s errno=%d", crb_escape(esc, sizeof(esc), what), e);
+		crb_emit(&f, CRB_fail, "what=%s errno=%d",
+			 crb_escape(esc, sizeof(esc), what), e);
 		crb_end(&f);
 		fsync(out_fd);
 	}
@@ -136,7 +139,8 @@ static void parse_cmdline(void)
 	if (n < 0)
 		panic("read /proc/cmdline");
 	buf[n] = '\0';
-	for (tok = strtok_r(buf, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
+	for (tok = strtok_r(buf, " \n", &save); tok;
+	     tok = strtok_r(NULL, " \n", &save)) {
 		if (!strncmp(tok, "crngbench.out=", 14))
 			snprintf(opt.out, sizeof(opt.out), "%s", tok + 14);
 		else if (!strncmp(tok, "crngbench.reads=", 16))
@@ -144,7 +148,8 @@ static void parse_cmdline(void)
 		else if (!strncmp(tok, "crngbench.bytes=", 16))
 			opt.bytes = strtoul(tok + 16, NULL, 10);
 		else if (!strncmp(tok, "crngbench.read_timeout=", 23))
-			opt.read_timeout = (unsigned int)strtoul(tok + 23, NULL, 10);
+			opt.read_timeout =
+				(unsigned int)strtoul(tok + 23, NULL, 10);
 		else if (!strncmp(tok, "crngbench.seed=", 15))
 			snprintf(opt.seed, sizeof(opt.seed), "%s", tok + 15);
 	}
@@ -160,7 +165,8 @@ static void mount_one(const char *src, const char *dst, const char *type)
 {
 	if (mkdir(dst, 0755) && errno != EEXIST)
 		panic(dst);
-	if (mount(src, dst, type, MS_NOSUID | MS_NOEXEC, NULL) && errno != EBUSY)
+	if (mount(src, dst, type, MS_NOSUID | MS_NOEXEC, NULL) &&
+	    errno != EBUSY)
 		panic(dst);
 }
 
@@ -171,7 +177,8 @@ static void mount_filesystems(void)
 	if (mkdir("/dev", 0755) && errno != EEXIST)
 		panic("/dev");
 	/* devtmpfs must allow exec-free device access only. */
-	if (mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, NULL) && errno != EBUSY)
+	if (mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, NULL) &&
+	    errno != EBUSY)
 		panic("mount /dev");
 	if (mkdir(STATE_DIR, 0755) && errno != EEXIST)
 		panic(STATE_DIR);
@@ -188,7 +195,8 @@ static int open_channel(const char *path)
 	if (isatty(fd) && tcgetattr(fd, &t) == 0) {
 		cfmakeraw(&t);
 		if (tcsetattr(fd, TCSANOW, &t))
-			say("warning: cannot set %s raw: %s", path, strerror(errno));
+			say("warning: cannot set %s raw: %s", path,
+			    strerror(errno));
 	}
 	return fd;
 }
@@ -219,10 +227,10 @@ static int tracefs_write(const char *file, const char *val)
 /* --- timed reads ----------------------------------------------------------------- */
 
 enum read_kind {
-	RD_URANDOM,	/* read(/dev/urandom), blocking */
-	RD_URANDOM_NB,	/* read(/dev/urandom) with O_NONBLOCK */
-	RD_RANDOM,	/* read(/dev/random), blocking */
-	RD_GETRANDOM,	/* getrandom(0) */
+	RD_URANDOM, /* read(/dev/urandom), blocking */
+	RD_URANDOM_NB, /* read(/dev/urandom) with O_NONBLOCK */
+	RD_RANDOM, /* read(/dev/random), blocking */
+	RD_GETRANDOM, /* getrandom(0) */
 	RD_GETRANDOM_NB, /* getrandom(GRND_NONBLOCK) */
 	RD_GETRANDOM_INSECURE, /* getrandom(GRND_INSECURE) */
 };
@@ -251,18 +259,42 @@ static void on_alarm(int sig)
 	timed_out = 1;
 }
 
+/*
+ * The read timeout is one budget for all of a process's reads, counted from
+ * its first read: a kernel that blocks makes every later blocking read
+ * block too, and a boot should cost read_timeout, not read_timeout per read.
+ */
+static int64_t read_deadline;
+
 /* Arm a one-shot timer whose signal interrupts a blocked read (no SA_RESTART). */
 static void arm_timeout(unsigned int seconds)
 {
 	struct sigaction sa = { .sa_handler = on_alarm };
+	struct itimerval it = { 0 };
+	int64_t left;
 
 	timed_out = 0;
 	if (!seconds)
 		return;
+	if (!read_deadline)
+		read_deadline = boot_ns() + (int64_t)seconds * 1000000000;
+	left = read_deadline - boot_ns();
+	if (left < 1000000)
+		left = 1000000; /* spent: a blocking read is cut off at once */
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGALRM, &sa, NULL))
 		panic("sigaction");
-	alarm(seconds);
+	it.it_value.tv_sec = left / 1000000000;
+	it.it_value.tv_usec = (left % 1000000000) / 1000;
+	if (setitimer(ITIMER_REAL, &it, NULL))
+		panic("setitimer");
+}
+
+static void disarm_timeout(void)
+{
+	struct itimerval it = { 0 };
+
+	setitimer(ITIMER_REAL, &it, NULL);
 }
 
 struct read_result {
@@ -281,7 +313,8 @@ static struct read_result do_read(enum read_kind k, size_t len)
 
 	/* Open outside the timed region: opening is not what is measured. */
 	if (k == RD_URANDOM || k == RD_URANDOM_NB || k == RD_RANDOM) {
-		fd = open(dev, O_RDONLY | O_CLOEXEC | (k == RD_URANDOM_NB ? O_NONBLOCK : 0));
+		fd = open(dev, O_RDONLY | O_CLOEXEC |
+				       (k == RD_URANDOM_NB ? O_NONBLOCK : 0));
 		if (fd < 0)
 			panic(dev);
 	}
@@ -305,7 +338,7 @@ static struct read_result do_read(enum read_kind k, size_t len)
 	}
 	r.err = r.bytes < 0 ? errno : 0;
 	r.dur_ns = boot_ns() - r.start_ns;
-	alarm(0);
+	disarm_timeout();
 	r.timed_out = timed_out;
 	if (fd >= 0)
 		close(fd);
@@ -318,7 +351,8 @@ static int64_t early_reads(void)
 	int64_t spent = 0;
 
 	snprintf(list, sizeof(list), "%s", opt.reads);
-	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
 		struct read_result r;
 		size_t i;
 
@@ -329,13 +363,19 @@ static int64_t early_reads(void)
 			errno = EINVAL;
 			panic("crngbench.reads names an unknown read (known: urandom, urandom-nb, random, getrandom, getrandom-nb, getrandom-insecure)");
 		}
-		crb_emit(&w, CRB_reading, "iface=%s start_ns=%" PRId64, tok, boot_ns());
+		crb_emit(&w, CRB_reading, "iface=%s start_ns=%" PRId64, tok,
+			 boot_ns());
 		r = do_read(read_kinds[i].kind, opt.bytes);
 		spent += r.dur_ns;
-		crb_emit(&w, CRB_read, "iface=%s start_ns=%" PRId64 " dur_ns=%" PRId64 " bytes=%zd errno=%d timed_out=%d",
-			 tok, r.start_ns, r.dur_ns, r.bytes < 0 ? (ssize_t)0 : r.bytes, r.err, r.timed_out);
-		say("read %s: %zd bytes, errno %d, %" PRId64 " us%s", tok, r.bytes, r.err,
-		    r.dur_ns / 1000, r.timed_out ? " (timed out)" : "");
+		crb_emit(&w, CRB_read,
+			 "iface=%s start_ns=%" PRId64 " dur_ns=%" PRId64
+			 " bytes=%zd errno=%d timed_out=%d",
+			 tok, r.start_ns, r.dur_ns,
+			 r.bytes < 0 ? (ssize_t)0 : r.bytes, r.err,
+			 r.timed_out);
+		say("read %s: %zd bytes, errno %d, %" PRId64 " us%s", tok,
+		    r.bytes, r.err, r.dur_ns / 1000,
+		    r.timed_out ? " (timed out)" : "");
 	}
 	return spent;
 }
@@ -374,7 +414,8 @@ static void start_watcher(void)
 
 		while (!already && poll(&p, 1, -1) < 0 && errno == EINTR)
 			;
-		snprintf(line, sizeof(line), "ready src=poll t_ns=%" PRId64 " already=%d\n",
+		snprintf(line, sizeof(line),
+			 "ready src=poll t_ns=%" PRId64 " already=%d\n",
 			 boot_ns(), already);
 		append_record(WATCH_FILE, line);
 		_exit(0);
@@ -383,7 +424,8 @@ static void start_watcher(void)
 
 /* --- saved seed (second-boot condition) ----------------------------------------------- */
 
-static void write_file(const char *path, const void *buf, size_t len, mode_t mode)
+static void write_file(const char *path, const void *buf, size_t len,
+		       mode_t mode)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
 
@@ -405,7 +447,8 @@ static void install_saved_seed(void)
 
 	if (!opt.seed[0] || !strcmp(opt.seed, "none"))
 		return;
-	for (const char *p = opt.seed; p[0] && p[1] && n < sizeof(seed); p += 2) {
+	for (const char *p = opt.seed; p[0] && p[1] && n < sizeof(seed);
+	     p += 2) {
 		unsigned int b;
 
 		if (sscanf(p, "%2x", &b) != 1) {
@@ -418,7 +461,8 @@ static void install_saved_seed(void)
 	mkdir("/var/lib", 0755);
 	mkdir("/var/lib/systemd", 0755);
 	write_file("/var/lib/systemd/random-seed", seed, n, 0600);
-	write_file("/etc/machine-id", "c7a1b0c4e0e84a1c9e1f2d3b4a5c6d7e\n", 33, 0444);
+	write_file("/etc/machine-id", "c7a1b0c4e0e84a1c9e1f2d3b4a5c6d7e\n", 33,
+		   0444);
 }
 
 /* --- PID 1 ------------------------------------------------------------------------ */
@@ -436,12 +480,15 @@ static int run_init(int argc, char **argv)
 		panic(opt.out);
 	start_watcher();
 	crb_begin(&w, out_fd, "probe");
-	crb_emit(&w, CRB_meta, "key=reads value=%s", opt.reads[0] ? opt.reads : "none");
+	crb_emit(&w, CRB_meta, "key=reads value=%s",
+		 opt.reads[0] ? opt.reads : "none");
 	spent = early_reads();
 	install_saved_seed();
 	texec = boot_ns();
-	crb_emit(&w, CRB_probe, "start_ns=%" PRId64 " start_mono_ns=%" PRId64 " exec_ns=%" PRId64
-		 " reads_ns=%" PRId64 " overhead_ns=%" PRId64,
+	crb_emit(&w, CRB_probe,
+		 "start_ns=%" PRId64 " start_mono_ns=%" PRId64
+		 " exec_ns=%" PRId64 " reads_ns=%" PRId64
+		 " overhead_ns=%" PRId64,
 		 t0, m0, texec, spent, texec - t0 - spent);
 	if (crb_end(&w))
 		panic("write probe segment");
@@ -463,12 +510,13 @@ static int run_game(void)
 	parse_cmdline();
 	r = do_read(RD_URANDOM, 8); /* a game wants a seed, not a key */
 	snprintf(line, sizeof(line),
-		 "event name=game-seeded t_ns=%" PRId64 " start_ns=%" PRId64 " dur_ns=%" PRId64
-		 " bytes=%zd errno=%d timed_out=%d\n",
-		 r.start_ns + r.dur_ns, r.start_ns, r.dur_ns, r.bytes < 0 ? (ssize_t)0 : r.bytes,
-		 r.err, r.timed_out);
+		 "event name=game-seeded t_ns=%" PRId64 " start_ns=%" PRId64
+		 " dur_ns=%" PRId64 " bytes=%zd errno=%d timed_out=%d\n",
+		 r.start_ns + r.dur_ns, r.start_ns, r.dur_ns,
+		 r.bytes < 0 ? (ssize_t)0 : r.bytes, r.err, r.timed_out);
 	append_record(GAME_FILE, line);
-	printf("crngbench-game: seeded after %" PRId64 " us, errno %d\n", r.dur_ns / 1000, r.err);
+	printf("crngbench-game: seeded after %" PRId64 " us, errno %d\n",
+	       r.dur_ns / 1000, r.err);
 	return 0;
 }
 
@@ -528,7 +576,8 @@ static void emit_meta_file(const char *key, const char *path)
 		return;
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
-	crb_emit(&w, CRB_meta, "key=%s value=%s", key, crb_escape(esc, sizeof(esc), buf));
+	crb_emit(&w, CRB_meta, "key=%s value=%s", key,
+		 crb_escape(esc, sizeof(esc), buf));
 }
 
 /* Re-emit the records another process left in a file (watcher, game). */
@@ -545,7 +594,8 @@ static void emit_record_file(const char *path)
 	if (n <= 0)
 		return;
 	buf[n] = '\0';
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
 		struct crb_record r;
 		const char *rest = strchr(line, ' ');
 
@@ -573,7 +623,8 @@ static int64_t kmsg_mark(void)
 	if (fd < 0)
 		return -1;
 	t1 = boot_ns();
-	if (write(fd, KMSG_SYNC "\n", sizeof(KMSG_SYNC)) != (ssize_t)sizeof(KMSG_SYNC)) {
+	if (write(fd, KMSG_SYNC "\n", sizeof(KMSG_SYNC)) !=
+	    (ssize_t)sizeof(KMSG_SYNC)) {
 		close(fd);
 		return -1;
 	}
@@ -587,7 +638,8 @@ static void emit_kmsg(void)
 	char rec[2048];
 	int64_t mark = kmsg_mark(), offset = 0;
 	unsigned long long ready_us = 0;
-	int have_ready = 0, fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int have_ready = 0,
+	    fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0)
 		return;
@@ -611,13 +663,17 @@ static void emit_kmsg(void)
 			have_ready = 1;
 		} else if (!strcmp(msg, KMSG_SYNC) && mark > 0) {
 			offset = (int64_t)usec * 1000 - mark;
-			crb_emit(&w, CRB_meta, "key=printk_offset_ns value=%" PRId64, offset);
+			crb_emit(&w, CRB_meta,
+				 "key=printk_offset_ns value=%" PRId64, offset);
 		} else if (strstr(msg, "uninitialized urandom read")) {
 			char comm[64], esc[200];
 
 			if (sscanf(msg, "random: %63[^:]:", comm) == 1)
-				crb_emit(&w, CRB_event, "name=urandom-warning t_ns=%llu comm=%s", usec * 1000ULL,
-					 crb_escape(esc, sizeof(esc), comm));
+				crb_emit(
+					&w, CRB_event,
+					"name=urandom-warning t_ns=%llu comm=%s",
+					usec * 1000ULL,
+					crb_escape(esc, sizeof(esc), comm));
 		}
 	}
 	close(fd);
@@ -626,7 +682,8 @@ static void emit_kmsg(void)
 		int64_t t = (int64_t)ready_us * 1000 - offset;
 
 		/* Ready before timekeeping started (RDRAND, seed): time 0. */
-		crb_emit(&w, CRB_ready, "src=kmsg t_ns=%" PRId64 " printk_ns=%llu",
+		crb_emit(&w, CRB_ready,
+			 "src=kmsg t_ns=%" PRId64 " printk_ns=%llu",
 			 t > 0 ? t : 0, ready_us * 1000ULL);
 	}
 }
@@ -642,7 +699,8 @@ static void emit_trace(void)
 	char line[512], tracer[64] = "none";
 	FILE *f;
 
-	if (mount("tracefs", TRACEFS, "tracefs", MS_NOSUID | MS_NOEXEC, NULL) && errno != EBUSY)
+	if (mount("tracefs", TRACEFS, "tracefs", MS_NOSUID | MS_NOEXEC, NULL) &&
+	    errno != EBUSY)
 		return;
 	f = fopen(TRACEFS "/current_tracer", "re");
 	if (f) {
@@ -650,7 +708,8 @@ static void emit_trace(void)
 			tracer[strcspn(tracer, "\n")] = '\0';
 		fclose(f);
 	}
-	crb_emit(&w, CRB_meta, "key=tracer value=%s", tracer[0] ? tracer : "none");
+	crb_emit(&w, CRB_meta, "key=tracer value=%s",
+		 tracer[0] ? tracer : "none");
 	if (strcmp(tracer, "function_graph") ||
 	    tracefs_write("options/funcgraph-proc", "1") ||
 	    tracefs_write("options/funcgraph-abstime", "1"))
@@ -667,7 +726,8 @@ static void emit_trace(void)
 
 		if (line[0] == '#')
 			continue;
-		for (p = strtok_r(line, "|", &save); p && n < 4; p = strtok_r(NULL, "|", &save))
+		for (p = strtok_r(line, "|", &save); p && n < 4;
+		     p = strtok_r(NULL, "|", &save))
 			col[n++] = p;
 		if (n != 4 || sscanf(col[0], "%lf", &ts) != 1)
 			continue;
@@ -685,12 +745,16 @@ static void emit_trace(void)
 		snprintf(comm, sizeof(comm), "%s", task);
 		/* " $ 1072626 us  ": a flag marks long durations */
 		dp = col[2] + strspn(col[2], " !#*@$+");
-		if (sscanf(dp, "%lf %7s", &dur, unit) != 2 || strcmp(unit, "us"))
+		if (sscanf(dp, "%lf %7s", &dur, unit) != 2 ||
+		    strcmp(unit, "us"))
 			continue;
-		if (sscanf(col[3] + strspn(col[3], " "), "%63[A-Za-z0-9_]", func) != 1)
+		if (sscanf(col[3] + strspn(col[3], " "), "%63[A-Za-z0-9_]",
+			   func) != 1)
 			continue;
-		crb_emit(&w, CRB_trace, "comm=%s pid=%ld func=%s start_ns=%.0f dur_ns=%.0f",
-			 crb_escape(esc, sizeof(esc), comm), pid, func, ts * 1e9, dur * 1e3);
+		crb_emit(&w, CRB_trace,
+			 "comm=%s pid=%ld func=%s start_ns=%.0f dur_ns=%.0f",
+			 crb_escape(esc, sizeof(esc), comm), pid, func,
+			 ts * 1e9, dur * 1e3);
 	}
 	fclose(f);
 }
@@ -699,16 +763,24 @@ static void emit_systemd(void)
 {
 	char out[1024], esc[CRB_MAX_LINE];
 	unsigned long long user = 0, fin = 0;
-	char *show[] = { "/bin/systemctl", "show", "--value", "-p", "UserspaceTimestampMonotonic",
-			 "-p", "FinishTimestampMonotonic", NULL };
+	char *show[] = { "/bin/systemctl",
+			 "show",
+			 "--value",
+			 "-p",
+			 "UserspaceTimestampMonotonic",
+			 "-p",
+			 "FinishTimestampMonotonic",
+			 NULL };
 	char *analyze[] = { "/usr/bin/systemd-analyze", "time", NULL };
 
 	if (capture(show, out, sizeof(out)) == 0 &&
 	    sscanf(out, "%llu %llu", &user, &fin) == 2 && fin)
-		crb_emit(&w, CRB_systemd, "userspace_ns=%llu finish_ns=%llu", user * 1000ULL, fin * 1000ULL);
+		crb_emit(&w, CRB_systemd, "userspace_ns=%llu finish_ns=%llu",
+			 user * 1000ULL, fin * 1000ULL);
 	if (capture(analyze, out, sizeof(out)) == 0) {
 		out[strcspn(out, "\n")] = '\0';
-		crb_emit(&w, CRB_meta, "key=analyze value=%s", crb_escape(esc, sizeof(esc), out));
+		crb_emit(&w, CRB_meta, "key=analyze value=%s",
+			 crb_escape(esc, sizeof(esc), out));
 	}
 }
 
@@ -722,7 +794,8 @@ static void emit_systemd(void)
 static void wait_boot_finished(char *state, size_t len)
 {
 	char *is_running[] = { "/bin/systemctl", "is-system-running", NULL };
-	char *jobs[] = { "/bin/systemctl", "list-jobs", "--no-legend", "--plain", NULL };
+	char *jobs[] = { "/bin/systemctl", "list-jobs", "--no-legend",
+			 "--plain", NULL };
 	int64_t deadline = boot_ns() + (int64_t)opt.read_timeout * 1000000000;
 	char buf[2048], esc[CRB_MAX_LINE];
 
@@ -741,7 +814,8 @@ static void wait_boot_finished(char *state, size_t len)
 	for (char *p = buf; *p; p++)
 		if (*p == '\n')
 			*p = ';';
-	crb_emit(&w, CRB_meta, "key=pending_jobs value=%s", buf[0] ? crb_escape(esc, sizeof(esc), buf) : "none");
+	crb_emit(&w, CRB_meta, "key=pending_jobs value=%s",
+		 buf[0] ? crb_escape(esc, sizeof(esc), buf) : "none");
 }
 
 static int run_report(void)
@@ -756,11 +830,14 @@ static int run_report(void)
 	t = boot_ns();
 	crb_begin(&w, out_fd, "report");
 	wait_boot_finished(out, sizeof(out));
-	crb_emit(&w, CRB_event, "name=report t_ns=%" PRId64 " started_ns=%" PRId64, boot_ns(), t);
+	crb_emit(&w, CRB_event,
+		 "name=report t_ns=%" PRId64 " started_ns=%" PRId64, boot_ns(),
+		 t);
 	emit_meta_file("release", "/proc/sys/kernel/osrelease");
 	emit_meta_file("version", "/proc/version");
 	emit_meta_file("cmdline", "/proc/cmdline");
-	crb_emit(&w, CRB_meta, "key=system_state value=%s", out[0] ? out : "unknown");
+	crb_emit(&w, CRB_meta, "key=system_state value=%s",
+		 out[0] ? out : "unknown");
 	emit_record_file(WATCH_FILE);
 	emit_record_file(GAME_FILE);
 	emit_kmsg();
@@ -780,6 +857,7 @@ int main(int argc, char **argv)
 		return run_game();
 	if (argc == 2 && !strcmp(argv[1], "report"))
 		return run_report();
-	fprintf(stderr, "usage: %s game|report (as PID 1: the init probe)\n", argv[0]);
+	fprintf(stderr, "usage: %s game|report (as PID 1: the init probe)\n",
+		argv[0]);
 	return 2;
 }

@@ -132,7 +132,8 @@ int crb_parse_line(const char *line, size_t len, struct crb_record *r,
 
 	memset(r, 0, sizeof(*r));
 	if (len >= CRB_MAX_LINE)
-		return fail(err, errlen, "line longer than %d bytes", CRB_MAX_LINE - 1);
+		return fail(err, errlen, "line longer than %d bytes",
+			    CRB_MAX_LINE - 1);
 	if (memchr(line, '\0', len))
 		return fail(err, errlen, "NUL byte in line");
 	{
@@ -142,10 +143,12 @@ int crb_parse_line(const char *line, size_t len, struct crb_record *r,
 		tlen = sp ? (size_t)(sp - line) : len;
 	}
 	for (t = 0; t < CRB_NTYPES; t++)
-		if (strlen(type_names[t]) == tlen && !strncmp(line, type_names[t], tlen))
+		if (strlen(type_names[t]) == tlen &&
+		    !strncmp(line, type_names[t], tlen))
 			break;
 	if (t == CRB_NTYPES)
-		return fail(err, errlen, "unknown record type '%.*s'", (int)(tlen > 32 ? 32 : tlen), line);
+		return fail(err, errlen, "unknown record type '%.*s'",
+			    (int)(tlen > 32 ? 32 : tlen), line);
 	r->type = (enum crb_type)t;
 	i = tlen;
 	while (i < len) {
@@ -153,23 +156,33 @@ int crb_parse_line(const char *line, size_t len, struct crb_record *r,
 		size_t k = 0, v = 0;
 
 		if (line[i] != ' ')
-			return fail(err, errlen, "%s: expected a space at column %zu", type_names[t], i);
+			return fail(err, errlen,
+				    "%s: expected a space at column %zu",
+				    type_names[t], i);
 		i++;
 		if (r->nfields == CRB_MAX_FIELDS)
-			return fail(err, errlen, "%s: more than %d fields", type_names[t], CRB_MAX_FIELDS);
+			return fail(err, errlen, "%s: more than %d fields",
+				    type_names[t], CRB_MAX_FIELDS);
 		f = &r->field[r->nfields];
 		while (i < len && line[i] != '=') {
 			char c = line[i];
 
-			if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
-				return fail(err, errlen, "%s: bad character in key at column %zu", type_names[t], i);
+			if (!((c >= 'a' && c <= 'z') ||
+			      (c >= '0' && c <= '9') || c == '_'))
+				return fail(
+					err, errlen,
+					"%s: bad character in key at column %zu",
+					type_names[t], i);
 			if (k + 1 >= sizeof(f->key))
-				return fail(err, errlen, "%s: key too long", type_names[t]);
+				return fail(err, errlen, "%s: key too long",
+					    type_names[t]);
 			f->key[k++] = c;
 			i++;
 		}
 		if (i == len || !k)
-			return fail(err, errlen, "%s: field without key=value at column %zu", type_names[t], i);
+			return fail(err, errlen,
+				    "%s: field without key=value at column %zu",
+				    type_names[t], i);
 		i++; /* '=' */
 		while (i < len && line[i] != ' ') {
 			unsigned char c = (unsigned char)line[i];
@@ -179,22 +192,33 @@ int crb_parse_line(const char *line, size_t len, struct crb_record *r,
 				int lo = i + 2 < len ? hexval(line[i + 2]) : -1;
 
 				if (hi < 0 || lo < 0)
-					return fail(err, errlen, "%s: bad %%-escape in value of '%s'", type_names[t], f->key);
+					return fail(
+						err, errlen,
+						"%s: bad %%-escape in value of '%s'",
+						type_names[t], f->key);
 				c = (unsigned char)(hi << 4 | lo);
 				i += 2;
 			} else if (must_escape(c)) {
-				return fail(err, errlen, "%s: unescaped byte 0x%02x in value of '%s'", type_names[t], c, f->key);
+				return fail(
+					err, errlen,
+					"%s: unescaped byte 0x%02x in value of '%s'",
+					type_names[t], c, f->key);
 			}
 			if (v + 1 >= sizeof(f->value))
-				return fail(err, errlen, "%s: value of '%s' too long", type_names[t], f->key);
+				return fail(err, errlen,
+					    "%s: value of '%s' too long",
+					    type_names[t], f->key);
 			f->value[v++] = (char)c;
 			i++;
 		}
 		if (!v)
-			return fail(err, errlen, "%s: empty value for '%s'", type_names[t], f->key);
+			return fail(err, errlen, "%s: empty value for '%s'",
+				    type_names[t], f->key);
 		for (int j = 0; j < r->nfields; j++)
 			if (!strcmp(r->field[j].key, f->key))
-				return fail(err, errlen, "%s: duplicate key '%s'", type_names[t], f->key);
+				return fail(err, errlen,
+					    "%s: duplicate key '%s'",
+					    type_names[t], f->key);
 		r->nfields++;
 	}
 	/* Every required key present. */
@@ -204,7 +228,10 @@ int crb_parse_line(const char *line, size_t len, struct crb_record *r,
 
 		snprintf(key, sizeof(key), "%.*s", (int)w, p);
 		if (!crb_get(r, key))
-			return fail(err, errlen, "%s: missing required key '%s' (requires: %s)", type_names[t], key, type_keys[t]);
+			return fail(
+				err, errlen,
+				"%s: missing required key '%s' (requires: %s)",
+				type_names[t], key, type_keys[t]);
 		p += w;
 		while (*p == ' ')
 			p++;
@@ -238,7 +265,8 @@ int crb_begin(struct crb_writer *w, int fd, const char *segment)
 	w->n = 0;
 	w->crc = 0;
 	w->error = 0;
-	n = snprintf(line, sizeof(line), "%s/%d seg=%s\n", CRB_MAGIC, CRB_VERSION, segment);
+	n = snprintf(line, sizeof(line), "%s/%d seg=%s\n", CRB_MAGIC,
+		     CRB_VERSION, segment);
 	if (n < 0 || (size_t)n >= sizeof(line)) {
 		w->error = EINVAL;
 		return -1;
@@ -265,7 +293,8 @@ int crb_emit(struct crb_writer *w, enum crb_type type, const char *fmt, ...)
 		return -1;
 	}
 	n += m;
-	if (crb_parse_line(line, (size_t)n, &check, NULL, 0) || check.type != type) {
+	if (crb_parse_line(line, (size_t)n, &check, NULL, 0) ||
+	    check.type != type) {
 		w->error = EINVAL;
 		return -1;
 	}
@@ -278,7 +307,8 @@ int crb_emit(struct crb_writer *w, enum crb_type type, const char *fmt, ...)
 int crb_end(struct crb_writer *w)
 {
 	char line[64];
-	int n = snprintf(line, sizeof(line), "end n=%u crc=%08" PRIx32 "\n", w->n, w->crc);
+	int n = snprintf(line, sizeof(line), "end n=%u crc=%08" PRIx32 "\n",
+			 w->n, w->crc);
 
 	return write_all(w, line, (size_t)n);
 }
@@ -292,8 +322,8 @@ struct seg_state {
 	int open;
 };
 
-static int parse_header(const char *line, size_t len, char *name, size_t namelen,
-			char *err, size_t errlen)
+static int parse_header(const char *line, size_t len, char *name,
+			size_t namelen, char *err, size_t errlen)
 {
 	char buf[128];
 	int ver;
@@ -306,16 +336,21 @@ static int parse_header(const char *line, size_t len, char *name, size_t namelen
 	buf[len] = '\0';
 	if (strncmp(buf, CRB_MAGIC "/", sizeof(CRB_MAGIC)))
 		return fail(err, errlen, "not a crngbench header");
-	if (sscanf(buf + sizeof(CRB_MAGIC), "%d seg=%31[a-z0-9_-]%c", &ver, seg, &tail) != 2)
+	if (sscanf(buf + sizeof(CRB_MAGIC), "%d seg=%31[a-z0-9_-]%c", &ver, seg,
+		   &tail) != 2)
 		return fail(err, errlen, "malformed header '%s'", buf);
 	if (ver != CRB_VERSION)
-		return fail(err, errlen, "unknown format version %d (this reader knows version %d)", ver, CRB_VERSION);
+		return fail(
+			err, errlen,
+			"unknown format version %d (this reader knows version %d)",
+			ver, CRB_VERSION);
 	snprintf(name, namelen, "%s", seg);
 	return 0;
 }
 
 static int finish(struct seg_state *s,
-		  int (*on_segment)(void *, const struct crb_segment_info *), void *ctx)
+		  int (*on_segment)(void *, const struct crb_segment_info *),
+		  void *ctx)
 {
 	s->open = 0;
 	return on_segment ? on_segment(ctx, &s->info) : 0;
@@ -323,7 +358,8 @@ static int finish(struct seg_state *s,
 
 /* Re-walk a verified segment's records and hand them out. */
 static int deliver(const char *p, const char *end, const char *segment,
-		   int (*on_record)(void *, const char *, const struct crb_record *),
+		   int (*on_record)(void *, const char *,
+				    const struct crb_record *),
 		   void *ctx)
 {
 	struct crb_record r;
@@ -342,7 +378,8 @@ static int deliver(const char *p, const char *end, const char *segment,
 }
 
 int crb_read_stream(const char *buf, size_t len,
-		    int (*on_record)(void *, const char *, const struct crb_record *),
+		    int (*on_record)(void *, const char *,
+				     const struct crb_record *),
 		    int (*on_segment)(void *, const struct crb_segment_info *),
 		    void *ctx)
 {
@@ -356,49 +393,67 @@ int crb_read_stream(const char *buf, size_t len,
 		const char *next = nl ? nl + 1 : end;
 		/* A header may follow noise on the same line (a serial port can
 		 * carry a stray byte before the guest writes); find it. */
-		const char *hdr = memmem(p, llen, CRB_MAGIC "/", sizeof(CRB_MAGIC));
+		const char *hdr =
+			memmem(p, llen, CRB_MAGIC "/", sizeof(CRB_MAGIC));
 
 		if (hdr) {
 			char name[CRB_MAX_KEY], err[160];
 
 			if (s.open) {
-				snprintf(s.info.error, sizeof(s.info.error), "truncated: next segment began before the terminator");
+				snprintf(
+					s.info.error, sizeof(s.info.error),
+					"truncated: next segment began before the terminator");
 				if (finish(&s, on_segment, ctx))
 					return -1;
 			}
 			memset(&s, 0, sizeof(s));
-			if (parse_header(hdr, llen - (size_t)(hdr - p), name, sizeof(name), err, sizeof(err))) {
+			if (parse_header(hdr, llen - (size_t)(hdr - p), name,
+					 sizeof(name), err, sizeof(err))) {
 				snprintf(s.info.name, sizeof(s.info.name), "?");
-				snprintf(s.info.error, sizeof(s.info.error), "%s", err);
+				snprintf(s.info.error, sizeof(s.info.error),
+					 "%s", err);
 				if (on_segment && on_segment(ctx, &s.info))
 					return -1;
 			} else {
-				snprintf(s.info.name, sizeof(s.info.name), "%s", name);
+				snprintf(s.info.name, sizeof(s.info.name), "%s",
+					 name);
 				s.open = 1;
 				s.first = next;
 				s.crc = crb_crc32(0, hdr, (size_t)(next - hdr));
 			}
-		} else if (s.open && llen >= 4 && !strncmp(p, "end ", 4) && nl) {
+		} else if (s.open && llen >= 4 && !strncmp(p, "end ", 4) &&
+			   nl) {
 			unsigned int n = 0;
 			uint32_t crc = 0;
 			char tmp[64], canon[64];
 
 			/* Only the exact form crb_end() writes is accepted. */
-			snprintf(tmp, sizeof(tmp), "%.*s", (int)(llen < 63 ? llen : 63), p);
-			if (sscanf(tmp, "end n=%u crc=%8" SCNx32, &n, &crc) == 2)
-				snprintf(canon, sizeof(canon), "end n=%u crc=%08" PRIx32, n, crc);
+			snprintf(tmp, sizeof(tmp), "%.*s",
+				 (int)(llen < 63 ? llen : 63), p);
+			if (sscanf(tmp, "end n=%u crc=%8" SCNx32, &n, &crc) ==
+			    2)
+				snprintf(canon, sizeof(canon),
+					 "end n=%u crc=%08" PRIx32, n, crc);
 			else
 				canon[0] = '\0';
 			if (strcmp(tmp, canon) || llen >= 63) {
-				snprintf(s.info.error, sizeof(s.info.error), "malformed terminator");
+				snprintf(s.info.error, sizeof(s.info.error),
+					 "malformed terminator");
 			} else if (n != s.info.nrecords) {
-				snprintf(s.info.error, sizeof(s.info.error), "terminator counts %u records, %u arrived", n, s.info.nrecords);
+				snprintf(
+					s.info.error, sizeof(s.info.error),
+					"terminator counts %u records, %u arrived",
+					n, s.info.nrecords);
 			} else if (crc != s.crc) {
-				snprintf(s.info.error, sizeof(s.info.error), "checksum mismatch (crc %08" PRIx32 ", expected %08" PRIx32 ")", s.crc, crc);
+				snprintf(s.info.error, sizeof(s.info.error),
+					 "checksum mismatch (crc %08" PRIx32
+					 ", expected %08" PRIx32 ")",
+					 s.crc, crc);
 			} else {
 				s.info.complete = 1;
 				complete++;
-				if (deliver(s.first, p, s.info.name, on_record, ctx))
+				if (deliver(s.first, p, s.info.name, on_record,
+					    ctx))
 					return -1;
 			}
 			if (finish(&s, on_segment, ctx))
@@ -408,24 +463,33 @@ int crb_read_stream(const char *buf, size_t len,
 			char err[160];
 
 			if (!nl) {
-				snprintf(s.info.error, sizeof(s.info.error), "truncated: stream ends inside a record");
+				snprintf(
+					s.info.error, sizeof(s.info.error),
+					"truncated: stream ends inside a record");
 				if (finish(&s, on_segment, ctx))
 					return -1;
-			} else if (crb_parse_line(p, llen, &r, err, sizeof(err))) {
-				snprintf(s.info.error, sizeof(s.info.error), "record %u: %s", s.info.nrecords + 1, err);
+			} else if (crb_parse_line(p, llen, &r, err,
+						  sizeof(err))) {
+				snprintf(s.info.error, sizeof(s.info.error),
+					 "record %u: %s", s.info.nrecords + 1,
+					 err);
 				if (finish(&s, on_segment, ctx))
 					return -1;
 			} else {
 				s.crc = crb_crc32(s.crc, p, llen + 1);
 				s.info.nrecords++;
-				snprintf(s.info.last, sizeof(s.info.last), "%.*s", (int)(llen < 255 ? llen : 255), p);
+				snprintf(s.info.last, sizeof(s.info.last),
+					 "%.*s", (int)(llen < 255 ? llen : 255),
+					 p);
 			}
 		}
 		/* Lines outside a segment are ignored: they are not ours. */
 		p = next;
 	}
 	if (s.open) {
-		snprintf(s.info.error, sizeof(s.info.error), "truncated: no terminator (after %u records)", s.info.nrecords);
+		snprintf(s.info.error, sizeof(s.info.error),
+			 "truncated: no terminator (after %u records)",
+			 s.info.nrecords);
 		if (finish(&s, on_segment, ctx))
 			return -1;
 	}

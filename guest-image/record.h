@@ -42,27 +42,27 @@
  * X(type, required keys as one space-separated string, what it means).
  * Guest times: *_ns on CLOCK_BOOTTIME unless the key says _mono_ns.
  */
-#define CRB_TYPES(X)                                                          \
-	X(meta, "key value", "a fact about the boot: kernel release, cmdline") \
-	X(probe, "start_ns start_mono_ns exec_ns reads_ns overhead_ns",        \
-	  "PID 1 probe: entry, exec of systemd, time in reads, own overhead")  \
-	X(reading, "iface start_ns", "an early read is about to start")        \
-	X(read, "iface start_ns dur_ns bytes errno",                           \
-	  "an early read finished (errno 0 on success)")                       \
-	X(ready, "src t_ns",                                                   \
+#define CRB_TYPES(X)                                                            \
+	X(meta, "key value", "a fact about the boot: kernel release, cmdline")  \
+	X(probe, "start_ns start_mono_ns exec_ns reads_ns overhead_ns",         \
+	  "PID 1 probe: entry, exec of systemd, time in reads, own overhead")   \
+	X(reading, "iface start_ns", "an early read is about to start")         \
+	X(read, "iface start_ns dur_ns bytes errno",                            \
+	  "an early read finished (errno 0 on success)")                        \
+	X(ready, "src t_ns",                                                    \
 	  "CRNG ready: src=poll (watcher, boottime) or src=kmsg (printk time)") \
-	X(trace, "comm pid func start_ns dur_ns",                              \
-	  "a traced kernel read (ftrace function_graph), trace clock")         \
-	X(event, "name t_ns", "a named moment, e.g. game-seeded")              \
-	X(systemd, "userspace_ns finish_ns",                                   \
-	  "systemd's own timestamps: userspace start, boot finished")          \
+	X(trace, "comm pid func start_ns dur_ns",                               \
+	  "a traced kernel read (ftrace function_graph), trace clock")          \
+	X(event, "name t_ns", "a named moment, e.g. game-seeded")               \
+	X(systemd, "userspace_ns finish_ns",                                    \
+	  "systemd's own timestamps: userspace start, boot finished")           \
 	X(fail, "what errno", "the guest gave up; the boot is broken")
 
 enum crb_type {
 #define CRB_ENUM(t, keys, doc) CRB_##t,
 	CRB_TYPES(CRB_ENUM)
 #undef CRB_ENUM
-	CRB_NTYPES
+		CRB_NTYPES
 };
 
 struct crb_field {

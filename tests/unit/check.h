@@ -12,27 +12,27 @@
 static int check_failed;
 static int check_any_failed;
 
-#define CHECK(cond)                                                           \
-	do {                                                                  \
-		if (!(cond)) {                                                \
-			if (!check_failed)                                    \
-				printf("FAIL: %s: %s:%d: %s\n", check_name,   \
-				       __FILE__, __LINE__, #cond);            \
-			check_failed = 1;                                     \
-		}                                                             \
+#define CHECK(cond)                                                         \
+	do {                                                                \
+		if (!(cond)) {                                              \
+			if (!check_failed)                                  \
+				printf("FAIL: %s: %s:%d: %s\n", check_name, \
+				       __FILE__, __LINE__, #cond);          \
+			check_failed = 1;                                   \
+		}                                                           \
 	} while (0)
 
 static const char *check_name = "";
 
-#define TEST(fn)                                                              \
-	do {                                                                  \
-		check_name = #fn;                                             \
-		check_failed = 0;                                             \
-		fn();                                                         \
-		if (!check_failed)                                            \
-			printf("PASS: %s\n", #fn);                            \
-		else                                                          \
-			check_any_failed = 1;                                 \
+#define TEST(fn)                                   \
+	do {                                       \
+		check_name = #fn;                  \
+		check_failed = 0;                  \
+		fn();                              \
+		if (!check_failed)                 \
+			printf("PASS: %s\n", #fn); \
+		else                               \
+			check_any_failed = 1;      \
 	} while (0)
 
 #endif /* CRNGBENCH_CHECK_H */

@@ -30,10 +30,13 @@ static void expansion_is_the_cross_product(void)
 	CHECK(matrix_ncells(&m) == 4);
 	for (size_t i = 0; i < 4; i++) {
 		matrix_cell(&m, i, &c);
-		seen[!strcmp(c.v[AX_variant], "block")][!strcmp(c.v[AX_cpu], "max,-rdrand")]++;
-		CHECK(!strcmp(c.v[AX_accel], "tcg")); /* defaults fill the rest */
+		seen[!strcmp(c.v[AX_variant], "block")]
+		    [!strcmp(c.v[AX_cpu], "max,-rdrand")]++;
+		CHECK(!strcmp(c.v[AX_accel],
+			      "tcg")); /* defaults fill the rest */
 	}
-	CHECK(seen[0][0] == 1 && seen[0][1] == 1 && seen[1][0] == 1 && seen[1][1] == 1);
+	CHECK(seen[0][0] == 1 && seen[0][1] == 1 && seen[1][0] == 1 &&
+	      seen[1][1] == 1);
 }
 
 static void bad_input_names_what_is_accepted(void)
@@ -42,23 +45,31 @@ static void bad_input_names_what_is_accepted(void)
 	char err[512];
 
 	matrix_init(&m);
-	CHECK(matrix_set(&m, "colour=red", err, sizeof(err)) == -1 && strstr(err, "axes are"));
-	CHECK(matrix_set(&m, "reps=0", err, sizeof(err)) == -1 && strstr(err, "1 to 10000"));
-	CHECK(matrix_set(&m, "cpu=-rdrand", err, sizeof(err)) == -1 && strstr(err, "model before"));
-	CHECK(matrix_set(&m, "variant=stock,stock", err, sizeof(err)) == -1 && strstr(err, "twice"));
+	CHECK(matrix_set(&m, "colour=red", err, sizeof(err)) == -1 &&
+	      strstr(err, "axes are"));
+	CHECK(matrix_set(&m, "reps=0", err, sizeof(err)) == -1 &&
+	      strstr(err, "1 to 10000"));
+	CHECK(matrix_set(&m, "cpu=-rdrand", err, sizeof(err)) == -1 &&
+	      strstr(err, "model before"));
+	CHECK(matrix_set(&m, "variant=stock,stock", err, sizeof(err)) == -1 &&
+	      strstr(err, "twice"));
 	CHECK(matrix_set(&m, "novalue", err, sizeof(err)) == -1);
 	matrix_init(&m);
 	setm(&m, "accel=tcg,xen");
-	CHECK(matrix_validate(&m, err, sizeof(err)) == -1 && strstr(err, "tcg, kvm"));
+	CHECK(matrix_validate(&m, err, sizeof(err)) == -1 &&
+	      strstr(err, "tcg, kvm"));
 	matrix_init(&m);
 	setm(&m, "reads=urandom:bogus");
-	CHECK(matrix_validate(&m, err, sizeof(err)) == -1 && strstr(err, "'bogus'"));
+	CHECK(matrix_validate(&m, err, sizeof(err)) == -1 &&
+	      strstr(err, "'bogus'"));
 	matrix_init(&m);
 	setm(&m, "hz=300");
-	CHECK(matrix_validate(&m, err, sizeof(err)) == -1 && strstr(err, "100, 250, 1000"));
+	CHECK(matrix_validate(&m, err, sizeof(err)) == -1 &&
+	      strstr(err, "100, 250, 1000"));
 	matrix_init(&m);
 	setm(&m, "trust_cpu=maybe");
-	CHECK(matrix_validate(&m, err, sizeof(err)) == -1 && strstr(err, "on, off"));
+	CHECK(matrix_validate(&m, err, sizeof(err)) == -1 &&
+	      strstr(err, "on, off"));
 	matrix_init(&m);
 	CHECK(matrix_validate(&m, err, sizeof(err)) == 0);
 }
@@ -73,7 +84,8 @@ static void load_file(void)
 	CHECK(f != NULL);
 	if (!f)
 		return;
-	fputs("# comment\nvariant = stock, block  # trailing\nreps = 7\n\nbogus line\n", f);
+	fputs("# comment\nvariant = stock, block  # trailing\nreps = 7\n\nbogus line\n",
+	      f);
 	fclose(f);
 	matrix_init(&m);
 	CHECK(matrix_load(&m, path, err, sizeof(err)) == -1);

@@ -40,12 +40,19 @@ static void fill_all(struct crb_writer *w)
 {
 	char esc[CRB_MAX_LINE];
 
-	crb_emit(w, CRB_meta, "key=cmdline value=%s", crb_escape(esc, sizeof(esc), freetext));
-	crb_emit(w, CRB_probe, "start_ns=1 start_mono_ns=2 exec_ns=3 reads_ns=4 overhead_ns=%" PRId64, INT64_MAX);
+	crb_emit(w, CRB_meta, "key=cmdline value=%s",
+		 crb_escape(esc, sizeof(esc), freetext));
+	crb_emit(
+		w, CRB_probe,
+		"start_ns=1 start_mono_ns=2 exec_ns=3 reads_ns=4 overhead_ns=%" PRId64,
+		INT64_MAX);
 	crb_emit(w, CRB_reading, "iface=urandom start_ns=5");
-	crb_emit(w, CRB_read, "iface=urandom start_ns=5 dur_ns=6 bytes=32 errno=0 timed_out=0");
+	crb_emit(
+		w, CRB_read,
+		"iface=urandom start_ns=5 dur_ns=6 bytes=32 errno=0 timed_out=0");
 	crb_emit(w, CRB_ready, "src=kmsg t_ns=7 printk_ns=8");
-	crb_emit(w, CRB_trace, "comm=%s pid=1 func=urandom_read_iter start_ns=9 dur_ns=10",
+	crb_emit(w, CRB_trace,
+		 "comm=%s pid=1 func=urandom_read_iter start_ns=9 dur_ns=10",
 		 crb_escape(esc, sizeof(esc), "kworker/u2:1 x=y"));
 	crb_emit(w, CRB_event, "name=game-seeded t_ns=11");
 	crb_emit(w, CRB_systemd, "userspace_ns=12 finish_ns=13");
@@ -95,10 +102,12 @@ static void round_trip_every_field(void)
 	CHECK(buf != NULL);
 	CHECK(crb_read_stream(buf, len, on_rec, on_seg, &s) == 1);
 	CHECK(s.complete == 1 && s.records == 9);
-	CHECK(s.rec[0].type == CRB_meta && !strcmp(crb_get(&s.rec[0], "value"), freetext));
+	CHECK(s.rec[0].type == CRB_meta &&
+	      !strcmp(crb_get(&s.rec[0], "value"), freetext));
 	CHECK(crb_get_i64(&s.rec[1], "overhead_ns", &v) == 0 && v == INT64_MAX);
 	CHECK(crb_get_i64(&s.rec[1], "start_ns", &v) == 0 && v == 1);
-	CHECK(s.rec[3].type == CRB_read && !strcmp(crb_get(&s.rec[3], "iface"), "urandom"));
+	CHECK(s.rec[3].type == CRB_read &&
+	      !strcmp(crb_get(&s.rec[3], "iface"), "urandom"));
 	CHECK(crb_get_i64(&s.rec[3], "bytes", &v) == 0 && v == 32);
 	CHECK(!strcmp(crb_get(&s.rec[5], "comm"), "kworker/u2:1 x=y"));
 	CHECK(crb_get_i64(&s.rec[7], "finish_ns", &v) == 0 && v == 13);
@@ -143,7 +152,8 @@ static void corruption_rejected(void)
 
 static void unknown_version_rejected(void)
 {
-	const char *v2 = "crngbench/2 seg=probe\nevent name=x t_ns=1\nend n=1 crc=00000000\n";
+	const char *v2 =
+		"crngbench/2 seg=probe\nevent name=x t_ns=1\nend n=1 crc=00000000\n";
 	struct seen s = { 0 };
 
 	CHECK(crb_read_stream(v2, strlen(v2), on_rec, on_seg, &s) == 0);
@@ -154,27 +164,29 @@ static void unknown_version_rejected(void)
 static void malformed_lines_rejected(void)
 {
 	static const char *const bad[] = {
-		"",				   /* no type */
-		"bogus key=1",			   /* unknown type */
-		"read iface=urandom",		   /* missing keys */
-		"event name=x t_ns=1 t_ns=2",	   /* duplicate key */
-		"event name= t_ns=1",		   /* empty value */
-		"event name=a b t_ns=1",	   /* stray word */
-		"event Name=x t_ns=1",		   /* bad key character */
-		"event name=%4 t_ns=1",		   /* short escape */
-		"event name=%zz t_ns=1",	   /* bad escape */
-		"event  name=x t_ns=1",		   /* double space */
-		"event name=x t_ns=1 ",		   /* trailing space */
+		"", /* no type */
+		"bogus key=1", /* unknown type */
+		"read iface=urandom", /* missing keys */
+		"event name=x t_ns=1 t_ns=2", /* duplicate key */
+		"event name= t_ns=1", /* empty value */
+		"event name=a b t_ns=1", /* stray word */
+		"event Name=x t_ns=1", /* bad key character */
+		"event name=%4 t_ns=1", /* short escape */
+		"event name=%zz t_ns=1", /* bad escape */
+		"event  name=x t_ns=1", /* double space */
+		"event name=x t_ns=1 ", /* trailing space */
 	};
 	struct crb_record r;
 	char err[256];
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
-		CHECK(crb_parse_line(bad[i], strlen(bad[i]), &r, err, sizeof(err)) == -1);
+		CHECK(crb_parse_line(bad[i], strlen(bad[i]), &r, err,
+				     sizeof(err)) == -1);
 		CHECK(err[0] != '\0');
 	}
-	CHECK(crb_parse_line("event name=x t_ns=1", 19, &r, err, sizeof(err)) == 0);
+	CHECK(crb_parse_line("event name=x t_ns=1", 19, &r, err, sizeof(err)) ==
+	      0);
 }
 
 static void writer_refuses_invalid(void)

@@ -37,8 +37,8 @@ static char *slurp(const char *path, size_t *len)
 
 static const char *dir = "tests/fixtures";
 
-static void parse(const char *name, struct row *r, struct report_outcome *o, struct strbuf *reads,
-		  size_t cut, int flip)
+static void parse(const char *name, struct row *r, struct report_outcome *o,
+		  struct strbuf *reads, size_t cut, int flip)
 {
 	char path[512];
 	size_t len = 0;
@@ -69,11 +69,13 @@ static void block_qemu64_waits(void)
 	CHECK(o.probe_complete && o.report_complete);
 	CHECK(!strcmp(r.release, "6.1.192-crngbench-block"));
 	/* O_NONBLOCK urandom read: EAGAIN (11) before the CRNG was ready */
-	CHECK(reads.p && strstr(reads.p, "t,0,urandom-nb,") && strstr(reads.p, ",0,11,0\n"));
+	CHECK(reads.p && strstr(reads.p, "t,0,urandom-nb,") &&
+	      strstr(reads.p, ",0,11,0\n"));
 	/* the blocking read returned only once the CRNG was ready */
 	CHECK(r.first_urandom_before_ready == 0);
 	CHECK(r.crng_ready_censored == 0);
-	CHECK(r.crng_ready_kmsg_ns > r.init_ns && r.crng_ready_poll_ns > r.init_ns);
+	CHECK(r.crng_ready_kmsg_ns > r.init_ns &&
+	      r.crng_ready_poll_ns > r.init_ns);
 	CHECK(r.first_urandom_end_ns >= r.crng_ready_poll_ns);
 	CHECK(r.traced_reads > 0);
 	CHECK(r.finish_ns > r.userspace_ns && r.userspace_ns > 0);
@@ -110,7 +112,8 @@ static void truncated_report_is_not_data(void)
 	CHECK(o.probe_complete && !o.report_complete);
 	CHECK(strstr(o.error, "truncated") != NULL);
 	/* the report's measures are not taken from a torn segment */
-	CHECK(r.crng_ready_kmsg_ns == -1 && r.finish_ns == -1 && r.crng_ready_censored == -1);
+	CHECK(r.crng_ready_kmsg_ns == -1 && r.finish_ns == -1 &&
+	      r.crng_ready_censored == -1);
 	sb_free(&reads);
 }
 
@@ -143,11 +146,14 @@ static void row_round_trip(void)
 		snprintf(a.axis[i], sizeof(a.axis[i]), "v%d", i);
 	snprintf(a.axis[AX_cpu], sizeof(a.axis[AX_cpu]), "max,-rdrand");
 	snprintf(a.status, sizeof(a.status), "censored");
-	snprintf(a.reason, sizeof(a.reason), "not ready after 20 s (last: \"reading\")");
+	snprintf(a.reason, sizeof(a.reason),
+		 "not ready after 20 s (last: \"reading\")");
 	a.crng_ready_censored = 1;
 	a.init_ns = 1234567890123LL;
 	n = row_format(&a, line, sizeof(line));
 	CHECK(n > 0 && line[n - 1] == '\n');
+	if (n <= 0)
+		return;
 	line[n - 1] = '\0';
 	CHECK(h != NULL);
 	if (!h)
@@ -158,10 +164,12 @@ static void row_round_trip(void)
 	fclose(h);
 	header[strcspn(header, "\n")] = '\0';
 	CHECK(row_parse(line, header, &b) == 0);
-	CHECK(!strcmp(b.boot_id, "c3-r1") && b.run_index == 9 && b.cell == 3 && b.rep == 1);
+	CHECK(!strcmp(b.boot_id, "c3-r1") && b.run_index == 9 && b.cell == 3 &&
+	      b.rep == 1);
 	CHECK(!strcmp(b.axis[AX_cpu], "max,-rdrand"));
 	CHECK(!strcmp(b.reason, a.reason));
-	CHECK(b.init_ns == a.init_ns && b.crng_ready_censored == 1 && b.finish_ns == -1);
+	CHECK(b.init_ns == a.init_ns && b.crng_ready_censored == 1 &&
+	      b.finish_ns == -1);
 	CHECK(row_parse("c1,2", header, &b) == -1); /* wrong field count */
 }
 

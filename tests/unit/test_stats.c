@@ -10,7 +10,9 @@
 static void median_mean_sd_by_hand(void)
 {
 	/* 1 2 3 4 100: median 3, mean 22, sample sd sqrt(7610/4) = 43.6176... */
-	struct sample s[] = { { 4, 0 }, { 1, 0 }, { 100, 0 }, { 3, 0 }, { 2, 0 } };
+	struct sample s[] = {
+		{ 4, 0 }, { 1, 0 }, { 100, 0 }, { 3, 0 }, { 2, 0 }
+	};
 	struct summary u;
 
 	CHECK(summarize(s, 5, 1, 500, &u) == 0);
@@ -42,7 +44,9 @@ static void even_count_interpolates(void)
 static void censored_cells(void)
 {
 	/* Two of five still waiting at 20: median is the middle finite rank. */
-	struct sample s[] = { { 1, 0 }, { 2, 0 }, { 3, 0 }, { 20, 1 }, { 20, 1 } };
+	struct sample s[] = {
+		{ 1, 0 }, { 2, 0 }, { 3, 0 }, { 20, 1 }, { 20, 1 }
+	};
 	struct summary u;
 
 	CHECK(summarize(s, 5, 1, 200, &u) == 0);
@@ -82,7 +86,8 @@ static void empty_is_an_error(void)
 
 static void bootstrap_reproducible(void)
 {
-	struct sample s[] = { { 5, 0 }, { 1, 0 }, { 9, 0 }, { 3, 0 }, { 7, 0 }, { 2, 0 } };
+	struct sample s[] = { { 5, 0 }, { 1, 0 }, { 9, 0 },
+			      { 3, 0 }, { 7, 0 }, { 2, 0 } };
 	struct summary a, b;
 
 	summarize(s, 6, 42, 300, &a);

@@ -1,0 +1,24 @@
+# CRNG-ready time as a CDF across boots, one panel per entropy condition,
+# variants overlaid. Boots whose CRNG never became ready are not on the curve:
+# the curve then stops below 1.
+load 'plots/style.gp'
+dat = datadir.'/cdf.dat'
+set ylabel 'fraction of boots with the CRNG ready'
+set xlabel 'time from kernel start (ms, guest clock, log scale)'
+set logscale x
+set format x '%g'
+set yrange [0:1.05]
+cols = nconds > 2 ? 2 : nconds
+rows = (nconds + cols - 1) / cols
+if (fmt eq 'dumb') {
+	set title 'CRNG ready, CDF: '.cond_0
+	eval 'plot '.cdf_0
+} else {
+	set multiplot layout rows,cols title "CRNG ready time across boots\n".caption
+	do for [c=0:nconds-1] {
+		set title value(sprintf('cond_%d', c))
+		s = value(sprintf('cdf_%d', c))
+		if (strlen(s) > 0) { eval 'plot '.s } else { set label 1 'no boot became ready' at graph 0.5,0.5 center; plot 2 notitle; unset label 1 }
+	}
+	unset multiplot
+}

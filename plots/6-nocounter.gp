@@ -1,0 +1,15 @@
+# Blocking without a cycle counter (the m68k / MIPS R6000 case): with
+# random.no_cycle_counter=1 the jitter loop gives up; stock returns at once,
+# block waits until ready or the read timeout ("still waiting at T").
+load 'plots/style.gp'
+dat = datadir.'/nocounter.dat'
+set xtics ()
+do for [i=0:ngroups6-1] { set xtics add (value(sprintf('g6_%d', i)) i*(nvariants+1)+1.5) }
+set xrange [-1:ngroups6*(nvariants+1)-1]
+set logscale y
+set yrange [0.01:100000]
+set format y '%g'
+set ylabel 'first blocking /dev/urandom read returned (ms from kernel start, log)'
+set title "No RDRAND (qemu64), with and without a usable cycle counter\n".caption
+if (fmt eq 'dumb') { unset key }
+eval 'plot '.nocounter_guest.", 750 with lines dt 3 lc rgb '#aa0000' title '750 ms'"
