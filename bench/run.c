@@ -508,10 +508,13 @@ static void finish_boot(struct slot *s, const struct boot_plan *plan,
 		int waiting = !console_has(s->dir, "crng init done");
 
 		set_text(r.status, waiting ? "censored" : "timeout");
-		set_text(r.reason,
-			 waiting ? "not ready after %d s (last record: %s)" :
-				   "no report after %d s (last record: %s)",
-			 M.timeout_s, o.last[0] ? o.last : "none");
+		set_text(r.reason, "%s after %d s (%s%s)",
+			 waiting ? "not ready" : "no report", M.timeout_s,
+			 o.last[0]	  ? "last record: " :
+			 o.probe_complete ? "PID 1 probe done; systemd never "
+					    "reached the report unit" :
+					    "nothing from the guest",
+			 o.last);
 		if (waiting) {
 			r.crng_ready_censored = 1;
 			r.crng_ready_bound_ns =

@@ -113,6 +113,7 @@ if [ "$kernels_ok" = 1 ]; then
 	collect "boot behaviour" python3 tests/boot_behaviour.py build/crngbench-run build/guest.cpio \
 		"$cache/kernels" "$out/boots"
 	collect "resume" tests/resume.sh
+	collect "shards" tests/shards.sh
 else
 	fail "boots: not run, the kernels or the image did not build"
 fi

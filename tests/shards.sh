@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Two shards of one matrix boot disjoint halves; merged, they are the matrix.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+base=tests/out/shards
+rm -rf "$base"; mkdir -p "$base"
+r=(build/crngbench-run --image build/guest.cpio --quiet --seed 11 --set variant=stock,block
+	--set cpu=max --set reads=urandom --set trace=off --set reps=1)
+ok=1
+for k in 1 2; do "${r[@]}" --shard $k/2 --out "$base/s$k" >/dev/null 2>&1 || ok=0; done
+a=$(tail -n +2 "$base/s1/raw.csv" 2>/dev/null | cut -d, -f1 | sort)
+b=$(tail -n +2 "$base/s2/raw.csv" 2>/dev/null | cut -d, -f1 | sort)
+if [ $ok = 1 ] && [ -n "$a" ] && [ -n "$b" ] && [ -z "$(comm -12 <(echo "$a") <(echo "$b"))" ]; then
+	echo "PASS: shards 1/2 and 2/2 boot disjoint parts of the matrix"
+else
+	echo "FAIL: shards: s1={$a} s2={$b}"
+fi
+if scripts/merge-shards.sh "$base/merged" "$base/s1" "$base/s2" >/dev/null 2>&1 &&
+	[ "$(tail -n +2 "$base/merged/raw.csv" | wc -l)" -eq 2 ] && [ -s "$base/merged/summary.csv" ]; then
+	echo "PASS: merged shards hold the whole matrix (2 boots) and a summary"
+else
+	echo "FAIL: merge-shards did not produce the whole matrix"
+fi
+if scripts/merge-shards.sh "$base/twice" "$base/s1" "$base/s1" >/dev/null 2>&1; then
+	echo "FAIL: merging a shard with itself was accepted"
+else
+	echo "PASS: merging the same boots twice is refused"
+fi
