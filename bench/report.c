@@ -182,6 +182,10 @@ void report_parse(const char *chan, size_t len, struct row *r,
 	r->report_ns = c.report_t;
 	if (r->traced_reads < 0 && out->report_complete)
 		r->traced_reads = 0;
+	/* The probe's segment stands on its own: a read that hit the timeout
+	 * is censored whether or not the report ever came. */
+	if (r->first_urandom_end_ns >= 0)
+		r->first_urandom_censored = c.urandom_timed_out;
 	if (!out->report_complete)
 		return;
 	/* The report ran, so anything not seen by then is censored at its time. */
@@ -198,9 +202,6 @@ void report_parse(const char *chan, size_t len, struct row *r,
 			r->first_urandom_before_ready =
 				r->first_urandom_end_ns < ready;
 	}
-	if (r->first_urandom_end_ns >= 0) {
-		r->first_urandom_censored = c.urandom_timed_out;
-		if (r->crng_ready_censored)
-			r->first_urandom_before_ready = !c.urandom_timed_out;
-	}
+	if (r->first_urandom_end_ns >= 0 && r->crng_ready_censored)
+		r->first_urandom_before_ready = !c.urandom_timed_out;
 }

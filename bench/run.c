@@ -528,8 +528,7 @@ static void finish_boot(struct slot *s, const struct boot_plan *plan,
 						1000000000;
 			}
 		}
-		/* Guest data of an incomplete report is never used. */
-		reads.len = traces.len = 0;
+		/* Only verified segments gave data: the probe's, if complete. */
 	} else if (s->vm.chan_len == 0 && s->vm.t_exit >= 0 &&
 		   s->vm.t_exit < 5000000000LL && s->vm.err_len) {
 		char *nl = strchr(s->vm.err, '\n');

@@ -8,7 +8,7 @@ set xtics () rotate by 0
 do for [i=0:ngroups1-1] { set xtics add (value(sprintf('g1_%d', i)) i*(nvariants+1)+1.5) }
 set xrange [-1:ngroups1*(nvariants+1)-1]
 set logscale y
-set yrange [0.01:100000]
+set yrange [1:100000]
 set format y '%g'
 set ylabel 'first blocking /dev/urandom read returned (ms, log scale)'
 refs = "50 with lines dt 2 lc rgb '#555555' title '50 ms: the NetHack boot', 750 with lines dt 3 lc rgb '#aa0000' title '750 ms: the complaint'"
@@ -19,11 +19,11 @@ if (fmt eq 'dumb') {
 } else {
 	set multiplot layout 1,2 title 'When the first /dev/urandom read returns, by kernel variant (TCG)'."\n".caption
 	set title 'guest clock: from kernel start'
-	unset key
+	set key inside bottom right opaque box font ',9' spacing 0.9
 	eval 'plot '.nethack_guest.', '.refs
 	set title 'host clock: from QEMU start'
 	set ylabel ''
-	set key outside right top
+	unset key
 	eval 'plot '.nethack_host.', '.refs
 	unset multiplot
 }

@@ -196,7 +196,7 @@ def main():
     kernels = meta.get("kernels", {})
     release = next(iter(kernels.values()), {}).get("release", "?").split("-crngbench")[0]
     qemu = meta.get("qemu", "?").replace("QEMU emulator version ", "QEMU ").split(" (")[0]
-    accels = sorted({r["accel"] for r in raw})
+    accels = sorted({r["accel"] for r in good})
     per_cell = {}
     for r in good:
         per_cell[(r["variant"], condition(r), r["accel"])] = per_cell.get(

@@ -7,7 +7,9 @@ rm -rf "$base"; mkdir -p "$base"
 r=(build/crngbench-run --image build/guest.cpio --quiet --seed 11 --set variant=stock,block
 	--set cpu=max --set reads=urandom --set trace=off --set reps=1)
 ok=1
-for k in 1 2; do "${r[@]}" --shard $k/2 --out "$base/s$k" >/dev/null 2>&1 || ok=0; done
+# Shard 1 also runs each QEMU under perf stat (--perf).
+"${r[@]}" --shard 1/2 --perf --out "$base/s1" >/dev/null 2>&1 || ok=0
+"${r[@]}" --shard 2/2 --out "$base/s2" >/dev/null 2>&1 || ok=0
 a=$(tail -n +2 "$base/s1/raw.csv" 2>/dev/null | cut -d, -f1 | sort)
 b=$(tail -n +2 "$base/s2/raw.csv" 2>/dev/null | cut -d, -f1 | sort)
 if [ $ok = 1 ] && [ -n "$a" ] && [ -n "$b" ] && [ -z "$(comm -12 <(echo "$a") <(echo "$b"))" ]; then
@@ -25,4 +27,10 @@ if scripts/merge-shards.sh "$base/twice" "$base/s1" "$base/s1" >/dev/null 2>&1; 
 	echo "FAIL: merging a shard with itself was accepted"
 else
 	echo "PASS: merging the same boots twice is refused"
+fi
+tc=$(python3 -c "import csv,sys; print(next(csv.DictReader(open(sys.argv[1])))['host_task_clock_ns'])" "$base/s1/raw.csv" 2>/dev/null)
+if [ -n "$tc" ] && [ "$tc" -gt 0 ] 2>/dev/null; then
+	echo "PASS: --perf records QEMU's task-clock from perf stat"
+else
+	echo "FAIL: --perf: no task-clock in raw.csv ('$tc')"
 fi
