@@ -139,8 +139,11 @@ bench: deps
 plots:
 	plots/render.sh $(RUN)
 
+# REPORT.md's tables and the committed charts (plots/figures/) come from RUN.
 report:
 	scripts/report_tables.py $(RUN) REPORT.md
+	mkdir -p plots/figures
+	cp $(RUN)/plots/*.png plots/figures/
 
 bench-build:
 	scripts/bench-build.sh

@@ -502,10 +502,12 @@ static void finish_boot(struct slot *s, const struct boot_plan *plan,
 		set_text(r.reason, "%s", panic_line);
 	} else if (timed_out) {
 		/*
-		 * Still waiting for entropy at the timeout is a measurement, not a
+		 * Still waiting for entropy at the timeout (the probe ran, the
+		 * kernel never said "crng init done") is a measurement, not a
 		 * failure: censored at T. Anything else that hangs is a timeout.
 		 */
-		int waiting = !console_has(s->dir, "crng init done");
+		int waiting = !console_has(s->dir, "crng init done") &&
+			      (o.probe_complete || o.last[0]);
 
 		set_text(r.status, waiting ? "censored" : "timeout");
 		set_text(r.reason, "%s after %d s (%s%s)",

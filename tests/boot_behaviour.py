@@ -157,7 +157,24 @@ report(r is not None and r["status"] == "ok" and r["crng_ready_censored"] == "0"
        "virtio-rng makes the CRNG ready without the jitter loop (block, no counter)",
        str(r and (r["status"], r["reason"], r["crng_ready_censored"])))
 
-# 5. KVM: usable cells run; unusable KVM is detected by the canary and
+# 5. A saved seed (a machine's later boot): systemd-random-seed credits it,
+# so the CRNG becomes ready although neither RDRAND nor the jitter loop can
+# help; on a first boot (no seed) the same guest never gets there.
+rows, reads, _, _ = run("seed", ["variant=stock", "cpu=qemu64", "nocounter=on", "seed=none,saved",
+                                 "reads=none", "read_timeout=5"])
+S = {r["seed"]: r for r in rows}
+sv, fb = S.get("saved"), S.get("none")
+report(sv is not None and sv["status"] == "ok" and sv["crng_ready_censored"] == "0"
+       and fb is not None and fb["crng_ready_censored"] == "1",
+       "saved seed: systemd-random-seed makes the CRNG ready; a first boot stays unready",
+       str([(r["seed"], r["status"], r["crng_ready_censored"], r["reason"][:60]) for r in rows]))
+
+# 6. Two vCPUs boot and report like one.
+rows, reads, _, _ = run("smp", ["variant=block", "cpu=max", "smp=2", "reads=urandom"])
+report(bool(rows) and rows[0]["status"] == "ok" and rows[0]["crng_ready_before_init"] == "1",
+       "smp=2: the guest boots and reports", str(rows and (rows[0]["status"], rows[0]["reason"])))
+
+# 7. KVM: usable cells run; unusable KVM is detected by the canary and
 # every KVM cell is reported skipped with the reason.
 rows, reads, secs, err = run("kvm", ["variant=stock", "accel=kvm,tcg", "cpu=max", "reads=urandom"],
                              ["--kvm-canary", "10"])
