@@ -139,11 +139,14 @@ bench: deps
 plots:
 	plots/render.sh $(RUN)
 
-# REPORT.md's tables and the committed charts (plots/figures/) come from RUN.
+# REPORT.md's tables and the committed charts (plots/figures/) come from RUN;
+# chart 5 and its table from HZRUN (a run of MATRIX=hz) when given.
+HZRUN ?=
 report:
-	scripts/report_tables.py $(RUN) REPORT.md
+	scripts/report_tables.py $(RUN) REPORT.md $(HZRUN)
 	mkdir -p plots/figures
 	cp $(RUN)/plots/*.png plots/figures/
+	$(if $(HZRUN),cp $(HZRUN)/plots/5-jitter-vs-hz.png plots/figures/)
 
 bench-build:
 	scripts/bench-build.sh

@@ -99,6 +99,7 @@ def main():
 
     # 2: CDF of CRNG-ready time per condition, variants overlaid.
     conds = sorted({condition(r) for r in tcg})
+    cdf_index = {}  # (condition, variant) -> gnuplot index, for non-empty sets only
     with open(os.path.join(out, "cdf.dat"), "w") as f:
         for ci, c in enumerate(conds):
             for v in VARIANTS:
@@ -114,12 +115,15 @@ def main():
                         if t is not None:
                             vals.append((t, 0))
                 vals.sort()
-                f.write(f"# condition {ci} variant {v}\n")
                 n = len(vals)
-                for i, (t, cens) in enumerate(vals):
-                    if not cens:
-                        f.write(f"{t * MS:.3f} {(i + 1) / n:.4f} {cens}\n")
-                f.write("\n\n")  # one gnuplot index per (condition, variant)
+                pts = [(t, (i + 1) / n) for i, (t, cens) in enumerate(vals) if not cens]
+                if not pts:
+                    continue  # gnuplot warns on an empty data set: write none
+                cdf_index[(ci, v)] = len(cdf_index)
+                f.write(f"# condition {ci} ({c}) variant {v}\n")
+                for t, q in pts:
+                    f.write(f"{t * MS:.3f} {q:.4f}\n")
+                f.write("\n\n")  # one gnuplot index per data set
 
     # 3: TCG against KVM, medians per cell.
     cells = {}
@@ -178,17 +182,19 @@ def main():
                 y += 1
     ready_ms = (num(boot, "crng_ready_kmsg_ns") or 0) * MS if boot else 0
 
-    # 5: jitter cost against HZ (median CRNG ready, qemu64, no knob).
+    # 5: jitter cost against HZ: the median duration of the first blocking
+    # urandom read, which runs the jitter loop (qemu64, counter present).
     with open(os.path.join(out, "hz.dat"), "w") as f:
         f.write("# hz " + " ".join(VARIANTS) + "\n")
         hzs = sorted({int(r["hz"]) for r in tcg})
         for hz in hzs:
             row = [str(hz)]
             for v in VARIANTS:
-                vals = sorted(num(r, "crng_ready_kmsg_ns") for r in tcg
+                vals = sorted(num(r, "first_urandom_dur_ns") for r in tcg
                               if int(r["hz"]) == hz and r["variant"] == v and r["cpu"] == "qemu64"
-                              and r["nocounter"] == "off" and r["crng_ready_censored"] == "0"
-                              and num(r, "crng_ready_kmsg_ns") is not None)
+                              and r["nocounter"] == "off" and r["first_urandom_censored"] == "0"
+                              and r["variant"] != "legacy"
+                              and num(r, "first_urandom_dur_ns") is not None)
                 row.append(f"{vals[len(vals) // 2] * MS:.3f}" if vals else "NaN")
             f.write(" ".join(row) + "\n")
     nhz = len({r["hz"] for r in tcg})
@@ -236,24 +242,20 @@ def main():
         f.write(f"nethack_guest = \"{series_nethack(os.path.join(out, 'nethack.dat'), 2)}\"\n")
         f.write(f"nethack_host = \"{series_nethack(os.path.join(out, 'nethack.dat'), 4)}\"\n")
         f.write(f"nocounter_guest = \"{series_nethack(os.path.join(out, 'nocounter.dat'), 2)}\"\n")
-        # CDF: one index per (condition, variant), in write order
-        cdf = [l for l in open(os.path.join(out, "cdf.dat"))]
-        blocks, cur = [], []
-        idx = 0
-        text = open(os.path.join(out, "cdf.dat")).read().split("\n\n\n")
+        # CDF: the sets written above, by their gnuplot index
         for ci in range(len(conds)):
-            parts = []
-            for vi, v in enumerate(VARIANTS):
-                block = text[ci * len(VARIANTS) + vi] if ci * len(VARIANTS) + vi < len(text) else ""
-                if any(l and not l.startswith("#") for l in block.split("\n")):
-                    parts.append(f"dat index {ci * len(VARIANTS) + vi} using 1:2 with steps lw 2 "
-                                 f"lc rgb '{COLOURS[vi]}' title '{v}'")
+            parts = [f"dat index {cdf_index[(ci, v)]} using 1:2 with steps lw 2 "
+                     f"lc rgb '{COLOURS[vi]}' title '{v}'"
+                     for vi, v in enumerate(VARIANTS) if (ci, v) in cdf_index]
             f.write(f"cdf_{ci} = \"{', '.join(parts)}\"\n")
         rows = [l.split() for l in open(os.path.join(out, "hz.dat")) if not l.startswith("#")]
         parts = []
         for vi, v in enumerate(VARIANTS):
             if sum(1 for r in rows if r[vi + 1] != "NaN") >= 1:
-                parts.append(f"dat using 1:{vi + 2} with linespoints pt 7 lw 2 lc rgb '{COLOURS[vi]}' title '{v}'")
+                # overlapping variants stay visible: wide first, narrow later
+                parts.append(f"dat using 1:{vi + 2} with linespoints pt {7 if vi == 0 else 6} "
+                             f"ps {2.2 if vi == 0 else 1.2} lw {5 if vi == 0 else 2} "
+                             f"lc rgb '{COLOURS[vi]}' title '{v}'")
         f.write(f"hz_series = \"{', '.join(parts)}\"\n")
         rows = [l for l in open(os.path.join(out, "accel.dat")) if not l.startswith("#")]
         parts = ["dat using 2:xtic(5) title 'TCG' lc rgb '#4477aa'"]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate REPORT.md's tables from a run's summary.csv (make report).
 
-    scripts/report_tables.py RUN_DIR REPORT.md
+    scripts/report_tables.py RUN_DIR REPORT.md [HZ_RUN_DIR]
 
 Replaces the text between "<!-- tables:begin -->" and "<!-- tables:end -->"
 in REPORT.md, so the numbers can never drift from the data. With "-" as the
@@ -68,6 +68,24 @@ def table(rows, measure, title, where=lambda r: True, accel="tcg"):
     return "\n".join(out) + "\n"
 
 
+def hz_table(run):
+    """The jitter loop's duration per CONFIG_HZ (the hz matrix)."""
+    with open(os.path.join(run, "summary.csv")) as f:
+        rows = [r for r in csv.DictReader(f) if r["measure"] == "first_urandom_latency"
+                and r["accel"] == "tcg" and r["nocounter"] == "off"]
+    hzs = sorted({int(r["hz"]) for r in rows})
+    out = [f"### Chart 5: the jitter loop's cost against CONFIG_HZ (run `{os.path.basename(os.path.normpath(run))}`)\n",
+           "first blocking urandom read's duration, median ms [95% CI]; 256/HZ s for comparison\n",
+           "| CONFIG_HZ | 256/HZ | " + " | ".join(VARIANTS) + " |", "|---|---|" + "---|" * len(VARIANTS)]
+    for hz in hzs:
+        cells = []
+        for v in VARIANTS:
+            r = next((x for x in rows if int(x["hz"]) == hz and x["variant"] == v), None)
+            cells.append(f"{fmt(r)}; n={r['n']}" if r else "")
+        out.append(f"| {hz} | {256000 / hz:.0f} | " + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n"
+
+
 def tables(run):
     with open(os.path.join(run, "summary.csv")) as f:
         rows = list(csv.DictReader(f))
@@ -100,8 +118,12 @@ def tables(run):
 
 
 def main():
+    if len(sys.argv) < 3:
+        sys.exit("usage: report_tables.py RUN_DIR REPORT.md|- [HZ_RUN_DIR]")
     run, report = sys.argv[1], sys.argv[2]
     text = tables(run)
+    if len(sys.argv) > 3:
+        text += "\n" + hz_table(sys.argv[3])
     if report == "-":
         print(text)
         return
