@@ -5,7 +5,7 @@ dat = datadir.'/timeline.dat'
 set title "One boot: ".boot_label."\n".caption
 set xlabel 'time from kernel start (ms, guest clock)'
 unset ytics
-set yrange [-1:*] reverse
+set yrange [timeline_rows:-1]
 set key outside right top
 set arrow 1 from ready_ms, graph 0 to ready_ms, graph 1 nohead lw 2 lc rgb '#aa0000'
 set label 1 'CRNG ready' at ready_ms, graph 1 offset 0.5,-1 tc rgb '#aa0000'

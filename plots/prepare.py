@@ -162,6 +162,7 @@ def main():
             y = 0
             for name, key in (("kernel start", None), ("init (probe)", "init_ns"),
                               ("systemd userspace", "userspace_ns"),
+                              ("game seeded", "game_seeded_ns"),
                               ("systemd finished", "finish_ns")):
                 t = 0 if key is None else num(boot, key)
                 if t is not None:
@@ -171,15 +172,20 @@ def main():
                 f.write(f"{y} {float(rd['start_ns']) * MS:.3f} {float(rd['dur_ns']) * MS:.3f} "
                         f"\"probe: {rd['iface']} (errno {rd['errno']})\" 1\n")
                 y += 1
-            seen = 0
+            fast = 0
             for tr in (x for x in traces if x["boot_id"] == boot["boot_id"]):
-                if float(tr["dur_ns"]) < 1e6 and seen > 12:
-                    continue  # keep the chart readable: every slow call, a few fast ones
-                seen += 1
-                label = f"{tr['comm']}[{tr['pid']}] {tr['func']}"
+                if float(tr["dur_ns"]) < 1e6:
+                    fast += 1
+                    if fast > 6:
+                        continue  # readable: every slow call, the first fast ones
+                # ftrace names a pid by its command at print time: PID 1's
+                # reads before the exec are the probe's.
+                who = "pid 1 (probe, then systemd)" if tr["pid"] == "1" else f"{tr['comm']}[{tr['pid']}]"
+                label = f"{who} {tr['func']}"
                 f.write(f"{y} {float(tr['start_ns']) * MS:.3f} {float(tr['dur_ns']) * MS:.3f} "
                         f"\"{label}\" 2\n")
                 y += 1
+        timeline_rows = y if boot else 1
     ready_ms = (num(boot, "crng_ready_kmsg_ns") or 0) * MS if boot else 0
 
     # 5: jitter cost against HZ: the median duration of the first blocking
@@ -214,6 +220,7 @@ def main():
         f.write(f"ngroups1 = {len(groups1)}\nngroups6 = {len(groups6)}\nnconds = {len(conds)}\n")
         f.write(f"ncells = {len(cells)}\nnhz = {nhz}\nready_ms = {ready_ms:.3f}\n")
         f.write(f"have_boot = {1 if boot else 0}\nnvariants = {len(VARIANTS)}\n")
+        f.write(f"timeline_rows = {timeline_rows}\n")
         for i, g in enumerate(groups1):
             f.write(f'g1_{i} = "{g}"\n')
         for i, g in enumerate(groups6):
