@@ -14,8 +14,7 @@ import json
 import os
 import sys
 
-VARIANTS = ["stock", "legacy", "block", "block-v0"]  # colour order, every chart
-COLOURS = ["#1b9e77", "#7570b3", "#d95f02", "#e7298a"]  # one per variant, every chart
+from runlib import COLOURS, VARIANTS, condition
 MS = 1e-6
 
 
@@ -39,24 +38,6 @@ def load(run):
 def num(row, key):
     v = row.get(key, "")
     return float(v) if v not in ("", None) else None
-
-
-def condition(r):
-    """What distinguishes entropy conditions, in the words of the thread."""
-    parts = [f"cpu={r['cpu']}"]
-    if r["nocounter"] == "on":
-        parts.append("no counter")
-    if r["virtio_rng"] == "on":
-        parts.append("virtio-rng")
-    if r["trust_cpu"] == "off":
-        parts.append("trust_cpu=off")
-    if r["seed"] == "saved":
-        parts.append("saved seed")
-    if r["hz"] != "250":
-        parts.append(f"HZ={r['hz']}")
-    if r["smp"] != "1":
-        parts.append(f"smp={r['smp']}")
-    return ", ".join(parts)
 
 
 def vindex(v):

@@ -14,23 +14,8 @@ import os
 import sys
 
 BEGIN, END = "<!-- tables:begin -->", "<!-- tables:end -->"
-VARIANTS = ["stock", "legacy", "block", "block-v0"]
-
-
-def condition(r):
-    parts = [f"cpu={r['cpu']}"]
-    for axis, label in (("nocounter", "no counter"), ("virtio_rng", "virtio-rng")):
-        if r[axis] == "on":
-            parts.append(label)
-    if r["trust_cpu"] == "off":
-        parts.append("trust_cpu=off")
-    if r["seed"] == "saved":
-        parts.append("saved seed")
-    if r["hz"] != "250":
-        parts.append(f"HZ={r['hz']}")
-    if r["smp"] != "1":
-        parts.append(f"smp={r['smp']}")
-    return ", ".join(parts)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
+from runlib import VARIANTS, condition  # noqa: E402
 
 
 def fmt(r):
