@@ -65,7 +65,7 @@ help:
 	@echo "  make bench       everything: deps, kernels, image, runner, run MATRIX, plots"
 	@echo "  make run         run MATRIX only (kernels and image must be built)"
 	@echo "  make plots       render charts for RUN=<results dir> (default results/latest)"
-	@echo "  make report      regenerate REPORT.md tables from RUN"
+	@echo "  make report      REPORT.md tables and plots/figures from RUN (and HZRUN)"
 	@echo "  make check       all tests, ending with 'N passed, N failed, N skipped'"
 	@echo "  make lint        clang-format check, cppcheck, checkpatch on kernel/patches"
 	@echo "  make bench-build kernel build speed figures (cold builds: ~15 min)"

@@ -922,7 +922,7 @@ static void write_meta(int argc, char **argv, size_t nplan)
 			for (int h = 0; h < M.nvalues[AX_hz]; h++) {
 				char kp[PATH_MAX + 64],
 					rel[128] = "", key[64] = "",
-					patches[512] = "", line[128];
+					patches[1024] = "", line[256];
 				FILE *pf;
 
 				xpath(kp, sizeof(kp), "%s/%s-hz%s/release",
@@ -949,7 +949,7 @@ static void write_meta(int argc, char **argv, size_t nplan)
 						line[strcspn(line, "\n")] =
 							'\0';
 						strncat(patches,
-							patches[0] ? " " : "",
+							patches[0] ? "; " : "",
 							sizeof(patches) -
 								strlen(patches) -
 								1);

@@ -241,7 +241,10 @@ for v in "${variants[@]}"; do
 	cp "$build/.config" "$out.tmp/config"
 	cp "$build/System.map" "$out.tmp/System.map"
 	echo "$release" >"$out.tmp/release"
-	series_of "$v" | xargs -n1 basename >"$out.tmp/patches"
+	# name and sha256 of every patch in the series, for meta.json
+	series_of "$v" | while read -r p; do
+		echo "$(basename "$p") $(sha256sum <"$p" | cut -c1-64)"
+	done >"$out.tmp/patches"
 	echo "$key" >"$out.tmp/key"
 	rm -rf "$out"; mv "$out.tmp" "$out"
 	note "$name: $release"
