@@ -158,9 +158,13 @@ void qemu_build_argv(const struct cell *c, const struct boot_params *p,
 		APP(" crngbench.reads=%s", reads);
 	if (p->seed_hex)
 		APP(" crngbench.seed=%s", p->seed_hex);
+	if (p->append && *p->append)
+		APP(" %s", p->append);
 #undef APP
 	argv_add(a, "-append");
 	argv_add(a, "%s", append);
+	for (char *const *x = p->qemu_args; x && *x; x++)
+		argv_add(a, "%s", *x);
 }
 
 int64_t host_now_ns(void)

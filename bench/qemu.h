@@ -33,6 +33,8 @@ struct boot_params {
 	int read_timeout_s;
 	const char *seed_hex; /* seed=saved: the saved seed's bytes */
 	const char *perf_out; /* non-NULL: wrap QEMU in perf stat -o this */
+	const char *append; /* extra kernel command line (--append) */
+	char *const *qemu_args; /* extra QEMU arguments, NULL-terminated */
 };
 
 void qemu_build_argv(const struct cell *c, const struct boot_params *p,

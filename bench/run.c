@@ -53,6 +53,9 @@ static struct {
 	int dry_run;
 	const char *summarize_dir;
 	int quiet;
+	const char *append;
+	char *qemu_args[33];
+	int nqemu_args;
 } opt = { .qemu = "qemu-system-x86_64",
 	  .shard_k = 1,
 	  .shard_n = 1,
@@ -97,6 +100,8 @@ static void usage(FILE *f)
 	      "  --dry-run           validate, print the plan and the QEMU command lines, boot nothing\n"
 	      "  --summarize DIR     recompute DIR/summary.csv from DIR/raw.csv and print it\n"
 	      "  --quiet             no progress line\n"
+	      "  --append 'ARGS'     extra kernel command line for every boot\n"
+	      "  --qemu-arg ARG      extra QEMU argument for every boot (repeatable)\n"
 	      "axes:",
 	      f);
 	for (int a = 0; a < AX_N; a++)
@@ -122,6 +127,8 @@ static void parse_args(int argc, char **argv)
 		{ "dry-run", no_argument, 0, 'n' },
 		{ "summarize", required_argument, 0, 'u' },
 		{ "quiet", no_argument, 0, 'Q' },
+		{ "append", required_argument, 0, 'A' },
+		{ "qemu-arg", required_argument, 0, 'X' },
 		{ "help", no_argument, 0, 'H' },
 		{ 0, 0, 0, 0 }
 	};
@@ -192,6 +199,14 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'Q':
 			opt.quiet = 1;
+			break;
+		case 'A':
+			opt.append = optarg;
+			break;
+		case 'X':
+			if (opt.nqemu_args == 32)
+				die("too many --qemu-arg options");
+			opt.qemu_args[opt.nqemu_args++] = optarg;
 			break;
 		case 'H':
 			usage(stdout);
@@ -349,6 +364,8 @@ static void fill_params(struct slot *s, struct boot_params *bp, char *kernel,
 	bp->read_timeout_s = M.read_timeout_s;
 	bp->seed_hex = s->seed_hex[0] ? s->seed_hex : NULL;
 	bp->perf_out = opt.perf ? perf : NULL;
+	bp->append = opt.append;
+	bp->qemu_args = opt.qemu_args;
 }
 
 static void make_seed(struct slot *s)

@@ -2,9 +2,9 @@
 /*
  * crngbench guest probe. One static binary, four roles:
  *
- *   /init                 PID 1: timestamp entry, set up read tracing, fork
- *                         the CRNG watcher, time the early reads named on
- *                         the kernel command line, then exec systemd.
+ *   /init                 PID 1: timestamp entry, fork the CRNG watcher,
+ *                         time the early reads named on the kernel command
+ *                         line, then exec systemd.
  *   probe game            the NetHack stand-in: seed from /dev/urandom at
  *                         once, as a game would, and record when it got it.
  *   probe report          the last unit: collect everything and write the
@@ -126,7 +126,12 @@ static void __attribute__((noreturn)) panic(const char *what)
 
 /* --- command line ------------------------------------------------------------ */
 
-static void parse_cmdline(void)
+/*
+ * Returns NULL, or what is wrong with a crngbench.* value: the caller opens
+ * the result channel first (its path is on the same command line), so the
+ * complaint reaches the host as a fail record.
+ */
+static const char *parse_cmdline(void)
 {
 	char buf[4096], *tok, *save = NULL;
 	ssize_t n;
@@ -153,10 +158,9 @@ static void parse_cmdline(void)
 		else if (!strncmp(tok, "crngbench.seed=", 15))
 			snprintf(opt.seed, sizeof(opt.seed), "%s", tok + 15);
 	}
-	if (opt.bytes == 0 || opt.bytes > 4096) {
-		errno = EINVAL;
-		panic("crngbench.bytes must be 1..4096");
-	}
+	if (opt.bytes == 0 || opt.bytes > 4096)
+		return "crngbench.bytes must be 1..4096";
+	return NULL;
 }
 
 /* --- mounts and channel ---------------------------------------------------------- */
@@ -199,6 +203,18 @@ static int open_channel(const char *path)
 			    strerror(errno));
 	}
 	return fd;
+}
+
+/* Open the result channel, then fail on a bad crngbench.* value. */
+static void setup_channel(const char *bad)
+{
+	out_fd = open_channel(opt.out);
+	if (out_fd < 0)
+		panic(opt.out);
+	if (bad) {
+		errno = EINVAL;
+		panic(bad);
+	}
 }
 
 /* --- read tracing ---------------------------------------------------------------- */
@@ -474,10 +490,7 @@ static int run_init(int argc, char **argv)
 
 	(void)argc;
 	mount_filesystems();
-	parse_cmdline();
-	out_fd = open_channel(opt.out);
-	if (out_fd < 0)
-		panic(opt.out);
+	setup_channel(parse_cmdline());
 	start_watcher();
 	crb_begin(&w, out_fd, "probe");
 	crb_emit(&w, CRB_meta, "key=reads value=%s",
@@ -507,7 +520,8 @@ static int run_game(void)
 	struct read_result r;
 	char line[256];
 
-	parse_cmdline();
+	/* The game's records go to a file; a bad value only affects reads. */
+	(void)parse_cmdline();
 	r = do_read(RD_URANDOM, 8); /* a game wants a seed, not a key */
 	snprintf(line, sizeof(line),
 		 "event name=game-seeded t_ns=%" PRId64 " start_ns=%" PRId64
@@ -823,10 +837,7 @@ static int run_report(void)
 	char out[256];
 	int64_t t;
 
-	parse_cmdline();
-	out_fd = open_channel(opt.out);
-	if (out_fd < 0)
-		panic(opt.out);
+	setup_channel(parse_cmdline());
 	t = boot_ns();
 	crb_begin(&w, out_fd, "report");
 	wait_boot_finished(out, sizeof(out));

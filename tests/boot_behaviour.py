@@ -174,7 +174,15 @@ rows, reads, _, _ = run("smp", ["variant=block", "cpu=max", "smp=2", "reads=uran
 report(bool(rows) and rows[0]["status"] == "ok" and rows[0]["crng_ready_before_init"] == "1",
        "smp=2: the guest boots and reports", str(rows and (rows[0]["status"], rows[0]["reason"])))
 
-# 7. KVM: usable cells run; unusable KVM is detected by the canary and
+# 7. A guest that fails reports why and ends the VM by itself (never a hang).
+rows, reads, _, _ = run("guest-fail", ["variant=stock", "cpu=max", "reads=urandom"],
+                        ["--append", "crngbench.bytes=0"])
+r = rows[0] if rows else {}
+report(r.get("status") == "guest-failed" and "crngbench.bytes" in r.get("reason", ""),
+       "a failing guest reports the cause and powers off (guest-failed row)",
+       str((r.get("status"), r.get("reason"))))
+
+# 8. KVM: usable cells run; unusable KVM is detected by the canary and
 # every KVM cell is reported skipped with the reason.
 rows, reads, secs, err = run("kvm", ["variant=stock", "accel=kvm,tcg", "cpu=max", "reads=urandom"],
                              ["--kvm-canary", "10"])
