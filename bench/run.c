@@ -90,7 +90,7 @@ static void usage(FILE *f)
 	      "  --out DIR           results directory (created; must not hold a run unless --resume)\n"
 	      "  --resume            finish the run in --out without redoing its boots\n"
 	      "  --kernels DIR       built kernels (kernel/build.sh's cache kernels/)\n"
-	      "  --image FILE        guest initramfs\n"
+	      "  --image FILE        guest initramfs (default build/guest.cpio, from make image)\n"
 	      "  --qemu PATH         QEMU binary (default qemu-system-x86_64)\n"
 	      "  --jobs N            boots in parallel (default: 1 on <= 2 CPUs, else CPUs - 1)\n"
 	      "  --seed N            run-order and bootstrap seed (default: random, recorded)\n"
@@ -1100,7 +1100,7 @@ static void default_paths(void)
 	if (opt.image)
 		set_text(image_path, "%s", opt.image);
 	else
-		xpath(image_path, sizeof(image_path), "%s/guest.cpio", base);
+		snprintf(image_path, sizeof(image_path), "build/guest.cpio");
 }
 
 int main(int argc, char **argv)
