@@ -3,6 +3,7 @@
 #include "row.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,4 +189,41 @@ int row_parse(const char *line, const char *header, struct row *r)
 				}
 	}
 	return r->boot_id[0] ? 0 : -1;
+}
+
+int row_read_file(const char *path, struct row **rows, size_t *n)
+{
+	char *line = NULL, *header = NULL;
+	size_t cap = 0, alloc = 0;
+	ssize_t len;
+	FILE *f = fopen(path, "re");
+
+	*rows = NULL;
+	*n = 0;
+	if (!f)
+		return -1;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		if (line[len - 1] != '\n')
+			break; /* an interrupted write: not a row */
+		line[len - 1] = '\0';
+		if (!header) {
+			header = strdup(line);
+			continue;
+		}
+		if (*n == alloc) {
+			struct row *p = realloc(
+				*rows, (alloc = alloc ? alloc * 2 : 64) *
+					       sizeof(**rows));
+
+			if (!p)
+				break;
+			*rows = p;
+		}
+		if (row_parse(line, header, &(*rows)[*n]) == 0)
+			(*n)++;
+	}
+	free(line);
+	free(header);
+	fclose(f);
+	return 0;
 }

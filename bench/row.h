@@ -72,6 +72,12 @@ int row_format(const struct row *r, char *buf, size_t len);
 /* Parse one raw.csv line (no newline) given its header; 0 or -1. */
 int row_parse(const char *line, const char *header, struct row *r);
 
+/*
+ * Read every complete row of a raw.csv (a torn last line is not a row).
+ * 0 with a malloc'd array, or -1 with errno if the file cannot be read.
+ */
+int row_read_file(const char *path, struct row **rows, size_t *n);
+
 /* RFC 4180 field splitting: returns the number of fields (<= max). */
 int csv_split(char *line, char **fields, int max);
 /* Append a CSV-quoted field (with leading comma unless first). */

@@ -410,29 +410,13 @@ static void commit_row(const struct row *r, const struct strbuf *reads,
 	append_atomic(path, line, (size_t)n);
 }
 
-/* First line of the console log that names a kernel panic, if any. */
-static int console_panic(const char *dir, char *buf, size_t len)
-{
-	char path[PATH_MAX], line[512];
-	FILE *f;
-	int found = 0;
-
-	path_join(path, sizeof(path), dir, "console.log");
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, "Kernel panic") || strstr(line, "BUG:")) {
-			line[strcspn(line, "\r\n")] = '\0';
-			text_printf(buf, len, "%s", line);
-			found = 1;
-			break;
-		}
-	fclose(f);
-	return found;
-}
-
-static int console_has(const char *dir, const char *needle)
+/*
+ * Copy the first console line containing one of needles (NULL-terminated)
+ * into buf; 1 if found. The console is read only to classify a boot that
+ * gave no report, never for data.
+ */
+static int console_line(const char *dir, const char *const *needles, char *buf,
+			size_t len)
 {
 	char path[PATH_MAX], line[512];
 	FILE *f;
@@ -443,8 +427,13 @@ static int console_has(const char *dir, const char *needle)
 	if (!f)
 		return 0;
 	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, needle) != NULL;
+		for (const char *const *n = needles; *n && !found; n++)
+			found = strstr(line, *n) != NULL;
 	fclose(f);
+	if (found && buf) {
+		line[strcspn(line, "\r\n")] = '\0';
+		text_printf(buf, len, "%s", line);
+	}
 	return found;
 }
 
@@ -479,6 +468,9 @@ static void perf_numbers(const char *dir, struct row *r)
 }
 
 /* Classify a finished boot, write its row. */
+static const char *const panic_markers[] = { "Kernel panic", "BUG:", NULL };
+static const char *const crng_done[] = { "crng init done", NULL };
+
 static void finish_boot(struct slot *s, const struct boot_plan *plan,
 			long run_index, int timed_out)
 {
@@ -514,7 +506,8 @@ static void finish_boot(struct slot *s, const struct boot_plan *plan,
 	} else if (o.guest_failed) {
 		set_text(r.status, "guest-failed");
 		set_text(r.reason, "%s", o.error);
-	} else if (console_panic(s->dir, panic_line, sizeof(panic_line))) {
+	} else if (console_line(s->dir, panic_markers, panic_line,
+				sizeof(panic_line))) {
 		set_text(r.status, "panic");
 		set_text(r.reason, "%s", panic_line);
 	} else if (timed_out) {
@@ -523,7 +516,7 @@ static void finish_boot(struct slot *s, const struct boot_plan *plan,
 		 * kernel never said "crng init done") is a measurement, not a
 		 * failure: censored at T. Anything else that hangs is a timeout.
 		 */
-		int waiting = !console_has(s->dir, "crng init done") &&
+		int waiting = !console_line(s->dir, crng_done, NULL, 0) &&
 			      (o.probe_complete || o.last[0]);
 
 		set_text(r.status, waiting ? "censored" : "timeout");
@@ -750,36 +743,24 @@ static void run_plan(const struct boot_plan *plan, size_t nplan)
 
 static void load_done(void)
 {
-	char path[PATH_MAX], *line = NULL, *header = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	FILE *f;
+	char path[PATH_MAX];
+	struct row *rows;
+	size_t n;
 
 	path_join(path, sizeof(path), out_dir, "raw.csv");
 	trim_partial(path);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	while ((len = getline(&line, &cap, f)) > 0) {
-		struct row r;
-
-		line[strcspn(line, "\n")] = '\0';
-		if (!header) {
-			header = strdup(line);
-			continue;
-		}
-		if (row_parse(line, header, &r) == 0) {
-			char **p = realloc(done_ids, (ndone + 1) * sizeof(*p));
-
-			if (!p)
-				die("out of memory");
-			done_ids = p;
-			done_ids[ndone++] = strdup(r.boot_id);
-		}
+	if (row_read_file(path, &rows, &n)) {
+		if (errno == ENOENT)
+			return; /* a new run */
+		die("cannot read %s: %s", path, strerror(errno));
 	}
-	free(line);
-	free(header);
-	fclose(f);
+	done_ids = calloc(n ? n : 1, sizeof(*done_ids));
+	if (!done_ids)
+		die("out of memory");
+	for (size_t i = 0; i < n; i++)
+		if (!(done_ids[ndone++] = strdup(rows[i].boot_id)))
+			die("out of memory");
+	free(rows);
 }
 
 /* reads.csv / traces.csv rows of boots that never reached raw.csv are

@@ -57,46 +57,6 @@ static void cell_key(const struct row *r, char *buf, size_t len)
 		csv_field(buf, len, &off, r->axis[a], a == 0);
 }
 
-static int read_rows(const char *path, struct row **rows, size_t *n)
-{
-	char *line = NULL, *header = NULL;
-	size_t cap = 0, alloc = 0;
-	ssize_t len;
-	FILE *f = fopen(path, "re");
-
-	*rows = NULL;
-	*n = 0;
-	if (!f) {
-		fprintf(stderr, "crngbench: cannot read %s: %s\n", path,
-			strerror(errno));
-		return -1;
-	}
-	while ((len = getline(&line, &cap, f)) > 0) {
-		if (line[len - 1] != '\n')
-			break; /* an interrupted write: not a row */
-		line[len - 1] = '\0';
-		if (!header) {
-			header = strdup(line);
-			continue;
-		}
-		if (*n == alloc) {
-			struct row *p = realloc(
-				*rows, (alloc = alloc ? alloc * 2 : 64) *
-					       sizeof(**rows));
-
-			if (!p)
-				break;
-			*rows = p;
-		}
-		if (row_parse(line, header, &(*rows)[*n]) == 0)
-			(*n)++;
-	}
-	free(line);
-	free(header);
-	fclose(f);
-	return 0;
-}
-
 static void fmt_ms(char *buf, size_t len, double ns, int censored)
 {
 	if (isnan(ns))
@@ -114,8 +74,11 @@ int summary_write(const char *dir, uint64_t seed, FILE *out)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/raw.csv", dir);
-	if (read_rows(path, &rows, &nrows))
+	if (row_read_file(path, &rows, &nrows)) {
+		fprintf(stderr, "crngbench: cannot read %s: %s\n", path,
+			strerror(errno));
 		return -1;
+	}
 	for (size_t i = 0; i < nrows; i++) {
 		char key[1024];
 		size_t c;

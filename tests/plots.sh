@@ -34,12 +34,12 @@ fi
 # Every median in the generated tables is the summary's median.
 python3 - "$tmp/run" <<'PY' && echo "PASS: report tables match the fixture's summary" || echo "FAIL: report tables do not match the summary"
 import csv, re, subprocess, sys
+sys.path.insert(0, "scripts")
+from report_tables import ms  # the tables' own number format
 run = sys.argv[1]
 text = subprocess.run(["python3", "scripts/report_tables.py", run, "-"], capture_output=True, text=True, check=True).stdout
 rows = list(csv.DictReader(open(run + "/summary.csv")))
-meds = {f"{float(r['median_ms']):.0f}" if float(r['median_ms']) >= 100 else
-        f"{float(r['median_ms']):.1f}" if float(r['median_ms']) >= 1 else f"{float(r['median_ms']):.3f}"
-        for r in rows if r["median_ms"]}
+meds = {ms(r["median_ms"]) for r in rows if r["median_ms"]}
 cells = re.findall(r"\| (>?)([0-9.]+) \[", text)
 assert cells, "no numbers in the tables"
 bad = [c for _, c in cells if c not in meds]
