@@ -239,10 +239,12 @@ int crb_parse_line(const char *line, size_t len, struct crb_record *r,
 	return 0;
 }
 
-static int write_all(struct crb_writer *w, const char *buf, size_t len)
+int crb_flush(struct crb_writer *w)
 {
-	while (len && !w->error) {
-		ssize_t n = write(w->fd, buf, len);
+	const char *p = w->buf;
+
+	while (w->len && !w->error) {
+		ssize_t n = write(w->fd, p, w->len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -250,10 +252,27 @@ static int write_all(struct crb_writer *w, const char *buf, size_t len)
 			w->error = n < 0 ? errno : EIO;
 			break;
 		}
-		buf += n;
-		len -= (size_t)n;
+		p += n;
+		w->len -= (size_t)n;
 	}
+	w->len = 0;
 	return w->error ? -1 : 0;
+}
+
+/* Buffer one whole line; a line never straddles two write()s. */
+static int put_line(struct crb_writer *w, const char *line, size_t len)
+{
+	if (w->error)
+		return -1;
+	if (w->len + len > sizeof(w->buf) && crb_flush(w))
+		return -1;
+	if (len > sizeof(w->buf)) { /* cannot happen: lines are shorter */
+		w->error = EOVERFLOW;
+		return -1;
+	}
+	memcpy(w->buf + w->len, line, len);
+	w->len += len;
+	return 0;
 }
 
 int crb_begin(struct crb_writer *w, int fd, const char *segment)
@@ -265,6 +284,7 @@ int crb_begin(struct crb_writer *w, int fd, const char *segment)
 	w->n = 0;
 	w->crc = 0;
 	w->error = 0;
+	w->len = 0;
 	n = snprintf(line, sizeof(line), "%s/%d seg=%s\n", CRB_MAGIC,
 		     CRB_VERSION, segment);
 	if (n < 0 || (size_t)n >= sizeof(line)) {
@@ -272,7 +292,7 @@ int crb_begin(struct crb_writer *w, int fd, const char *segment)
 		return -1;
 	}
 	w->crc = crb_crc32(0, line, (size_t)n);
-	return write_all(w, line, (size_t)n);
+	return put_line(w, line, (size_t)n);
 }
 
 int crb_emit(struct crb_writer *w, enum crb_type type, const char *fmt, ...)
@@ -301,7 +321,7 @@ int crb_emit(struct crb_writer *w, enum crb_type type, const char *fmt, ...)
 	line[n++] = '\n';
 	w->crc = crb_crc32(w->crc, line, (size_t)n);
 	w->n++;
-	return write_all(w, line, (size_t)n);
+	return put_line(w, line, (size_t)n);
 }
 
 int crb_end(struct crb_writer *w)
@@ -310,7 +330,9 @@ int crb_end(struct crb_writer *w)
 	int n = snprintf(line, sizeof(line), "end n=%u crc=%08" PRIx32 "\n",
 			 w->n, w->crc);
 
-	return write_all(w, line, (size_t)n);
+	if (put_line(w, line, (size_t)n))
+		return -1;
+	return crb_flush(w);
 }
 
 /* --- reader ---------------------------------------------------------------- */

@@ -95,15 +95,26 @@ char *crb_escape(char *dst, size_t dstlen, const char *src);
 
 uint32_t crb_crc32(uint32_t crc, const void *buf, size_t len);
 
-/* Writer: one segment at a time onto a file descriptor. */
+/*
+ * Writer: one segment at a time onto a file descriptor. Lines are buffered
+ * and go out in one write() at crb_flush(), crb_end() or when the buffer is
+ * full: on the guest's serial channel every write() is a trip through the
+ * tty layer, and PID 1's own time is what the probe must keep small.
+ */
+#define CRB_WRITE_BUF 4096
+
 struct crb_writer {
 	int fd;
 	unsigned int n;
 	uint32_t crc;
 	int error; /* first errno seen; later writes are skipped */
+	size_t len; /* bytes buffered, not yet written */
+	char buf[CRB_WRITE_BUF];
 };
 
 int crb_begin(struct crb_writer *w, int fd, const char *segment);
+/* Write out what is buffered: before anything that may block or end. */
+int crb_flush(struct crb_writer *w);
 /*
  * Emit one record: type, then printf-style "key=value key=value" text.
  * Free text must go through crb_escape(). The line is parsed back before it
@@ -111,6 +122,7 @@ int crb_begin(struct crb_writer *w, int fd, const char *segment);
  */
 int crb_emit(struct crb_writer *w, enum crb_type type, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Terminate the segment and flush it. */
 int crb_end(struct crb_writer *w);
 
 /* Reader: split a byte stream into segments and records. */

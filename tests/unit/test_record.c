@@ -4,7 +4,9 @@
 #include "../../guest-image/record.h"
 #include "check.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -223,6 +225,49 @@ static void segments_independent(void)
 	free(two);
 }
 
+/*
+ * Buffering: nothing reaches the fd before crb_flush/crb_end, a flush
+ * writes what was emitted, a full buffer goes out by whole lines, and a
+ * failing fd is reported, not lost.
+ */
+static void writer_buffers_until_flush(void)
+{
+	struct crb_writer w;
+	char big[1200], buf[CRB_WRITE_BUF * 4];
+	int fds[2];
+	ssize_t n;
+
+	CHECK(pipe(fds) == 0);
+	CHECK(crb_begin(&w, fds[1], "probe") == 0);
+	CHECK(crb_emit(&w, CRB_reading, "iface=urandom start_ns=1") == 0);
+	CHECK(w.len > 0);
+	CHECK(crb_flush(&w) == 0 && w.len == 0);
+	n = read(fds[0], buf, sizeof(buf) - 1);
+	CHECK(n > 0);
+	buf[n > 0 ? n : 0] = '\0';
+	CHECK(!strcmp(buf, "crngbench/1 seg=probe\n"
+			   "reading iface=urandom start_ns=1\n"));
+
+	/* Four ~1.2 KB lines overflow the 4 KiB buffer: one write of 3 lines. */
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	for (int i = 0; i < 4; i++)
+		CHECK(crb_emit(&w, CRB_meta, "key=k value=%s", big) == 0);
+	n = read(fds[0], buf, sizeof(buf));
+	CHECK(n > 0 &&
+	      n % (ssize_t)(strlen("meta key=k value=") + sizeof(big)) == 0);
+	CHECK(n / (ssize_t)(strlen("meta key=k value=") + sizeof(big)) == 3);
+	CHECK(crb_end(&w) == 0 && w.len == 0);
+	close(fds[0]);
+
+	/* Reader gone: the flush fails with EPIPE and the writer says so. */
+	signal(SIGPIPE, SIG_IGN);
+	CHECK(crb_emit(&w, CRB_meta, "key=k value=v") == 0); /* buffered */
+	CHECK(crb_flush(&w) == -1 && w.error == EPIPE);
+	CHECK(crb_end(&w) == -1);
+	close(fds[1]);
+}
+
 static void crc_matches_zlib(void)
 {
 	/* The standard check value of CRC-32/ISO-HDLC. */
@@ -239,5 +284,6 @@ int main(void)
 	TEST(malformed_lines_rejected);
 	TEST(writer_refuses_invalid);
 	TEST(segments_independent);
+	TEST(writer_buffers_until_flush);
 	return check_any_failed;
 }
