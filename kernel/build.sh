@@ -59,13 +59,13 @@ case "$hz" in 100|250|1000) ;; *) die "KERNEL_HZ=$hz is not supported; use 100, 
 for p in $extra; do [ -r "$p" ] || die "EXTRA_PATCHES: cannot read '$p'"; done
 
 missing=
-for t in make gcc flex bison bc perl xz cpio patch sha256sum; do
+for t in make gcc flex bison bc perl xz lz4 cpio patch sha256sum; do
 	command -v "$t" >/dev/null 2>&1 || missing="$missing $t"
 done
 [ -e /usr/include/libelf.h ] || missing="$missing libelf-dev"
 [ -e /usr/include/openssl/ssl.h ] || missing="$missing libssl-dev"
 if [ -n "$missing" ]; then
-	die "missing build tools:$missing. Install them with: apt-get install -y gcc make flex bison bc perl xz-utils cpio patch libelf-dev libssl-dev (or run 'make deps' as root)"
+	die "missing build tools:$missing. Install them with: apt-get install -y gcc make flex bison bc perl xz-utils lz4 cpio patch libelf-dev libssl-dev (or run 'make deps' as root)"
 fi
 [ -r "$tarball" ] || die "kernel source $tarball not found. Install it with: apt-get install -y linux-source-6.1 (or set KERNEL_TARBALL)"
 

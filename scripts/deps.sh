@@ -5,7 +5,7 @@ set -euo pipefail
 
 pkgs=(
 	# build the kernels
-	linux-source-6.1 gcc make flex bison bc perl xz-utils cpio patch libelf-dev libssl-dev ccache
+	linux-source-6.1 gcc make flex bison bc perl xz-utils lz4 cpio patch libelf-dev libssl-dev ccache
 	# the guest and its boots
 	systemd qemu-system-x86 linux-perf
 	# charts and tests
