@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Generate REPORT.md's tables from a run's summary.csv (make report).
 
-    scripts/report_tables.py RUN_DIR REPORT.md [HZ_RUN_DIR]
+    scripts/report_tables.py RUN_DIR REPORT.md|- [--hz HZ_RUN_DIR] [--guest GUEST_RUN_DIR]
 
 Replaces the text between "<!-- tables:begin -->" and "<!-- tables:end -->"
 in REPORT.md, so the numbers can never drift from the data. With "-" as the
 report, prints the tables to stdout instead. Every number comes from
 summary.csv, which the runner computed from raw.csv.
 """
+import argparse
 import csv
 import json
 import os
@@ -71,6 +72,34 @@ def hz_table(run):
     return "\n".join(out) + "\n"
 
 
+def guest_table(run):
+    """What the guest itself costs (the guest matrix): per accel and trace."""
+    with open(os.path.join(run, "summary.csv")) as f:
+        rows = [r for r in csv.DictReader(f) if r["variant"] == "stock"]
+    cols = sorted({(r["accel"], r["trace"], condition(r)) for r in rows},
+                  key=lambda c: (c[0] != "tcg", c[1] != "off", c[2]))
+    several = len({c[2] for c in cols}) > 1
+    measures = [("probe_overhead", "probe overhead: PID 1 entry to exec of systemd, less its reads"),
+                ("kernel_to_init", "kernel start to PID 1"),
+                ("userspace_finished", "systemd: boot finished"),
+                ("host_wall", "host wall, QEMU spawn to exit (host clock; meaningless under icount)")]
+    out = [f"### The guest itself (run `{os.path.basename(os.path.normpath(run))}`, stock"
+           + ("" if several else f", {cols[0][2]}" if cols else "") + ")\n",
+           "median ms [95% bootstrap CI of the median]; n boots. icount: guest time counts "
+           "instructions (1 per ns), so TCG's translation of first-run code costs nothing\n",
+           "| measure | " + " | ".join(f"{a}, trace {t}" + (f", {c}" if several else "")
+                                       for a, t, c in cols) + " |",
+           "|---|" + "---|" * len(cols)]
+    for m, title in measures:
+        cells = []
+        for a, t, c in cols:
+            r = next((x for x in rows if x["measure"] == m and x["accel"] == a
+                      and x["trace"] == t and condition(x) == c), None)
+            cells.append(f"{fmt(r)}; n={r['n']}" if r else "")
+        out.append(f"| {title} | " + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n"
+
+
 def tables(run):
     with open(os.path.join(run, "summary.csv")) as f:
         rows = list(csv.DictReader(f))
@@ -103,12 +132,21 @@ def tables(run):
 
 
 def main():
-    if len(sys.argv) < 3:
-        sys.exit("usage: report_tables.py RUN_DIR REPORT.md|- [HZ_RUN_DIR]")
-    run, report = sys.argv[1], sys.argv[2]
-    text = tables(run)
-    if len(sys.argv) > 3:
-        text += "\n" + hz_table(sys.argv[3])
+    ap = argparse.ArgumentParser(description="Regenerate REPORT.md's tables from runs.")
+    ap.add_argument("run", help="the main run (results/<run>)")
+    ap.add_argument("report", help="REPORT.md, or - for stdout")
+    ap.add_argument("--hz", help="an hz-matrix run: chart 5's table")
+    ap.add_argument("--guest", help="a guest-matrix run: the guest's own costs")
+    args = ap.parse_args()
+    for d in (args.run, args.hz, args.guest):
+        if d and not os.path.exists(os.path.join(d, "summary.csv")):
+            sys.exit(f"report_tables.py: error: {d}/summary.csv not found (a results/<run> directory?)")
+    text = tables(args.run)
+    if args.hz:
+        text += "\n" + hz_table(args.hz)
+    if args.guest:
+        text += "\n" + guest_table(args.guest)
+    report = args.report
     if report == "-":
         print(text)
         return
@@ -121,7 +159,7 @@ def main():
     with open(report + ".tmp", "w") as f:
         f.write(head + BEGIN + "\n" + text + "\n" + END + tail)
     os.replace(report + ".tmp", report)
-    print(f"[report] tables in {report} regenerated from {run}/summary.csv")
+    print(f"[report] tables in {report} regenerated from {args.run}/summary.csv")
 
 
 if __name__ == "__main__":
