@@ -39,7 +39,7 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS)
 
 RECORD_SRC := guest-image/record.c
-PROBE_SRC := guest-image/probe.c $(RECORD_SRC)
+PROBE_SRC := guest-image/probe.c guest-image/analyze.c $(RECORD_SRC)
 RUNNER_SRC := bench/run.c bench/matrix.c bench/qemu.c bench/report.c bench/row.c \
 	bench/stats.c bench/summary.c $(RECORD_SRC)
 RUNNER_HDR := $(wildcard bench/*.h) guest-image/record.h
@@ -65,7 +65,7 @@ help:
 	@echo "  make bench       everything: deps, kernels, image, runner, run MATRIX, plots"
 	@echo "  make run         run MATRIX only (kernels and image must be built)"
 	@echo "  make plots       render charts for RUN=<results dir> (default results/latest)"
-	@echo "  make report      REPORT.md tables and plots/figures from RUN (and HZRUN)"
+	@echo "  make report      REPORT.md tables and plots/figures from RUN (and HZRUN, GUESTRUN)"
 	@echo "  make check       all tests, ending with 'N passed, N failed, N skipped'"
 	@echo "  make lint        clang-format check, cppcheck, checkpatch on kernel/patches"
 	@echo "  make bench-build kernel build speed figures (cold builds: ~15 min)"
@@ -103,7 +103,7 @@ $(BUILD):
 	mkdir -p $@
 
 # The probe is PID 1 of the guest: static, so the image needs no loader for it.
-$(PROBE): $(PROBE_SRC) guest-image/record.h | $(BUILD)
+$(PROBE): $(PROBE_SRC) guest-image/record.h guest-image/analyze.h | $(BUILD)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $(PROBE_SRC)
 
 $(IMAGE): $(PROBE) $(IMAGE_INPUTS) /lib/systemd/systemd
@@ -142,8 +142,10 @@ plots:
 # REPORT.md's tables and the committed charts (plots/figures/) come from RUN;
 # chart 5 and its table from HZRUN (a run of MATRIX=hz) when given.
 HZRUN ?=
+# The guest's own costs from GUESTRUN (a run of MATRIX=guest) when given.
+GUESTRUN ?=
 report:
-	scripts/report_tables.py $(RUN) REPORT.md $(HZRUN)
+	scripts/report_tables.py $(RUN) REPORT.md $(if $(HZRUN),--hz $(HZRUN)) $(if $(GUESTRUN),--guest $(GUESTRUN))
 	mkdir -p plots/figures
 	cp $(RUN)/plots/*.png plots/figures/
 	$(if $(HZRUN),cp $(HZRUN)/plots/5-jitter-vs-hz.png plots/figures/)

@@ -250,7 +250,7 @@ int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 {
 	static const char *const onoff[] = { "on", "off" };
 	static const char *const hz[] = { "100", "250", "1000" };
-	static const char *const accel[] = { "tcg", "kvm" };
+	static const char *const accel[] = { "tcg", "kvm", "icount" };
 	static const char *const seed[] = { "none", "saved" };
 
 	for (int a = 0; a < AX_N; a++) {
@@ -268,10 +268,10 @@ int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 						v);
 				break;
 			case AX_accel:
-				if (!one_of(v, accel, 2))
+				if (!one_of(v, accel, 3))
 					return fail(
 						err, errlen,
-						"accel=%s: accepted values are tcg, kvm",
+						"accel=%s: accepted values are tcg, kvm, icount",
 						v);
 				break;
 			case AX_trust_cpu:

@@ -37,6 +37,8 @@ struct boot_params {
 	char *const *qemu_args; /* extra QEMU arguments, NULL-terminated */
 };
 
+/* QEMU's -accel for an accel axis value (icount runs on tcg). */
+const char *qemu_accel(const char *accel);
 void qemu_build_argv(const struct cell *c, const struct boot_params *p,
 		     struct argv_buf *a);
 

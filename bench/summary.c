@@ -27,6 +27,7 @@ static const struct measure {
 	  (long)OFF(first_urandom_censored), -1 },
 	{ "first_urandom_latency", "guest", OFF(first_urandom_dur_ns),
 	  (long)OFF(first_urandom_censored), -1 },
+	{ "probe_overhead", "guest", OFF(probe_overhead_ns), -1, -1 },
 	{ "game_seeded", "guest", OFF(game_seeded_ns), -1, -1 },
 	{ "userspace_finished", "guest", OFF(finish_ns), -1, -1 },
 	{ "host_first_urandom", "host", OFF(host_urandom_ns), -1, -1 },

@@ -176,9 +176,9 @@ report(bool(rows) and rows[0]["status"] == "ok" and rows[0]["crng_ready_before_i
 
 # 7. A guest that fails reports why and ends the VM by itself (never a hang).
 rows, reads, _, _ = run("guest-fail", ["variant=stock", "cpu=max", "reads=urandom"],
-                        ["--append", "crngbench.bytes=0"])
+                        ["--append", "crngbench_bytes=0"])
 r = rows[0] if rows else {}
-report(r.get("status") == "guest-failed" and "crngbench.bytes" in r.get("reason", ""),
+report(r.get("status") == "guest-failed" and "crngbench_bytes" in r.get("reason", ""),
        "a failing guest reports the cause and powers off (guest-failed row)",
        str((r.get("status"), r.get("reason"))))
 
@@ -197,5 +197,19 @@ else:
     report(bool(kv) and kv[0]["status"] == "ok", "KVM usable here: the KVM cell ran",
            str(kv))
 report(bool(tc) and tc[0]["status"] == "ok", "the TCG cell of a KVM matrix still runs", str(tc))
+
+# 9. icount (guest time = instructions executed): the same behaviour, and
+# the probe's overhead is recorded on that clock.
+rows, reads, _, _ = run("icount", ["variant=stock,block", "accel=icount", "cpu=qemu64",
+                                   "reads=urandom"])
+for r in rows:
+    u = reads_of(reads, r["boot_id"])
+    t_ready = ready(r)
+    u_end = int(u[0]["start_ns"]) + int(u[0]["dur_ns"]) if u else None
+    report(r["status"] == "ok" and t_ready is not None and u_end is not None and u_end >= t_ready
+           and (num(r, "probe_overhead_ns") or 0) > 0,
+           f"icount: {r['variant']} boots, waits for the CRNG and reports the probe's overhead",
+           str((r["status"], r["reason"], u_end, t_ready, r["probe_overhead_ns"])))
+report(len(rows) == 2, "icount: both boots recorded", f"{len(rows)} rows")
 
 sys.exit(0 if all(results) else 1)

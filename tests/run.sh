@@ -36,6 +36,7 @@ SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 unit_srcs() {
 	case $1 in
 	record) echo guest-image/record.c ;;
+	analyze) echo guest-image/analyze.c ;;
 	stats) echo bench/stats.c ;;
 	matrix) echo bench/matrix.c bench/stats.c ;;
 	report) echo bench/report.c bench/row.c bench/matrix.c bench/stats.c guest-image/record.c ;;
@@ -52,7 +53,7 @@ unit_run() {
 }
 
 step "unit tests (plain, then ASan+UBSan)"
-for t in record stats matrix report; do
+for t in record analyze stats matrix report; do
 	for mode in plain asan; do
 		flags="$CFLAGS_COMMON -O2"
 		[ $mode = asan ] && flags="$CFLAGS_COMMON -O1 $SAN"

@@ -15,7 +15,7 @@ t() {
 	fi
 }
 t "unknown axis lists the axes" "axes are: variant hz accel cpu" --out "$tmp/a" --set colour=red
-t "unknown accel lists the accepted ones" "accepted values are tcg, kvm" --out "$tmp/b" --set accel=xen
+t "unknown accel lists the accepted ones" "accepted values are tcg, kvm, icount" --out "$tmp/b" --set accel=xen
 t "a -cpu spelling QEMU rejects" "rejects cpu=nosuchcpu" --out "$tmp/c" --set cpu=nosuchcpu
 t "a CPU flag without a model" "needs a model before it" --out "$tmp/d" --set cpu=-rdrand
 t "a kernel variant that is not built" "is not built" --out "$tmp/e" --set variant=notbuilt

@@ -57,7 +57,7 @@ static void bad_input_names_what_is_accepted(void)
 	matrix_init(&m);
 	setm(&m, "accel=tcg,xen");
 	CHECK(matrix_validate(&m, err, sizeof(err)) == -1 &&
-	      strstr(err, "tcg, kvm"));
+	      strstr(err, "tcg, kvm, icount"));
 	matrix_init(&m);
 	setm(&m, "reads=urandom:bogus");
 	CHECK(matrix_validate(&m, err, sizeof(err)) == -1 &&
