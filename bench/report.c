@@ -9,6 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+void text_printf(char *dst, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(dst, len, fmt, ap);
+	va_end(ap);
+}
+
 void sb_printf(struct strbuf *b, const char *fmt, ...)
 {
 	va_list ap;

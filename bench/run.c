@@ -9,6 +9,7 @@
  * whether KVM can run a guest at all.
  */
 #define _GNU_SOURCE
+#include "classify.h"
 #include "matrix.h"
 #include "qemu.h"
 #include "report.h"
@@ -52,6 +53,7 @@ static struct {
 	int perf;
 	int dry_run;
 	const char *summarize_dir;
+	const char *rescan_dir;
 	int quiet;
 	const char *append;
 	char *qemu_args[33];
@@ -99,6 +101,7 @@ static void usage(FILE *f)
 	      "  --perf              perf stat each QEMU process (task-clock, context switches)\n"
 	      "  --dry-run           validate, print the plan and the QEMU command lines, boot nothing\n"
 	      "  --summarize DIR     recompute DIR/summary.csv from DIR/raw.csv and print it\n"
+	      "  --rescan DIR        re-derive DIR's tables from its boots/ (after a parser change)\n"
 	      "  --quiet             no progress line\n"
 	      "  --append 'ARGS'     extra kernel command line for every boot\n"
 	      "  --qemu-arg ARG      extra QEMU argument for every boot (repeatable)\n"
@@ -126,6 +129,7 @@ static void parse_args(int argc, char **argv)
 		{ "perf", no_argument, 0, 'p' },
 		{ "dry-run", no_argument, 0, 'n' },
 		{ "summarize", required_argument, 0, 'u' },
+		{ "rescan", required_argument, 0, 'R' },
 		{ "quiet", no_argument, 0, 'Q' },
 		{ "append", required_argument, 0, 'A' },
 		{ "qemu-arg", required_argument, 0, 'X' },
@@ -197,6 +201,9 @@ static void parse_args(int argc, char **argv)
 		case 'u':
 			opt.summarize_dir = optarg;
 			break;
+		case 'R':
+			opt.rescan_dir = optarg;
+			break;
 		case 'Q':
 			opt.quiet = 1;
 			break;
@@ -221,19 +228,6 @@ static void parse_args(int argc, char **argv)
 }
 
 /* --- files ------------------------------------------------------------------- */
-
-/* Free text (reasons, names): truncation is intended. */
-static void __attribute__((format(printf, 3, 4)))
-text_printf(char *dst, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(dst, len, fmt, ap);
-	va_end(ap);
-}
-
-#define set_text(dst, ...) text_printf(dst, sizeof(dst), __VA_ARGS__)
 
 /* snprintf for paths: a truncated path is an error, never a wrong file. */
 static void __attribute__((format(printf, 3, 4)))
@@ -410,152 +404,31 @@ static void commit_row(const struct row *r, const struct strbuf *reads,
 	append_atomic(path, line, (size_t)n);
 }
 
-/*
- * Copy the first console line containing one of needles (NULL-terminated)
- * into buf; 1 if found. The console is read only to classify a boot that
- * gave no report, never for data.
- */
-static int console_line(const char *dir, const char *const *needles, char *buf,
-			size_t len)
-{
-	char path[PATH_MAX], line[512];
-	FILE *f;
-	int found = 0;
-
-	path_join(path, sizeof(path), dir, "console.log");
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f))
-		for (const char *const *n = needles; *n && !found; n++)
-			found = strstr(line, *n) != NULL;
-	fclose(f);
-	if (found && buf) {
-		line[strcspn(line, "\r\n")] = '\0';
-		text_printf(buf, len, "%s", line);
-	}
-	return found;
-}
-
-static void perf_numbers(const char *dir, struct row *r)
-{
-	char path[PATH_MAX], line[512];
-	FILE *f;
-
-	path_join(path, sizeof(path), dir, "perf.csv");
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		double v;
-		char unit[32], ev[64];
-
-		/* value,unit,event,... (perf stat -x,) */
-		if (sscanf(line, "%lf,%31[^,],%63[^,]", &v, unit, ev) == 3) {
-			if (strstr(ev, "task-clock"))
-				r->host_task_clock_ns =
-					(int64_t)(v * (strcmp(unit, "msec") ?
-							       1 :
-							       1e6));
-			else if (strstr(ev, "context-switches"))
-				r->host_ctx_switches = (int64_t)v;
-		} else if (sscanf(line, "%lf,,%63[^,]", &v, ev) == 2 &&
-			   strstr(ev, "context-switches")) {
-			r->host_ctx_switches = (int64_t)v;
-		}
-	}
-	fclose(f);
-}
-
-/* Classify a finished boot, write its row. */
-static const char *const panic_markers[] = { "Kernel panic", "BUG:", NULL };
-static const char *const crng_done[] = { "crng init done", NULL };
-
+/* Keep the channel's bytes, classify the boot, write its row. */
 static void finish_boot(struct slot *s, const struct boot_plan *plan,
 			long run_index, int timed_out)
 {
 	struct row r;
 	struct strbuf reads = { 0 }, traces = { 0 };
-	struct report_outcome o;
-	char path[PATH_MAX], panic_line[300];
+	struct boot_facts f = {
+		.dir = s->dir,
+		.chan = s->vm.chan ? s->vm.chan : "",
+		.chan_len = s->vm.chan_len,
+		.err = s->vm.err_len ? s->vm.err : "",
+		.timed_out = timed_out,
+		.timeout_s = M.timeout_s,
+		.perf = opt.perf,
+		.t_first_byte = s->vm.t_first_byte,
+		.t_urandom = s->vm.t_urandom,
+		.t_report = s->vm.t_report,
+		.t_exit = s->vm.t_exit,
+	};
+	char path[PATH_MAX];
 
 	fill_row_axes(&r, &plan[s->plan_i], &s->cell, run_index);
 	path_join(path, sizeof(path), s->dir, "result.log");
-	write_file_atomic(path, s->vm.chan ? s->vm.chan : "", s->vm.chan_len);
-	report_parse(s->vm.chan ? s->vm.chan : "", s->vm.chan_len, &r, &reads,
-		     &traces, &o);
-	r.host_first_byte_ns = s->vm.t_first_byte;
-	r.host_urandom_ns = s->vm.t_urandom;
-	r.host_report_ns = s->vm.t_report;
-	r.host_exit_ns = s->vm.t_exit;
-	if (opt.perf)
-		perf_numbers(s->dir, &r);
-
-	if (o.probe_complete && o.report_complete) {
-		set_text(r.status, "ok");
-		if (r.crng_ready_censored == 1)
-			set_text(r.reason,
-				 "CRNG not ready when the report ran%s%s",
-				 o.pending[0] ? "; boot unfinished, waiting: " :
-						"",
-				 o.pending);
-		else if (o.pending[0])
-			set_text(r.reason,
-				 "boot unfinished at report, waiting: %s",
-				 o.pending);
-	} else if (o.guest_failed) {
-		set_text(r.status, "guest-failed");
-		set_text(r.reason, "%s", o.error);
-	} else if (console_line(s->dir, panic_markers, panic_line,
-				sizeof(panic_line))) {
-		set_text(r.status, "panic");
-		set_text(r.reason, "%s", panic_line);
-	} else if (timed_out) {
-		/*
-		 * Still waiting for entropy at the timeout (the probe ran, the
-		 * kernel never said "crng init done") is a measurement, not a
-		 * failure: censored at T. Anything else that hangs is a timeout.
-		 */
-		int waiting = !console_line(s->dir, crng_done, NULL, 0) &&
-			      (o.probe_complete || o.last[0]);
-
-		set_text(r.status, waiting ? "censored" : "timeout");
-		set_text(r.reason, "%s after %d s (%s%s)",
-			 waiting ? "not ready" : "no report", M.timeout_s,
-			 o.last[0]	  ? "last record: " :
-			 o.probe_complete ? "PID 1 probe done; systemd never "
-					    "reached the report unit" :
-					    "nothing from the guest",
-			 o.last);
-		if (waiting) {
-			r.crng_ready_censored = 1;
-			r.crng_ready_bound_ns =
-				(int64_t)M.timeout_s * 1000000000;
-			if (r.first_urandom_end_ns < 0 &&
-			    strstr(o.last, "reading iface=urandom ")) {
-				r.first_urandom_censored = 1;
-				r.first_urandom_end_ns =
-					r.first_urandom_dur_ns =
-						(int64_t)M.timeout_s *
-						1000000000;
-			}
-		}
-		/* Only verified segments gave data: the probe's, if complete. */
-	} else if (s->vm.chan_len == 0 && s->vm.t_exit >= 0 &&
-		   s->vm.t_exit < 5000000000LL && s->vm.err_len) {
-		char *nl = strchr(s->vm.err, '\n');
-
-		if (nl)
-			*nl = '\0';
-		set_text(r.status, "qemu-failed");
-		set_text(r.reason, "%s", s->vm.err);
-	} else {
-		set_text(r.status, "corrupt");
-		set_text(r.reason, "%s",
-			 o.error[0] ? o.error :
-				      "no report on the result channel");
-		reads.len = traces.len = 0;
-	}
+	write_file_atomic(path, f.chan, f.chan_len);
+	classify_boot(&f, &r, &reads, &traces);
 	commit_row(&r, &reads, &traces);
 	sb_free(&reads);
 	sb_free(&traces);
@@ -1084,6 +957,194 @@ static void default_paths(void)
 		snprintf(image_path, sizeof(image_path), "build/guest.cpio");
 }
 
+/* The run's seed (out_dir/seed): the bootstrap of its summary needs it. */
+static uint64_t read_seed(const char *why)
+{
+	char path[PATH_MAX], line[64];
+	FILE *f;
+
+	path_join(path, sizeof(path), out_dir, "seed");
+	f = fopen(path, "re");
+	if (!f || !fgets(line, sizeof(line), f))
+		die("%s: %s missing", why, path);
+	fclose(f);
+	return strtoull(line, NULL, 10);
+}
+
+/*
+ * A whole file into b, byte for byte (a garbled channel may hold NULs);
+ * b->p is always a terminated string afterwards, "" if the file does not
+ * exist. Returns -1 with errno on a read error.
+ */
+static int slurp(const char *path, struct strbuf *b)
+{
+	FILE *f = fopen(path, "re");
+	long size = 0;
+
+	b->len = 0;
+	if (f && (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 ||
+		  fseek(f, 0, SEEK_SET))) {
+		fclose(f);
+		return -1;
+	}
+	if (!f && errno != ENOENT)
+		return -1;
+	if ((size_t)size + 1 > b->cap) {
+		char *p = realloc(b->p, (size_t)size + 1);
+
+		if (!p) {
+			if (f)
+				fclose(f);
+			errno = ENOMEM;
+			return -1;
+		}
+		b->p = p;
+		b->cap = (size_t)size + 1;
+	}
+	if (f) {
+		b->len = fread(b->p, 1, (size_t)size, f);
+		if (ferror(f)) {
+			fclose(f);
+			errno = EIO;
+			return -1;
+		}
+		fclose(f);
+	}
+	b->p[b->len] = '\0';
+	return 0;
+}
+
+/* Open DIR/<name>.rescan for writing and put the table's header in it. */
+static FILE *rescan_table(const char *name, const char *header)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	xpath(path, sizeof(path), "%s/%s.rescan", out_dir, name);
+	f = fopen(path, "we");
+	if (!f || fputs(header, f) < 0)
+		die("cannot write %s: %s", path, strerror(errno));
+	return f;
+}
+
+static void rescan_commit(FILE *f, const char *name)
+{
+	char from[PATH_MAX], to[PATH_MAX];
+
+	xpath(from, sizeof(from), "%s/%s.rescan", out_dir, name);
+	path_join(to, sizeof(to), out_dir, name);
+	if (fclose(f) || rename(from, to))
+		die("cannot write %s: %s", to, strerror(errno));
+}
+
+/*
+ * --rescan: re-derive raw.csv, reads.csv and traces.csv of the run in
+ * out_dir from what its boots left in boots/<id>/ (result.log, console.log,
+ * qemu-stderr.log, perf.csv), with the classifier of this build: after the
+ * report parser changed, a run need not be booted again. What only the
+ * host saw comes from the old rows: host times, and whether the boot was
+ * killed at the timeout (status censored or timeout). Skipped boots (KVM
+ * unusable) stay as they were. The new tables replace the old ones only
+ * once all are written.
+ */
+static int rescan(void)
+{
+	char path[PATH_MAX], err[1024], line[8192];
+	struct strbuf chan = { 0 }, qerr = { 0 };
+	struct row *old;
+	size_t n, changed = 0;
+	FILE *raw, *rd, *tr;
+
+	matrix_init(&M);
+	path_join(path, sizeof(path), out_dir, "run.matrix");
+	if (matrix_load(&M, path, err, sizeof(err)))
+		die("cannot rescan: %s", err);
+	opt.seed = read_seed("cannot rescan");
+	path_join(path, sizeof(path), out_dir, "raw.csv");
+	if (row_read_file(path, &old, &n))
+		die("cannot rescan: cannot read %s: %s", path, strerror(errno));
+	/* Every boot's channel bytes must be there before anything is written. */
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(old[i].status, "skipped"))
+			continue;
+		xpath(path, sizeof(path), "%s/boots/%s/result.log", out_dir,
+		      old[i].boot_id);
+		if (access(path, R_OK))
+			die("cannot rescan: %s: %s (a rescan needs the run's boots/ directory)",
+			    path, strerror(errno));
+	}
+	raw = rescan_table("raw.csv", "");
+	row_write_header(raw);
+	rd = rescan_table("reads.csv", READS_HEADER);
+	tr = rescan_table("traces.csv", TRACES_HEADER);
+	for (size_t i = 0; i < n; i++) {
+		struct strbuf reads = { 0 }, traces = { 0 };
+		struct row r = old[i];
+		char dir[PATH_MAX];
+		int len;
+
+		if (strcmp(old[i].status, "skipped")) {
+			struct boot_facts f = {
+				.dir = dir,
+				.timed_out =
+					!strcmp(old[i].status, "censored") ||
+					!strcmp(old[i].status, "timeout"),
+				.timeout_s = M.timeout_s,
+				.perf = 1, /* perf.csv is there if it was on */
+				.t_first_byte = old[i].host_first_byte_ns,
+				.t_urandom = old[i].host_urandom_ns,
+				.t_report = old[i].host_report_ns,
+				.t_exit = old[i].host_exit_ns,
+			};
+
+			xpath(dir, sizeof(dir), "%s/boots/%s", out_dir,
+			      old[i].boot_id);
+			path_join(path, sizeof(path), dir, "result.log");
+			if (slurp(path, &chan))
+				die("cannot read %s: %s", path,
+				    strerror(errno));
+			path_join(path, sizeof(path), dir, "qemu-stderr.log");
+			if (slurp(path, &qerr))
+				die("cannot read %s: %s", path,
+				    strerror(errno));
+			f.chan = chan.p;
+			f.chan_len = chan.len;
+			f.err = qerr.p;
+			row_init(&r);
+			set_text(r.boot_id, "%s", old[i].boot_id);
+			r.run_index = old[i].run_index;
+			r.cell = old[i].cell;
+			r.rep = old[i].rep;
+			memcpy(r.axis, old[i].axis, sizeof(r.axis));
+			classify_boot(&f, &r, &reads, &traces);
+			changed += strcmp(r.status, old[i].status) != 0;
+		}
+		len = row_format(&r, line, sizeof(line));
+		if (len < 0)
+			die("row for %s does not fit", r.boot_id);
+		if (fwrite(reads.p ? reads.p : "", 1, reads.len, rd) !=
+			    reads.len ||
+		    fwrite(traces.p ? traces.p : "", 1, traces.len, tr) !=
+			    traces.len ||
+		    fwrite(line, 1, (size_t)len, raw) != (size_t)len)
+			die("cannot write the rescanned tables: %s",
+			    strerror(errno));
+		sb_free(&reads);
+		sb_free(&traces);
+	}
+	rescan_commit(rd, "reads.csv");
+	rescan_commit(tr, "traces.csv");
+	rescan_commit(raw, "raw.csv");
+	sb_free(&chan);
+	sb_free(&qerr);
+	free(old);
+	fprintf(stderr,
+		"[rescan] %s: %zu boots re-derived, %zu changed status\n",
+		out_dir, n, changed);
+	return summary_write(out_dir, opt.seed, opt.quiet ? NULL : stdout) ? 1 :
+									     0;
+}
+
 int main(int argc, char **argv)
 {
 	struct boot_plan *plan;
@@ -1096,6 +1157,10 @@ int main(int argc, char **argv)
 		set_text(out_dir, "%s", opt.summarize_dir);
 		return summary_write(out_dir, opt.seed, stdout) ? 1 : 0;
 	}
+	if (opt.rescan_dir) {
+		set_text(out_dir, "%s", opt.rescan_dir);
+		return rescan();
+	}
 	if (!opt.out)
 		die("--out DIR is required (the Makefile picks results/<matrix>-<time>)");
 	set_text(out_dir, "%s", opt.out);
@@ -1103,21 +1168,13 @@ int main(int argc, char **argv)
 
 	matrix_init(&M);
 	if (opt.resume) {
-		char seedp[PATH_MAX], line[64];
-		FILE *f;
-
 		if (opt.matrix_file || opt.nsets)
 			die("--resume runs the matrix saved in %s/run.matrix; drop --matrix/--set",
 			    out_dir);
 		path_join(path, sizeof(path), out_dir, "run.matrix");
 		if (matrix_load(&M, path, err, sizeof(err)))
 			die("cannot resume: %s", err);
-		path_join(seedp, sizeof(seedp), out_dir, "seed");
-		f = fopen(seedp, "re");
-		if (!f || !fgets(line, sizeof(line), f))
-			die("cannot resume: %s missing", seedp);
-		fclose(f);
-		opt.seed = strtoull(line, NULL, 10);
+		opt.seed = read_seed("cannot resume");
 	} else {
 		if (opt.matrix_file &&
 		    matrix_load(&M, opt.matrix_file, err, sizeof(err)))

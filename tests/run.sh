@@ -40,6 +40,7 @@ unit_srcs() {
 	stats) echo bench/stats.c ;;
 	matrix) echo bench/matrix.c bench/stats.c ;;
 	report) echo bench/report.c bench/row.c bench/matrix.c bench/stats.c guest-image/record.c ;;
+	classify) echo bench/classify.c bench/report.c bench/row.c bench/matrix.c bench/stats.c guest-image/record.c ;;
 	esac
 }
 
@@ -53,7 +54,7 @@ unit_run() {
 }
 
 step "unit tests (plain, then ASan+UBSan)"
-for t in record analyze stats matrix report; do
+for t in record analyze stats matrix report classify; do
 	for mode in plain asan; do
 		flags="$CFLAGS_COMMON -O2"
 		[ $mode = asan ] && flags="$CFLAGS_COMMON -O1 $SAN"

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "classify.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+/*
+ * Copy the first console line containing one of needles (NULL-terminated)
+ * into buf; 1 if found. The console is read only to classify a boot that
+ * gave no report, never for data.
+ */
+static int console_line(const char *dir, const char *const *needles, char *buf,
+			size_t len)
+{
+	char path[PATH_MAX], line[512];
+	FILE *f;
+	int found = 0;
+
+	set_text(path, "%s/console.log", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		for (const char *const *n = needles; *n && !found; n++)
+			found = strstr(line, *n) != NULL;
+	fclose(f);
+	if (found && buf) {
+		line[strcspn(line, "\r\n")] = '\0';
+		text_printf(buf, len, "%s", line);
+	}
+	return found;
+}
+
+static void perf_numbers(const char *dir, struct row *r)
+{
+	char path[PATH_MAX], line[512];
+	FILE *f;
+
+	set_text(path, "%s/perf.csv", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		double v;
+		char unit[32], ev[64];
+
+		/* value,unit,event,... (perf stat -x,) */
+		if (sscanf(line, "%lf,%31[^,],%63[^,]", &v, unit, ev) == 3) {
+			if (strstr(ev, "task-clock"))
+				r->host_task_clock_ns =
+					(int64_t)(v * (strcmp(unit, "msec") ?
+							       1 :
+							       1e6));
+			else if (strstr(ev, "context-switches"))
+				r->host_ctx_switches = (int64_t)v;
+		} else if (sscanf(line, "%lf,,%63[^,]", &v, ev) == 2 &&
+			   strstr(ev, "context-switches")) {
+			r->host_ctx_switches = (int64_t)v;
+		}
+	}
+	fclose(f);
+}
+
+static const char *const panic_markers[] = { "Kernel panic", "BUG:", NULL };
+static const char *const crng_done[] = { "crng init done", NULL };
+
+void classify_boot(const struct boot_facts *f, struct row *r,
+		   struct strbuf *reads, struct strbuf *traces)
+{
+	struct report_outcome o;
+	char panic_line[300];
+
+	report_parse(f->chan, f->chan_len, r, reads, traces, &o);
+	r->host_first_byte_ns = f->t_first_byte;
+	r->host_urandom_ns = f->t_urandom;
+	r->host_report_ns = f->t_report;
+	r->host_exit_ns = f->t_exit;
+	if (f->perf)
+		perf_numbers(f->dir, r);
+
+	if (o.probe_complete && o.report_complete) {
+		set_text(r->status, "ok");
+		if (r->crng_ready_censored == 1)
+			set_text(r->reason,
+				 "CRNG not ready when the report ran%s%s",
+				 o.pending[0] ? "; boot unfinished, waiting: " :
+						"",
+				 o.pending);
+		else if (o.pending[0])
+			set_text(r->reason,
+				 "boot unfinished at report, waiting: %s",
+				 o.pending);
+	} else if (o.guest_failed) {
+		set_text(r->status, "guest-failed");
+		set_text(r->reason, "%s", o.error);
+	} else if (console_line(f->dir, panic_markers, panic_line,
+				sizeof(panic_line))) {
+		set_text(r->status, "panic");
+		set_text(r->reason, "%s", panic_line);
+	} else if (f->timed_out) {
+		/*
+		 * Still waiting for entropy at the timeout (the probe ran, the
+		 * kernel never said "crng init done") is a measurement, not a
+		 * failure: censored at T. Anything else that hangs is a timeout.
+		 */
+		int waiting = !console_line(f->dir, crng_done, NULL, 0) &&
+			      (o.probe_complete || o.last[0]);
+
+		set_text(r->status, waiting ? "censored" : "timeout");
+		set_text(r->reason, "%s after %d s (%s%s)",
+			 waiting ? "not ready" : "no report", f->timeout_s,
+			 o.last[0]	  ? "last record: " :
+			 o.probe_complete ? "PID 1 probe done; systemd never "
+					    "reached the report unit" :
+					    "nothing from the guest",
+			 o.last);
+		if (waiting) {
+			r->crng_ready_censored = 1;
+			r->crng_ready_bound_ns =
+				(int64_t)f->timeout_s * 1000000000;
+			if (r->first_urandom_end_ns < 0 &&
+			    strstr(o.last, "reading iface=urandom ")) {
+				r->first_urandom_censored = 1;
+				r->first_urandom_end_ns =
+					r->first_urandom_dur_ns =
+						(int64_t)f->timeout_s *
+						1000000000;
+			}
+		}
+		/* Only verified segments gave data: the probe's, if complete. */
+	} else if (f->chan_len == 0 && f->t_exit >= 0 &&
+		   f->t_exit < 5000000000LL && f->err[0]) {
+		/* QEMU gave up at once: its first stderr line says why */
+		set_text(r->status, "qemu-failed");
+		set_text(r->reason, "%.*s", (int)strcspn(f->err, "\n"), f->err);
+	} else {
+		set_text(r->status, "corrupt");
+		set_text(r->reason, "%s",
+			 o.error[0] ? o.error :
+				      "no report on the result channel");
+		reads->len = traces->len = 0;
+	}
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Classify one finished boot: turn what the host knows of it (the result
+ * channel's bytes, the console log, QEMU's stderr, whether it was killed at
+ * the timeout) into a raw.csv row's status, reason and measures. Used when
+ * a boot ends and by --rescan, which re-derives a results directory from
+ * its boots/ after the parser changed, so both give the same row.
+ */
+#ifndef CRNGBENCH_CLASSIFY_H
+#define CRNGBENCH_CLASSIFY_H
+
+#include "report.h"
+#include "row.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct boot_facts {
+	const char *dir; /* boots/<id>: console.log, perf.csv */
+	const char *chan; /* the result channel's bytes */
+	size_t chan_len;
+	const char *err; /* QEMU's stderr, "" if none */
+	int timed_out; /* killed at the host timeout */
+	int timeout_s; /* that timeout */
+	int perf; /* perf.csv holds perf stat's numbers */
+	int64_t t_first_byte, t_urandom, t_report, t_exit; /* host, -1: none */
+};
+
+/*
+ * r comes with its identity and axes set (row_init, then boot_id, axes);
+ * classify_boot fills everything else. reads/traces get the boot's detail
+ * rows, emptied again when the boot's data cannot be trusted.
+ */
+void classify_boot(const struct boot_facts *f, struct row *r,
+		   struct strbuf *reads, struct strbuf *traces);
+
+#endif /* CRNGBENCH_CLASSIFY_H */

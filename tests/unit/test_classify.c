@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * classify_boot(): one boot's status from what the host knows of it. The
+ * channel bytes are a real boot's (tests/fixtures/block-qemu64.result); the
+ * console logs are written here, one line each.
+ */
+#define _GNU_SOURCE
+#include "../../bench/classify.h"
+#include "check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char chan[1 << 16];
+static size_t chan_len;
+static char dir[] = "/tmp/crngbench-classify.XXXXXX";
+
+static void console(const char *text)
+{
+	char path[sizeof(dir) + 16];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/console.log", dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void classify(struct boot_facts *f, struct row *r, size_t cut)
+{
+	struct strbuf reads = { 0 }, traces = { 0 };
+
+	f->dir = dir;
+	f->chan = chan;
+	f->chan_len = cut;
+	if (!f->err)
+		f->err = "";
+	f->timeout_s = 25;
+	row_init(r);
+	classify_boot(f, r, &reads, &traces);
+	sb_free(&reads);
+	sb_free(&traces);
+}
+
+static void complete_boot_ok(void)
+{
+	struct boot_facts f = { .t_exit = 3000000000 };
+	struct row r;
+
+	console("[    1.0] random: crng init done\n");
+	classify(&f, &r, chan_len);
+	CHECK(!strcmp(r.status, "ok"));
+	CHECK(r.host_exit_ns == 3000000000 && r.first_urandom_dur_ns > 0);
+}
+
+/* Killed at the timeout in its first read, the kernel never ready: censored. */
+static void hung_in_read_is_censored(void)
+{
+	const char *p = strstr(chan, "\nread iface=urandom ");
+	struct boot_facts f = { .timed_out = 1, .t_exit = 25000000000 };
+	struct row r;
+
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	console("[    0.5] Run /init as init process\n");
+	classify(&f, &r, (size_t)(p - chan) + 1);
+	CHECK(!strcmp(r.status, "censored"));
+	CHECK(strstr(r.reason, "last record: reading iface=urandom") != NULL);
+	CHECK(r.crng_ready_censored == 1 && r.first_urandom_censored == 1);
+	CHECK(r.first_urandom_end_ns == 25000000000LL);
+}
+
+/* The same hang, but the kernel said it was ready: a timeout, not data. */
+static void hung_after_ready_is_timeout(void)
+{
+	const char *p = strstr(chan, "\nread iface=urandom ");
+	struct boot_facts f = { .timed_out = 1, .t_exit = 25000000000 };
+	struct row r;
+
+	console("[    1.0] random: crng init done\n");
+	classify(&f, &r, p ? (size_t)(p - chan) + 1 : 0);
+	CHECK(!strcmp(r.status, "timeout"));
+	CHECK(r.crng_ready_censored != 1);
+}
+
+static void panic_wins_over_timeout(void)
+{
+	struct boot_facts f = { .timed_out = 1, .t_exit = 25000000000 };
+	struct row r;
+
+	console("[    0.3] Kernel panic - not syncing: VFS\n");
+	classify(&f, &r, 0);
+	CHECK(!strcmp(r.status, "panic"));
+	CHECK(strstr(r.reason, "Kernel panic") != NULL);
+}
+
+static void qemu_failing_at_once(void)
+{
+	struct boot_facts f = { .t_exit = 40000000,
+				.err = "qemu: bad -cpu\nmore\n" };
+	struct row r;
+
+	console("");
+	classify(&f, &r, 0);
+	CHECK(!strcmp(r.status, "qemu-failed"));
+	CHECK(!strcmp(r.reason, "qemu: bad -cpu"));
+}
+
+static void torn_report_is_corrupt(void)
+{
+	struct boot_facts f = { .t_exit = 3000000000 };
+	struct row r;
+
+	console("[    1.0] random: crng init done\n");
+	classify(&f, &r, chan_len - 10);
+	CHECK(!strcmp(r.status, "corrupt"));
+}
+
+int main(void)
+{
+	FILE *f = fopen("tests/fixtures/block-qemu64.result", "rb");
+
+	if (!f || !mkdtemp(dir)) {
+		printf("FAIL: classify: fixture or temp dir missing\n");
+		return 1;
+	}
+	chan_len = fread(chan, 1, sizeof(chan) - 1, f);
+	fclose(f);
+	TEST(complete_boot_ok);
+	TEST(hung_in_read_is_censored);
+	TEST(hung_after_ready_is_timeout);
+	TEST(panic_wins_over_timeout);
+	TEST(qemu_failing_at_once);
+	TEST(torn_report_is_corrupt);
+	{
+		char path[sizeof(dir) + 16];
+
+		snprintf(path, sizeof(path), "%s/console.log", dir);
+		unlink(path);
+		rmdir(dir);
+	}
+	return check_any_failed;
+}
