@@ -197,6 +197,41 @@ int64_t host_now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/*
+ * fork and exec argv with stdin from in_fd, stdout to out_fd, stderr to
+ * err_fd (-1: /dev/null), in a process group of its own if pgroup, so a
+ * timeout can kill perf and QEMU alike. The one place the runner starts a
+ * program. Returns the pid, or -1 with errno.
+ */
+static pid_t spawn(char *const argv[], int in_fd, int out_fd, int err_fd,
+		   int pgroup)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		if (pgroup)
+			setpgid(0, 0);
+		if (null < 0 || dup2(in_fd >= 0 ? in_fd : null, 0) < 0 ||
+		    dup2(out_fd >= 0 ? out_fd : null, 1) < 0 ||
+		    dup2(err_fd >= 0 ? err_fd : null, 2) < 0)
+			_exit(127);
+		execvp(argv[0], argv);
+		dprintf(2, "cannot execute %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (pid > 0 && pgroup)
+		setpgid(pid, pid); /* also here: no race with a quick kill */
+	return pid;
+}
+
+static void close_pair(int p[2])
+{
+	close(p[0]);
+	close(p[1]);
+}
+
 int vm_spawn(struct vm *vm, const struct argv_buf *a)
 {
 	int out[2], err[2];
@@ -207,32 +242,16 @@ int vm_spawn(struct vm *vm, const struct argv_buf *a)
 	if (pipe2(out, O_CLOEXEC))
 		return -1;
 	if (pipe2(err, O_CLOEXEC)) {
-		close(out[0]);
-		close(out[1]);
+		close_pair(out);
 		return -1;
 	}
 	vm->t_spawn = host_now_ns();
-	vm->pid = fork();
+	vm->pid = spawn(a->v, -1, out[1], err[1], 1);
 	if (vm->pid < 0) {
-		close(out[0]);
-		close(out[1]);
-		close(err[0]);
-		close(err[1]);
+		close_pair(out);
+		close_pair(err);
 		return -1;
 	}
-	if (vm->pid == 0) {
-		int devnull = open("/dev/null", O_RDONLY);
-
-		/* Own process group, so a timeout kills perf and QEMU alike. */
-		setpgid(0, 0);
-		if (devnull < 0 || dup2(devnull, 0) < 0 ||
-		    dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
-			_exit(127);
-		execvp(a->v[0], a->v);
-		dprintf(2, "cannot execute %s: %s\n", a->v[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(vm->pid, vm->pid);
 	close(out[1]);
 	close(err[1]);
 	vm->out_fd = out[0];
@@ -381,22 +400,14 @@ static int run_quick(char *const argv[], const char *input, int timeout_s,
 	if (pipe2(in, O_CLOEXEC))
 		return -1;
 	if (pipe2(errp, O_CLOEXEC)) {
-		close(in[0]);
-		close(in[1]);
+		close_pair(in);
 		return -1;
 	}
-	pid = fork();
-	if (pid < 0)
+	pid = spawn(argv, in[0], -1, errp[1], 0);
+	if (pid < 0) {
+		close_pair(in);
+		close_pair(errp);
 		return -1;
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_WRONLY);
-
-		if (devnull < 0 || dup2(in[0], 0) < 0 || dup2(devnull, 1) < 0 ||
-		    dup2(errp[1], 2) < 0)
-			_exit(127);
-		execvp(argv[0], argv);
-		dprintf(2, "cannot execute %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
 	}
 	close(in[0]);
 	close(errp[1]);
