@@ -880,9 +880,11 @@ static void check_inputs(void)
 			xpath(p, sizeof(p), "%s/%s-hz%s/bzImage", kernels_dir,
 			      M.values[AX_variant][v], M.values[AX_hz][h]);
 			if (!file_exists(p))
-				die("kernel variant '%s' with HZ=%s is not built (%s missing); build it with: make kernels VARIANTS=%s HZ=%s",
+				die("kernel variant '%s' with HZ=%s is not built (%s missing); build it with: make kernels VARIANTS=%s HZ=%s"
+				    " (a kernel of your own: its bzImage as DIR/%s-hz%s/bzImage, then --kernels DIR)",
 				    M.values[AX_variant][v], M.values[AX_hz][h],
 				    p, M.values[AX_variant][v],
+				    M.values[AX_hz][h], M.values[AX_variant][v],
 				    M.values[AX_hz][h]);
 		}
 	if (!file_exists(image_path))
