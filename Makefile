@@ -65,7 +65,7 @@ help:
 	@echo "  make bench       everything: deps, kernels, image, runner, run MATRIX, plots"
 	@echo "  make run         run MATRIX only (kernels and image must be built)"
 	@echo "  make plots       render charts for RUN=<results dir> (default results/latest)"
-	@echo "  make report      REPORT.md tables and plots/figures from RUN (and HZRUN, GUESTRUN)"
+	@echo "  make report      REPORT.md tables and plots/figures from RUN (and HZRUN, GUESTRUN, SOURCESRUN)"
 	@echo "  make check       all tests, ending with 'N passed, N failed, N skipped'"
 	@echo "  make lint        clang-format check, cppcheck, checkpatch on kernel/patches"
 	@echo "  make bench-build kernel build speed figures (cold builds: ~15 min)"
@@ -142,10 +142,13 @@ plots:
 # REPORT.md's tables and the committed charts (plots/figures/) come from RUN;
 # chart 5 and its table from HZRUN (a run of MATRIX=hz) when given.
 HZRUN ?=
-# The guest's own costs from GUESTRUN (a run of MATRIX=guest) when given.
+# The guest's own costs from GUESTRUN (a run of MATRIX=guest), seeds and
+# virtio-rng from SOURCESRUN (MATRIX=sources), when given.
 GUESTRUN ?=
+SOURCESRUN ?=
 report:
-	scripts/report_tables.py $(RUN) REPORT.md $(if $(HZRUN),--hz $(HZRUN)) $(if $(GUESTRUN),--guest $(GUESTRUN))
+	scripts/report_tables.py $(RUN) REPORT.md $(if $(HZRUN),--hz $(HZRUN)) $(if $(GUESTRUN),--guest $(GUESTRUN)) \
+		$(if $(SOURCESRUN),--sources $(SOURCESRUN))
 	mkdir -p plots/figures
 	cp $(RUN)/plots/*.png plots/figures/
 	$(if $(HZRUN),cp $(HZRUN)/plots/5-jitter-vs-hz.png plots/figures/)

@@ -2,6 +2,7 @@
 """Generate REPORT.md's tables from a run's summary.csv (make report).
 
     scripts/report_tables.py RUN_DIR REPORT.md|- [--hz HZ_RUN_DIR] [--guest GUEST_RUN_DIR]
+                             [--sources SOURCES_RUN_DIR]
 
 Replaces the text between "<!-- tables:begin -->" and "<!-- tables:end -->"
 in REPORT.md, so the numbers can never drift from the data. With "-" as the
@@ -100,6 +101,21 @@ def guest_table(run):
     return "\n".join(out) + "\n"
 
 
+def sources_tables(run):
+    """Other early entropy sources without RDRAND (the sources matrix)."""
+    with open(os.path.join(run, "summary.csv")) as f:
+        rows = list(csv.DictReader(f))
+    name = os.path.basename(os.path.normpath(run))
+    return "\n".join([
+        table(rows, "first_urandom_latency",
+              f"Seeds and virtio-rng: the first blocking urandom read's duration (run `{name}`)"),
+        table(rows, "crng_ready_kmsg",
+              f"Seeds and virtio-rng: CRNG ready, from kernel start (run `{name}`)"),
+        table(rows, "userspace_finished",
+              f"Seeds and virtio-rng: systemd's boot finished (run `{name}`)"),
+    ])
+
+
 def tables(run):
     with open(os.path.join(run, "summary.csv")) as f:
         rows = list(csv.DictReader(f))
@@ -137,13 +153,16 @@ def main():
     ap.add_argument("report", help="REPORT.md, or - for stdout")
     ap.add_argument("--hz", help="an hz-matrix run: chart 5's table")
     ap.add_argument("--guest", help="a guest-matrix run: the guest's own costs")
+    ap.add_argument("--sources", help="a sources-matrix run: seeds and virtio-rng")
     args = ap.parse_args()
-    for d in (args.run, args.hz, args.guest):
+    for d in (args.run, args.hz, args.guest, args.sources):
         if d and not os.path.exists(os.path.join(d, "summary.csv")):
             sys.exit(f"report_tables.py: error: {d}/summary.csv not found (a results/<run> directory?)")
     text = tables(args.run)
     if args.hz:
         text += "\n" + hz_table(args.hz)
+    if args.sources:
+        text += "\n" + sources_tables(args.sources)
     if args.guest:
         text += "\n" + guest_table(args.guest)
     report = args.report

@@ -31,15 +31,17 @@ if build/crngbench-run --summarize "$tmp/run" --seed "$(cat "$fx/seed")" >/dev/n
 else
 	echo "FAIL: summary: recomputed summary differs: $(diff "$tmp/expected.csv" "$tmp/run/summary.csv" | head -3 | tr '\n' ' ')"
 fi
-# Every median in the generated tables (main, hz and guest) is the summary's median.
+# Every median in the generated tables (main, hz, sources, guest) is the summary's median.
 python3 - "$tmp/run" <<'PY' && echo "PASS: report tables match the fixture's summary" || echo "FAIL: report tables do not match the summary"
 import csv, re, subprocess, sys
 sys.path.insert(0, "scripts")
 from report_tables import ms  # the tables' own number format
 run = sys.argv[1]
-text = subprocess.run(["python3", "scripts/report_tables.py", run, "-", "--hz", run, "--guest", run],
+text = subprocess.run(["python3", "scripts/report_tables.py", run, "-", "--hz", run, "--guest", run,
+                       "--sources", run],
                       capture_output=True, text=True, check=True).stdout
 assert "### The guest itself" in text and "| probe overhead" in text, "no guest table"
+assert "### Seeds and virtio-rng" in text, "no sources tables"
 rows = list(csv.DictReader(open(run + "/summary.csv")))
 meds = {ms(r["median_ms"]) for r in rows if r["median_ms"]}
 cells = re.findall(r"\| (>?)([0-9.]+) \[", text)
