@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Longest unit names first: "ms" before "s", "min" before "m". */
+/* A name that another begins with comes after it: "ms" before "s". */
 static const struct {
 	const char *name;
 	double ns;

@@ -55,13 +55,22 @@ def table(rows, measure, title, where=lambda r: True, accel="tcg"):
     return "\n".join(out) + "\n"
 
 
+def summary_rows(run):
+    """A run's summary.csv, every row."""
+    with open(os.path.join(run, "summary.csv")) as f:
+        return list(csv.DictReader(f))
+
+
+def run_name(run):
+    return os.path.basename(os.path.normpath(run))
+
+
 def hz_table(run):
     """The jitter loop's duration per CONFIG_HZ (the hz matrix)."""
-    with open(os.path.join(run, "summary.csv")) as f:
-        rows = [r for r in csv.DictReader(f) if r["measure"] == "first_urandom_latency"
-                and r["accel"] == "tcg" and r["nocounter"] == "off"]
+    rows = [r for r in summary_rows(run) if r["measure"] == "first_urandom_latency"
+            and r["accel"] == "tcg" and r["nocounter"] == "off"]
     hzs = sorted({int(r["hz"]) for r in rows})
-    out = [f"### Chart 5: the jitter loop's cost against CONFIG_HZ (run `{os.path.basename(os.path.normpath(run))}`)\n",
+    out = [f"### Chart 5: the jitter loop's cost against CONFIG_HZ (run `{run_name(run)}`)\n",
            "first blocking urandom read's duration, median ms [95% CI]; 256/HZ s for comparison\n",
            "| CONFIG_HZ | 256/HZ | " + " | ".join(VARIANTS) + " |", "|---|---|" + "---|" * len(VARIANTS)]
     for hz in hzs:
@@ -75,8 +84,7 @@ def hz_table(run):
 
 def guest_table(run):
     """What the guest itself costs (the guest matrix): per accel and trace."""
-    with open(os.path.join(run, "summary.csv")) as f:
-        rows = [r for r in csv.DictReader(f) if r["variant"] == "stock"]
+    rows = [r for r in summary_rows(run) if r["variant"] == "stock"]
     cols = sorted({(r["accel"], r["trace"], condition(r)) for r in rows},
                   key=lambda c: (c[0] != "tcg", c[1] != "off", c[2]))
     several = len({c[2] for c in cols}) > 1
@@ -84,7 +92,7 @@ def guest_table(run):
                 ("kernel_to_init", "kernel start to PID 1"),
                 ("userspace_finished", "systemd: boot finished"),
                 ("host_wall", "host wall, QEMU spawn to exit (host clock; meaningless under icount)")]
-    out = [f"### The guest itself (run `{os.path.basename(os.path.normpath(run))}`, stock"
+    out = [f"### The guest itself (run `{run_name(run)}`, stock"
            + ("" if several else f", {cols[0][2]}" if cols else "") + ")\n",
            "median ms [95% bootstrap CI of the median]; n boots. icount: guest time counts "
            "instructions (1 per ns), so TCG's translation of first-run code costs nothing\n",
@@ -103,9 +111,8 @@ def guest_table(run):
 
 def sources_tables(run):
     """Other early entropy sources without RDRAND (the sources matrix)."""
-    with open(os.path.join(run, "summary.csv")) as f:
-        rows = list(csv.DictReader(f))
-    name = os.path.basename(os.path.normpath(run))
+    rows = summary_rows(run)
+    name = run_name(run)
     return "\n".join([
         table(rows, "first_urandom_latency",
               f"Seeds and virtio-rng: the first blocking urandom read's duration (run `{name}`)"),
@@ -117,8 +124,7 @@ def sources_tables(run):
 
 
 def tables(run):
-    with open(os.path.join(run, "summary.csv")) as f:
-        rows = list(csv.DictReader(f))
+    rows = summary_rows(run)
     meta = {}
     if os.path.exists(os.path.join(run, "meta.json")):
         with open(os.path.join(run, "meta.json")) as f:
