@@ -63,6 +63,22 @@ static void perf_numbers(const char *dir, struct row *r)
 	fclose(f);
 }
 
+/*
+ * QEMU itself failed: it exited non-zero or died of a signal the runner did
+ * not send. A guest that panics or powers off makes QEMU exit 0
+ * (-no-reboot). Rows from before the exit status was recorded (-1) fall
+ * back to "no output, stderr said something, exited within 5 s".
+ */
+static int qemu_failed(const struct boot_facts *f)
+{
+	if (f->timed_out)
+		return 0;
+	if (f->qemu_signal > 0 || f->qemu_exit > 0)
+		return 1;
+	return f->qemu_exit < 0 && f->chan_len == 0 && f->t_exit >= 0 &&
+	       f->t_exit < 5000000000LL && f->err[0];
+}
+
 static const char *const panic_markers[] = { "Kernel panic", "BUG:", NULL };
 static const char *const crng_done[] = { "crng init done", NULL };
 
@@ -80,7 +96,16 @@ void classify_boot(const struct boot_facts *f, struct row *r,
 	if (f->perf)
 		perf_numbers(f->dir, r);
 
-	if (o.probe_complete && o.report_complete) {
+	r->qemu_exit = f->qemu_exit;
+	r->qemu_signal = f->qemu_signal > 0 ? f->qemu_signal : -1;
+
+	if (f->chan_dropped) {
+		set_text(r->status, "corrupt");
+		set_text(r->reason,
+			 "result channel flooded: %zu bytes past the first %zu kept",
+			 f->chan_dropped, f->chan_len);
+		reads->len = traces->len = 0;
+	} else if (o.probe_complete && o.report_complete) {
 		set_text(r->status, "ok");
 		if (r->crng_ready_censored == 1)
 			set_text(r->reason,
@@ -95,6 +120,17 @@ void classify_boot(const struct boot_facts *f, struct row *r,
 	} else if (o.guest_failed) {
 		set_text(r->status, "guest-failed");
 		set_text(r->reason, "%s", o.error);
+	} else if (qemu_failed(f)) {
+		set_text(r->status, "qemu-failed");
+		if (f->qemu_signal > 0)
+			set_text(r->reason, "QEMU ended by signal %d (%s)%s%.*s",
+				 f->qemu_signal, strsignal(f->qemu_signal),
+				 f->err[0] ? ": " : "",
+				 (int)strcspn(f->err, "\n"), f->err);
+		else
+			set_text(r->reason, "QEMU exited with status %d%s%.*s",
+				 f->qemu_exit, f->err[0] ? ": " : "",
+				 (int)strcspn(f->err, "\n"), f->err);
 	} else if (console_line(f->dir, panic_markers, panic_line,
 				sizeof(panic_line))) {
 		set_text(r->status, "panic");
@@ -130,11 +166,6 @@ void classify_boot(const struct boot_facts *f, struct row *r,
 			}
 		}
 		/* Only verified segments gave data: the probe's, if complete. */
-	} else if (f->chan_len == 0 && f->t_exit >= 0 &&
-		   f->t_exit < 5000000000LL && f->err[0]) {
-		/* QEMU gave up at once: its first stderr line says why */
-		set_text(r->status, "qemu-failed");
-		set_text(r->reason, "%.*s", (int)strcspn(f->err, "\n"), f->err);
 	} else {
 		set_text(r->status, "corrupt");
 		set_text(r->reason, "%s",
@@ -142,4 +173,5 @@ void classify_boot(const struct boot_facts *f, struct row *r,
 				      "no report on the result channel");
 		reads->len = traces->len = 0;
 	}
+	row_derive(r);
 }

@@ -24,6 +24,13 @@ struct boot_facts {
 	int timeout_s; /* that timeout */
 	int perf; /* perf.csv holds perf stat's numbers */
 	int64_t t_first_byte, t_urandom, t_report, t_exit; /* host, -1: none */
+	/*
+	 * How QEMU ended, when it was not killed at the timeout: its exit
+	 * status (-1: unknown, a row from before this was recorded) and the
+	 * signal that ended it (0: none).
+	 */
+	int qemu_exit, qemu_signal;
+	size_t chan_dropped; /* channel bytes past the kept maximum */
 };
 
 /*

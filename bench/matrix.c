@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "matrix.h"
+#include "accel.h"
 #include "stats.h"
+#include "../guest-image/record.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -20,11 +22,6 @@ static const char *const axis_defaults[] = {
 #define AX_DEF(name, def) def,
 	AXES(AX_DEF)
 #undef AX_DEF
-};
-
-static const char *const read_names[] = {
-	"urandom",   "urandom-nb",   "random",
-	"getrandom", "getrandom-nb", "getrandom-insecure",
 };
 
 const char *axis_name(enum axis a)
@@ -238,8 +235,7 @@ static int valid_reads(const char *v, char *bad, size_t badlen)
 	snprintf(buf, sizeof(buf), "%s", v);
 	for (tok = strtok_r(buf, ":", &save); tok;
 	     tok = strtok_r(NULL, ":", &save))
-		if (!one_of(tok, read_names,
-			    sizeof(read_names) / sizeof(read_names[0]))) {
+		if (!one_of(tok, crb_read_names, crb_nreads)) {
 			snprintf(bad, badlen, "%s", tok);
 			return 0;
 		}
@@ -250,7 +246,6 @@ int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 {
 	static const char *const onoff[] = { "on", "off" };
 	static const char *const hz[] = { "100", "250", "1000" };
-	static const char *const accel[] = { "tcg", "kvm", "icount" };
 	static const char *const seed[] = { "none", "saved" };
 
 	for (int a = 0; a < AX_N; a++) {
@@ -268,11 +263,11 @@ int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 						v);
 				break;
 			case AX_accel:
-				if (!one_of(v, accel, 3))
+				if (!accel_find(v))
 					return fail(
 						err, errlen,
-						"accel=%s: accepted values are tcg, kvm, icount",
-						v);
+						"accel=%s: accepted values are %s",
+						v, accel_list());
 				break;
 			case AX_trust_cpu:
 			case AX_virtio_rng:
@@ -302,8 +297,8 @@ int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 				if (!valid_reads(v, bad, sizeof(bad)))
 					return fail(
 						err, errlen,
-						"reads=%s: unknown read '%s'; reads are urandom, urandom-nb, random, getrandom, getrandom-nb, getrandom-insecure joined with ':' (or none)",
-						v, bad);
+						"reads=%s: unknown read '%s'; reads are %s joined with ':' (or none)",
+						v, bad, crb_read_list());
 				break;
 			case AX_cpu:
 				/* QEMU's own spelling; the runner asks QEMU. Refuse only
@@ -352,8 +347,10 @@ void matrix_cell(const struct matrix *m, size_t index, struct cell *c)
 
 int matrix_combination_ok(const char *accel, const char *cpu)
 {
+	const struct accel *a = accel_find(accel);
+
 	/* -cpu host passes the host CPU through: KVM only. */
-	return !(strcmp(accel, "kvm") && !strncmp(cpu, "host", 4) &&
+	return !(a && !a->needs_kvm && !strncmp(cpu, "host", 4) &&
 		 (cpu[4] == '\0' || cpu[4] == ','));
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "qemu.h"
+#include "accel.h"
+#include "util.h"
 #include "../guest-image/record.h"
 
 #include <errno.h>
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,16 +28,20 @@ void argv_add(struct argv_buf *a, const char *fmt, ...)
 	va_list ap;
 	char *s = NULL;
 
-	if (a->n >= (int)(sizeof(a->v) / sizeof(a->v[0])) - 1)
+	if (a->n >= ARGV_MAX - 1) {
+		a->overflow = 1;
 		return;
+	}
 	va_start(ap, fmt);
 	if (vasprintf(&s, fmt, ap) < 0)
 		s = NULL;
 	va_end(ap);
-	if (s) {
-		a->v[a->n++] = s;
-		a->v[a->n] = NULL;
+	if (!s) {
+		a->overflow = 1;
+		return;
 	}
+	a->v[a->n++] = s;
+	a->v[a->n] = NULL;
 }
 
 void argv_free(struct argv_buf *a)
@@ -43,78 +50,99 @@ void argv_free(struct argv_buf *a)
 		free(a->v[i]);
 	a->n = 0;
 	a->v[0] = NULL;
+	a->overflow = 0;
 }
 
-void argv_join(const struct argv_buf *a, char *buf, size_t len)
+int argv_join(const struct argv_buf *a, char *buf, size_t len)
 {
-	size_t off = 0;
+	static const char plain_chars[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,:/+@%";
+	struct strbuf b = { 0 };
+	int rc = 0;
 
-	buf[0] = '\0';
-	for (int i = 0; i < a->n && off + 4 < len; i++) {
+	for (int i = 0; i < a->n; i++) {
 		const char *s = a->v[i];
-		int plain =
-			strspn(s,
-			       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,:/+@%") ==
-			strlen(s);
+		int plain = *s && strspn(s, plain_chars) == strlen(s);
 
-		if (i)
-			buf[off++] = ' ';
-		if (!plain)
-			buf[off++] = '\'';
-		for (; *s && off + 6 < len; s++) {
-			if (*s == '\'') {
-				memcpy(buf + off, "'\\''", 4);
-				off += 4;
-			} else {
-				buf[off++] = *s;
-			}
+		sb_printf(&b, "%s%s", i ? " " : "", plain ? "" : "'");
+		for (; *s; s++) {
+			if (*s == '\'')
+				sb_printf(&b, "'\\''");
+			else
+				sb_printf(&b, "%c", *s);
 		}
-		if (!plain)
-			buf[off++] = '\'';
-		buf[off] = '\0';
+		sb_printf(&b, "%s", plain ? "" : "'");
 	}
+	if (b.oom || b.len >= len)
+		rc = -1;
+	else
+		memcpy(buf, b.p ? b.p : "", b.len + 1);
+	sb_free(&b);
+	return rc;
 }
 
-const char *qemu_accel(const char *accel)
+/* The kernel command line, built word by word up to KERNEL_CMDLINE_MAX. */
+struct kcmd {
+	char buf[KERNEL_CMDLINE_MAX];
+	size_t len;
+	int overflow;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+kcmd_add(struct kcmd *k, const char *fmt, ...)
 {
-	return strcmp(accel, "icount") ? accel : "tcg";
+	va_list ap;
+	int n;
+
+	if (k->len && k->len < sizeof(k->buf) - 1)
+		k->buf[k->len++] = ' ';
+	va_start(ap, fmt);
+	n = vsnprintf(k->buf + k->len, sizeof(k->buf) - k->len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(k->buf) - k->len) {
+		k->overflow = 1;
+		k->len = sizeof(k->buf) - 1;
+		return;
+	}
+	k->len += (size_t)n;
 }
 
-void qemu_build_argv(const struct cell *c, const struct boot_params *p,
-		     struct argv_buf *a)
+/* What the guest is told on its command line: RNG knobs and crngbench_*. */
+static void kernel_cmdline(const struct cell *c, const struct accel *acc,
+			   const struct boot_params *p, struct kcmd *k)
 {
-	char reads[MAX_VALUE_LEN], append[2048];
-	size_t off = 0;
+	char reads[MAX_VALUE_LEN];
 
-	if (p->perf_out) {
-		argv_add(a, "perf");
-		argv_add(a, "stat");
-		argv_add(a, "-x,");
-		argv_add(a, "-e");
-		argv_add(a, "task-clock,context-switches");
-		argv_add(a, "-o");
-		argv_add(a, "%s", p->perf_out);
-		argv_add(a, "--");
-	}
-	argv_add(a, "%s", p->qemu);
-	/*
-	 * microvm: direct kernel boot with qboot, no PCI or ACPI to set up;
-	 * the fastest x86 machine type. virtio devices are virtio-mmio and
-	 * QEMU adds them to the kernel command line itself.
-	 */
-	argv_add(a, "-M");
-	argv_add(a, "microvm,x-option-roms=off,rtc=on,isa-serial=on,acpi=off");
-	argv_add(a, "-accel");
-	argv_add(a, "%s", qemu_accel(c->v[AX_accel]));
-	/*
-	 * icount: TCG where guest time is instructions (shift=0: one per
-	 * virtual ns), so the host's translation work and load cost the guest
-	 * no time; an idle guest jumps to its next timer (sleep=off).
-	 */
-	if (!strcmp(c->v[AX_accel], "icount")) {
-		argv_add(a, "-icount");
-		argv_add(a, "shift=0,sleep=off");
-	}
+	kcmd_add(k, "console=ttyS0 panic=-1 reboot=t");
+	if (acc->host_tsc_hint && p->tsc_khz > 0)
+		kcmd_add(k, "tsc_early_khz=%ld tsc=reliable", p->tsc_khz);
+	if (acc->cmdline)
+		kcmd_add(k, "%s", acc->cmdline);
+	kcmd_add(k, "random.trust_cpu=%s", c->v[AX_trust_cpu]);
+	if (!strcmp(c->v[AX_nocounter], "on"))
+		kcmd_add(k, "random.no_cycle_counter=1");
+	if (!strcmp(c->v[AX_trace], "on"))
+		kcmd_add(k, "ftrace=function_graph ftrace_filter=urandom_read_iter,random_read_iter,__x64_sys_getrandom"
+			    " trace_clock=boot trace_buf_size=256K");
+	kcmd_add(k, CRB_SET_OUT "=/dev/ttyS1 " CRB_SET_READ_TIMEOUT "=%d",
+		 p->read_timeout_s);
+	/* The matrix joins reads with ':', the probe with ','. */
+	snprintf(reads, sizeof(reads), "%s", c->v[AX_reads]);
+	for (char *q = reads; *q; q++)
+		if (*q == ':')
+			*q = ',';
+	if (strcmp(reads, "none"))
+		kcmd_add(k, CRB_SET_READS "=%s", reads);
+	if (p->seed_hex)
+		kcmd_add(k, CRB_SET_SEED "=%s", p->seed_hex);
+	if (p->append && *p->append)
+		kcmd_add(k, "%s", p->append);
+}
+
+/* The machine, its devices and channels: the same for every accelerator. */
+static void machine_args(const struct cell *c, const struct boot_params *p,
+			 struct argv_buf *a)
+{
 	argv_add(a, "-cpu");
 	argv_add(a, "%s", c->v[AX_cpu]);
 	argv_add(a, "-smp");
@@ -147,72 +175,83 @@ void qemu_build_argv(const struct cell *c, const struct boot_params *p,
 		argv_add(a, "-device");
 		argv_add(a, "virtio-rng-device,rng=rng0");
 	}
-
-	snprintf(reads, sizeof(reads), "%s", c->v[AX_reads]);
-	for (char *q = reads; *q; q++)
-		if (*q == ':')
-			*q = ',';
-#define APP(...)                                                           \
-	(off +=                                                            \
-	 (size_t)snprintf(append + off,                                    \
-			  off < sizeof(append) ? sizeof(append) - off : 0, \
-			  __VA_ARGS__))
-	APP("console=ttyS0 panic=-1 reboot=t");
-	if (!strcmp(c->v[AX_accel], "tcg") && p->tsc_khz > 0)
-		APP(" tsc_early_khz=%ld tsc=reliable", p->tsc_khz);
-	/*
-	 * Under icount the TSC counts virtual ns: 1 GHz by definition. The
-	 * LAPIC timer's calibration busy-waits on MMIO reads, which icount
-	 * executes one at a time (~16 s of host time per boot here), so the
-	 * PIT drives the tick instead (noapictimer), still HZ times a second.
-	 */
-	if (!strcmp(c->v[AX_accel], "icount"))
-		APP(" tsc_early_khz=1000000 tsc=reliable noapictimer");
-	APP(" random.trust_cpu=%s", c->v[AX_trust_cpu]);
-	if (!strcmp(c->v[AX_nocounter], "on"))
-		APP(" random.no_cycle_counter=1");
-	if (!strcmp(c->v[AX_trace], "on"))
-		APP(" ftrace=function_graph ftrace_filter=urandom_read_iter,random_read_iter,__x64_sys_getrandom"
-		    " trace_clock=boot trace_buf_size=256K");
-	APP(" crngbench_out=/dev/ttyS1 crngbench_read_timeout=%d",
-	    p->read_timeout_s);
-	if (strcmp(reads, "none"))
-		APP(" crngbench_reads=%s", reads);
-	if (p->seed_hex)
-		APP(" crngbench_seed=%s", p->seed_hex);
-	if (p->append && *p->append)
-		APP(" %s", p->append);
-#undef APP
-	argv_add(a, "-append");
-	argv_add(a, "%s", append);
-	for (char *const *x = p->qemu_args; x && *x; x++)
-		argv_add(a, "%s", *x);
 }
 
-int64_t host_now_ns(void)
+int qemu_build_argv(const struct cell *c, const struct boot_params *p,
+		    struct argv_buf *a, char *err, size_t errlen)
 {
-	struct timespec ts;
+	const struct accel *acc = accel_find(c->v[AX_accel]);
+	struct kcmd k = { .len = 0 };
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	if (!acc)
+		return err_set(err, errlen, "accel=%s: accepted values are %s",
+			       c->v[AX_accel], accel_list());
+	if (p->perf_out) {
+		argv_add(a, "perf");
+		argv_add(a, "stat");
+		argv_add(a, "-x,");
+		argv_add(a, "-e");
+		argv_add(a, "task-clock,context-switches");
+		argv_add(a, "-o");
+		argv_add(a, "%s", p->perf_out);
+		argv_add(a, "--");
+	}
+	argv_add(a, "%s", p->qemu);
+	/*
+	 * microvm: direct kernel boot with qboot, no PCI or ACPI to set up;
+	 * the fastest x86 machine type. virtio devices are virtio-mmio and
+	 * QEMU adds them to the kernel command line itself.
+	 */
+	argv_add(a, "-M");
+	argv_add(a, "microvm,x-option-roms=off,rtc=on,isa-serial=on,acpi=off");
+	argv_add(a, "-accel");
+	argv_add(a, "%s", acc->qemu_accel);
+	for (const char *const *x = acc->qemu_args; *x; x++)
+		argv_add(a, "%s", *x);
+	machine_args(c, p, a);
+	kernel_cmdline(c, acc, p, &k);
+	if (k.overflow) {
+		argv_free(a);
+		return err_set(
+			err, errlen,
+			"the kernel command line would be longer than %d bytes (x86's COMMAND_LINE_SIZE; the kernel would cut it): shorten --append",
+			KERNEL_CMDLINE_MAX - 1);
+	}
+	argv_add(a, "-append");
+	argv_add(a, "%s", k.buf);
+	for (char *const *x = p->qemu_args; x && *x; x++)
+		argv_add(a, "%s", *x);
+	if (a->overflow) {
+		argv_free(a);
+		return err_set(
+			err, errlen,
+			"the QEMU command line has more than %d arguments: fewer --qemu-arg",
+			ARGV_MAX - 1);
+	}
+	return 0;
 }
 
 /*
  * fork and exec argv with stdin from in_fd, stdout to out_fd, stderr to
  * err_fd (-1: /dev/null), in a process group of its own if pgroup, so a
- * timeout can kill perf and QEMU alike. The one place the runner starts a
- * program. Returns the pid, or -1 with errno.
+ * timeout can kill perf and QEMU alike. The child dies with the runner
+ * (PR_SET_PDEATHSIG): a killed runner leaves no QEMU behind. The one place
+ * the runner starts a program; no shell is involved. Returns the pid, or -1
+ * with errno.
  */
 static pid_t spawn(char *const argv[], int in_fd, int out_fd, int err_fd,
 		   int pgroup)
 {
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDWR);
 
 		if (pgroup)
 			setpgid(0, 0);
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(127);
+		signal(SIGPIPE, SIG_DFL);
 		if (null < 0 || dup2(in_fd >= 0 ? in_fd : null, 0) < 0 ||
 		    dup2(out_fd >= 0 ? out_fd : null, 1) < 0 ||
 		    dup2(err_fd >= 0 ? err_fd : null, 2) < 0)
@@ -239,9 +278,9 @@ int vm_spawn(struct vm *vm, const struct argv_buf *a)
 	memset(vm, 0, sizeof(*vm));
 	vm->out_fd = vm->err_fd = -1;
 	vm->t_first_byte = vm->t_urandom = vm->t_report = vm->t_exit = -1;
-	if (pipe2(out, O_CLOEXEC))
+	if (pipe2(out, O_CLOEXEC | O_NONBLOCK))
 		return -1;
-	if (pipe2(err, O_CLOEXEC)) {
+	if (pipe2(err, O_CLOEXEC | O_NONBLOCK)) {
 		close_pair(out);
 		return -1;
 	}
@@ -259,25 +298,70 @@ int vm_spawn(struct vm *vm, const struct argv_buf *a)
 	return 0;
 }
 
-/* Timestamp the lines that matter as they complete. */
+/*
+ * Timestamp the moments that matter as their lines complete, recognising
+ * them with the record reader (record.h), never by matching text: the first
+ * urandom read's record and the report segment's header.
+ */
 static void scan_lines(struct vm *vm, int64_t now)
 {
 	while (vm->scanned < vm->chan_len) {
-		char *start = vm->chan + vm->scanned;
+		char *start = vm->chan + vm->scanned, seg[CRB_MAX_KEY], err[8];
 		char *nl = memchr(start, '\n', vm->chan_len - vm->scanned);
+		size_t len;
+		struct crb_record rec;
 
 		if (!nl)
 			break;
+		len = (size_t)(nl - start);
+		vm->scanned += len + 1;
 		if (vm->t_urandom < 0 &&
-		    !strncmp(start, "read iface=urandom ", 19))
+		    !crb_parse_line(start, len, &rec, err, sizeof(err)) &&
+		    rec.type == CRB_read && crb_get(&rec, "iface") &&
+		    !strcmp(crb_get(&rec, "iface"), "urandom"))
 			vm->t_urandom = now - vm->t_spawn;
 		if (vm->t_report < 0 &&
-		    memmem(start, (size_t)(nl - start), CRB_MAGIC "/",
-			   sizeof(CRB_MAGIC)) &&
-		    memmem(start, (size_t)(nl - start), "seg=report", 10))
+		    !crb_parse_header(start, len, seg, sizeof(seg), err,
+				      sizeof(err)) &&
+		    !strcmp(seg, "report"))
 			vm->t_report = now - vm->t_spawn;
-		vm->scanned = (size_t)(nl - vm->chan) + 1;
 	}
+}
+
+static void vm_close(struct vm *vm, int fd)
+{
+	close(fd);
+	if (fd == vm->out_fd)
+		vm->out_fd = -1;
+	else
+		vm->err_fd = -1;
+}
+
+/* Keep at most VM_CHAN_MAX bytes of the channel; count the rest. */
+static void keep_chan(struct vm *vm, const char *buf, size_t n, int64_t now)
+{
+	if (vm->t_first_byte < 0)
+		vm->t_first_byte = now - vm->t_spawn;
+	if (vm->chan_len + n > VM_CHAN_MAX) {
+		size_t room = VM_CHAN_MAX - vm->chan_len;
+
+		vm->chan_dropped += n - room;
+		n = room;
+	}
+	if (vm->chan_len + n > vm->chan_cap) {
+		size_t cap = (vm->chan_cap ? vm->chan_cap * 2 : 65536) + n;
+		char *p = realloc(vm->chan, cap);
+
+		if (!p) {
+			vm->chan_dropped += n;
+			return;
+		}
+		vm->chan = p;
+		vm->chan_cap = cap;
+	}
+	memcpy(vm->chan + vm->chan_len, buf, n);
+	vm->chan_len += n;
+	scan_lines(vm, now);
 }
 
 void vm_read(struct vm *vm, int fd)
@@ -289,11 +373,7 @@ void vm_read(struct vm *vm, int fd)
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return;
 	if (n <= 0) {
-		close(fd);
-		if (fd == vm->out_fd)
-			vm->out_fd = -1;
-		else
-			vm->err_fd = -1;
+		vm_close(vm, fd);
 		return;
 	}
 	if (fd == vm->err_fd) {
@@ -306,53 +386,54 @@ void vm_read(struct vm *vm, int fd)
 		vm->err[vm->err_len] = '\0';
 		return;
 	}
-	if (vm->t_first_byte < 0)
-		vm->t_first_byte = now - vm->t_spawn;
-	if (vm->chan_len + (size_t)n > vm->chan_cap) {
-		size_t cap =
-			(vm->chan_cap ? vm->chan_cap * 2 : 65536) + (size_t)n;
-		char *p = realloc(vm->chan, cap);
+	keep_chan(vm, buf, (size_t)n, now);
+}
 
-		if (!p)
-			return;
-		vm->chan = p;
-		vm->chan_cap = cap;
+static void reap(struct vm *vm, int block)
+{
+	int st;
+	pid_t r;
+
+	if (vm->exited || vm->pid <= 0)
+		return;
+	r = waitpid(vm->pid, &st, block ? 0 : WNOHANG);
+	if (r == vm->pid) {
+		vm->exited = 1;
+		vm->status = st;
+		vm->t_exit = host_now_ns() - vm->t_spawn;
 	}
-	memcpy(vm->chan + vm->chan_len, buf, (size_t)n);
-	vm->chan_len += (size_t)n;
-	scan_lines(vm, now);
 }
 
 int vm_done(struct vm *vm)
 {
-	if (!vm->exited && vm->pid > 0) {
-		int st;
-		pid_t r = waitpid(vm->pid, &st, WNOHANG);
-
-		if (r == vm->pid) {
-			vm->exited = 1;
-			vm->status = st;
-			vm->t_exit = host_now_ns() - vm->t_spawn;
-		}
-	}
+	reap(vm, 0);
 	return vm->exited && vm->out_fd < 0 && vm->err_fd < 0;
 }
 
+/*
+ * End the boot now, in bounded time whatever its processes do: kill the
+ * process group, reap QEMU, then take only what is already in the pipes
+ * (they are non-blocking) and close them, even if something outside the
+ * group (a helper in its own session) still holds the write ends.
+ */
 void vm_kill(struct vm *vm)
 {
 	if (vm->pid > 0 && !vm->exited) {
 		vm->killed = 1;
 		kill(-vm->pid, SIGKILL);
 		kill(vm->pid, SIGKILL);
-		waitpid(vm->pid, &vm->status, 0);
-		vm->exited = 1;
-		vm->t_exit = host_now_ns() - vm->t_spawn;
+		reap(vm, 1);
 	}
-	/* Drain and close what is left; the writers are gone. */
-	while (vm->out_fd >= 0)
-		vm_read(vm, vm->out_fd);
-	while (vm->err_fd >= 0)
-		vm_read(vm, vm->err_fd);
+	for (int i = 0; i < 64 && (vm->out_fd >= 0 || vm->err_fd >= 0); i++) {
+		if (vm->out_fd >= 0)
+			vm_read(vm, vm->out_fd);
+		if (vm->err_fd >= 0)
+			vm_read(vm, vm->err_fd);
+	}
+	if (vm->out_fd >= 0)
+		vm_close(vm, vm->out_fd);
+	if (vm->err_fd >= 0)
+		vm_close(vm, vm->err_fd);
 }
 
 void vm_free(struct vm *vm)
@@ -361,6 +442,7 @@ void vm_free(struct vm *vm)
 		close(vm->out_fd);
 	if (vm->err_fd >= 0)
 		close(vm->err_fd);
+	vm->out_fd = vm->err_fd = -1;
 	free(vm->chan);
 	vm->chan = NULL;
 }
@@ -387,96 +469,131 @@ long host_tsc_khz(void)
 #endif
 }
 
-/* Run argv with stdin text; capture stderr; kill after timeout_s. */
+/*
+ * Run argv with stdin text; capture its stdout and stderr (together) in
+ * out; kill it after timeout_s. Returns the exit status, or -1 (killed,
+ * signalled, or not started: out says which).
+ */
 static int run_quick(char *const argv[], const char *input, int timeout_s,
-		     char *err, size_t errlen)
+		     char *out, size_t outlen)
 {
-	int in[2], errp[2], status = 0;
+	int in[2], op[2], status = 0, killed = 0;
 	int64_t deadline;
 	size_t off = 0;
 	pid_t pid;
 
-	err[0] = '\0';
+	out[0] = '\0';
 	if (pipe2(in, O_CLOEXEC))
 		return -1;
-	if (pipe2(errp, O_CLOEXEC)) {
+	if (pipe2(op, O_CLOEXEC)) {
 		close_pair(in);
 		return -1;
 	}
-	pid = spawn(argv, in[0], -1, errp[1], 0);
-	if (pid < 0) {
-		close_pair(in);
-		close_pair(errp);
-		return -1;
-	}
+	pid = spawn(argv, in[0], op[1], op[1], 1);
 	close(in[0]);
-	close(errp[1]);
-	/* A write error means QEMU already exited with an error: read it below. */
-	(void)!write(in[1], input, strlen(input));
+	close(op[1]);
+	if (pid < 0) {
+		snprintf(out, outlen, "cannot start %s: %s", argv[0],
+			 strerror(errno));
+		close(in[1]);
+		close(op[0]);
+		return -1;
+	}
+	/* EPIPE (SIGPIPE is ignored) means it already exited: read why. */
+	if (input && write(in[1], input, strlen(input)) < 0 && errno != EPIPE)
+		snprintf(out, outlen, "cannot write to %s: %s", argv[0],
+			 strerror(errno));
 	close(in[1]);
 	deadline = host_now_ns() + (int64_t)timeout_s * 1000000000;
 	for (;;) {
-		struct pollfd p = { .fd = errp[0], .events = POLLIN };
+		struct pollfd p = { .fd = op[0], .events = POLLIN };
 		int64_t left = (deadline - host_now_ns()) / 1000000;
 		ssize_t n;
 
 		if (left <= 0) {
-			kill(pid, SIGKILL);
-			snprintf(err, errlen, "QEMU did not answer within %d s",
-				 timeout_s);
+			kill(-pid, SIGKILL);
+			killed = 1;
+			snprintf(out, outlen, "%s did not answer within %d s",
+				 argv[0], timeout_s);
 			break;
 		}
 		if (poll(&p, 1, (int)left) <= 0)
 			continue;
-		n = read(errp[0], err + off, errlen - 1 - off);
+		n = read(op[0], out + off, outlen - 1 - off);
 		if (n <= 0)
 			break;
 		off += (size_t)n;
-		err[off] = '\0';
-		if (off + 1 >= errlen)
+		out[off] = '\0';
+		if (off + 1 >= outlen)
 			break;
 	}
-	close(errp[0]);
-	waitpid(pid, &status, 0);
+	close(op[0]);
+	if (!killed) {
+		/* Output closed or full: it has a moment to exit, no more. */
+		for (int i = 0; i < 50 && waitpid(pid, &status, WNOHANG) == 0;
+		     i++)
+			usleep(100000);
+		if (waitpid(pid, &status, WNOHANG) == 0) {
+			kill(-pid, SIGKILL);
+			killed = 1;
+		}
+	}
+	if (killed) {
+		kill(-pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		return -1;
+	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 int qemu_check_cpu(const char *qemu, const char *accel, const char *cpu,
 		   char *err, size_t errlen)
 {
-	char acc[16], cpubuf[MAX_VALUE_LEN];
+	const struct accel *acc = accel_find(accel);
+	char acc_name[16], cpubuf[MAX_VALUE_LEN];
 	char *argv[] = { (char *)qemu, "-M",	      "microvm",
-			 "-accel",     acc,	      "-cpu",
+			 "-accel",     acc_name,      "-cpu",
 			 cpubuf,       "-nodefaults", "-no-user-config",
 			 "-display",   "none",	      "-S",
 			 "-monitor",   "stdio",	      NULL };
 	int rc;
 
-	snprintf(acc, sizeof(acc), "%s", qemu_accel(accel));
+	snprintf(acc_name, sizeof(acc_name), "%s",
+		 acc ? acc->qemu_accel : accel);
 	snprintf(cpubuf, sizeof(cpubuf), "%s", cpu);
 	rc = run_quick(argv, "quit\n", 20, err, errlen);
-	err[strcspn(err, "\n")] = '\0';
 	if (rc == 0)
 		return 0;
+	/* The monitor's banner is not the reason; QEMU's error line is. */
+	{
+		char *e = strstr(err, "qemu-system");
+
+		if (!e)
+			e = err;
+		e[strcspn(e, "\n")] = '\0';
+		memmove(err, e, strlen(e) + 1);
+	}
 	if (!err[0])
 		snprintf(err, errlen, "QEMU exited with status %d", rc);
 	return -1;
 }
 
-int kvm_usable(const struct boot_params *p, int canary_s, char *why,
-	       size_t whylen)
+void qemu_version(const char *qemu, char *buf, size_t len)
 {
-	struct argv_buf a = { 0 };
-	struct boot_params cp = *p;
-	struct cell c;
-	struct vm vm;
+	char *argv[] = { (char *)qemu, "--version", NULL };
+
+	if (run_quick(argv, NULL, 10, buf, len) != 0)
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+int kvm_device_check(char *why, size_t whylen)
+{
 	int fd, api, vmfd;
-	int64_t deadline;
-	const char *progress = NULL;
 
 	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(
+	if (fd < 0)
+		return err_set(
 			why, whylen,
 			errno == ENOENT ?
 				"/dev/kvm does not exist (no KVM module or no hardware virtualization)" :
@@ -484,91 +601,21 @@ int kvm_usable(const struct boot_params *p, int canary_s, char *why,
 				"/dev/kvm: permission denied (run as root or join the kvm group)" :
 				"/dev/kvm: %s",
 			strerror(errno));
-		return -1;
-	}
 	api = ioctl(fd, KVM_GET_API_VERSION, 0);
 	if (api != KVM_API_VERSION) {
-		snprintf(why, whylen, "/dev/kvm: API version %d, expected %d",
-			 api, KVM_API_VERSION);
 		close(fd);
-		return -1;
+		return err_set(why, whylen,
+			       "/dev/kvm: API version %d, expected %d", api,
+			       KVM_API_VERSION);
 	}
 	vmfd = ioctl(fd, KVM_CREATE_VM, 0);
 	if (vmfd < 0) {
-		snprintf(why, whylen, "/dev/kvm: KVM_CREATE_VM failed: %s",
-			 strerror(errno));
+		err_set(why, whylen, "/dev/kvm: KVM_CREATE_VM failed: %s",
+			strerror(errno));
 		close(fd);
 		return -1;
 	}
 	close(vmfd);
 	close(fd);
-
-	/* The canary: the real guest, no reads, no tracing. */
-	memset(&c, 0, sizeof(c));
-	c.v[AX_accel] = "kvm";
-	c.v[AX_cpu] = "host";
-	c.v[AX_smp] = "1";
-	c.v[AX_trust_cpu] = "on";
-	c.v[AX_virtio_rng] = "off";
-	c.v[AX_nocounter] = "off";
-	c.v[AX_trace] = "off";
-	c.v[AX_reads] = "none";
-	c.v[AX_seed] = "none";
-	cp.perf_out = NULL;
-	cp.seed_hex = NULL;
-	qemu_build_argv(&c, &cp, &a);
-	if (vm_spawn(&vm, &a)) {
-		snprintf(why, whylen, "cannot start QEMU: %s", strerror(errno));
-		argv_free(&a);
-		return -1;
-	}
-	argv_free(&a);
-	deadline = vm.t_spawn + (int64_t)canary_s * 1000000000;
-	while (!progress) {
-		struct pollfd pf[2];
-		int n = 0;
-		int64_t left = (deadline - host_now_ns()) / 1000000;
-
-		if (vm.out_fd >= 0)
-			pf[n++] = (struct pollfd){ .fd = vm.out_fd,
-						   .events = POLLIN };
-		if (vm.err_fd >= 0)
-			pf[n++] = (struct pollfd){ .fd = vm.err_fd,
-						   .events = POLLIN };
-		if (left <= 0 || n == 0)
-			break;
-		if (poll(pf, (nfds_t)n, (int)(left > 200 ? 200 : left)) > 0)
-			for (int i = 0; i < n; i++)
-				if (pf[i].revents)
-					vm_read(&vm, pf[i].fd);
-		if (strstr(vm.err, "internal error") ||
-		    strstr(vm.err, "KVM: entry failed")) {
-			break;
-		}
-		if (vm.chan_len && memmem(vm.chan, vm.chan_len, "seg=probe", 9))
-			progress = "probe";
-		if (vm_done(&vm))
-			break;
-	}
-	vm_kill(&vm);
-	if (progress) {
-		vm_free(&vm);
-		return 0;
-	}
-	if (vm.err_len) {
-		char *nl;
-
-		for (nl = vm.err; (nl = strchr(nl, '\n'));)
-			*nl = ' ';
-		snprintf(why, whylen,
-			 "KVM canary boot failed: QEMU said: %.300s", vm.err);
-	} else {
-		snprintf(
-			why, whylen,
-			"KVM canary boot made no progress in %d s (nothing from the guest; "
-			"nested or paravirtual KVM that cannot run a standard guest?)",
-			canary_s);
-	}
-	vm_free(&vm);
-	return -1;
+	return 0;
 }

@@ -3,6 +3,7 @@
  * QEMU for one boot: the command line, the process, its channels. The
  * result channel is QEMU's stdout (a second serial port wired to stdio), so
  * the runner sees every byte as it arrives and timestamps it on the host.
+ * What differs per accelerator is in accel.c's table.
  */
 #ifndef CRNGBENCH_QEMU_H
 #define CRNGBENCH_QEMU_H
@@ -13,23 +14,29 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#define ARGV_MAX 96
+/* x86's COMMAND_LINE_SIZE: the kernel silently cuts a longer one. */
+#define KERNEL_CMDLINE_MAX 2048
+
 struct argv_buf {
-	char *v[96];
+	char *v[ARGV_MAX];
 	int n;
+	int overflow; /* an argument did not fit: the argv is unusable */
 };
 
 void argv_add(struct argv_buf *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void argv_free(struct argv_buf *a);
-/* The command line as one shell-quoted string (for boots/<id>/cmd). */
-void argv_join(const struct argv_buf *a, char *buf, size_t len);
+/* The command line as one shell-quoted string (for boots/<id>/cmd); -1 if
+ * it does not fit in len. */
+int argv_join(const struct argv_buf *a, char *buf, size_t len);
 
 struct boot_params {
 	const char *qemu; /* qemu-system-x86_64 */
 	const char *kernel; /* bzImage */
 	const char *image; /* initramfs */
 	const char *console_path; /* console log file (host side) */
-	long tsc_khz; /* TCG: host TSC rate; 0 = let the guest calibrate */
+	long tsc_khz; /* host TSC rate for accelerators that want the hint */
 	int read_timeout_s;
 	const char *seed_hex; /* seed=saved: the saved seed's bytes */
 	const char *perf_out; /* non-NULL: wrap QEMU in perf stat -o this */
@@ -37,10 +44,15 @@ struct boot_params {
 	char *const *qemu_args; /* extra QEMU arguments, NULL-terminated */
 };
 
-/* QEMU's -accel for an accel axis value (icount runs on tcg). */
-const char *qemu_accel(const char *accel);
-void qemu_build_argv(const struct cell *c, const struct boot_params *p,
-		     struct argv_buf *a);
+/*
+ * The whole command line of one boot. Returns 0, or -1 with a message
+ * naming the limit (QEMU arguments, kernel command line length).
+ */
+int qemu_build_argv(const struct cell *c, const struct boot_params *p,
+		    struct argv_buf *a, char *err, size_t errlen);
+
+/* At most this much of a result channel is kept; the rest is counted. */
+#define VM_CHAN_MAX (16u << 20)
 
 struct vm {
 	pid_t pid;
@@ -49,12 +61,12 @@ struct vm {
 	int64_t t_first_byte, t_urandom, t_report, t_exit;
 	char *chan;
 	size_t chan_len, chan_cap, scanned;
+	size_t chan_dropped; /* bytes past VM_CHAN_MAX (a flood) */
 	char err[2048];
 	size_t err_len;
 	int exited, status, killed;
 };
 
-int64_t host_now_ns(void);
 int vm_spawn(struct vm *vm, const struct argv_buf *a);
 /* Read what is available on fd (one of vm's) and timestamp it. */
 void vm_read(struct vm *vm, int fd);
@@ -74,14 +86,14 @@ long host_tsc_khz(void);
 /* Does QEMU accept this -cpu spelling under this accelerator? */
 int qemu_check_cpu(const char *qemu, const char *accel, const char *cpu,
 		   char *err, size_t errlen);
+/* QEMU's first --version line (no shell, bounded wait); "" if none. */
+void qemu_version(const char *qemu, char *buf, size_t len);
 
 /*
- * Is KVM usable for a standard guest here? Checks /dev/kvm (exists,
- * permission, API version, VM creation), then boots a canary and requires
- * the probe's first record within canary_s seconds. 0 if usable, else -1
- * with why.
+ * Can /dev/kvm run a VM at all (exists, permission, API version, VM
+ * creation)? 0, or -1 with why. The canary boot that tells whether a
+ * standard guest makes progress is the scheduler's (sched.h).
  */
-int kvm_usable(const struct boot_params *p, int canary_s, char *why,
-	       size_t whylen);
+int kvm_device_check(char *why, size_t whylen);
 
 #endif /* CRNGBENCH_QEMU_H */

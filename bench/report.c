@@ -4,50 +4,9 @@
 #include "../guest-image/record.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void text_printf(char *dst, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(dst, len, fmt, ap);
-	va_end(ap);
-}
-
-void sb_printf(struct strbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if (b->len + (size_t)n + 1 > b->cap) {
-		size_t cap = (b->cap ? b->cap * 2 : 4096) + (size_t)n;
-		char *p = realloc(b->p, cap);
-
-		if (!p)
-			return;
-		b->p = p;
-		b->cap = cap;
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
-
-void sb_free(struct strbuf *b)
-{
-	free(b->p);
-	memset(b, 0, sizeof(*b));
-}
 
 struct ctx {
 	struct row *r;
@@ -87,11 +46,13 @@ static int on_record(void *vctx, const char *segment,
 		int64_t start = get(rec, "start_ns"), dur = get(rec, "dur_ns");
 		int64_t to = get(rec, "timed_out");
 
+		/* Guest text is untrusted: quoted, never raw, in a CSV. */
+		sb_printf(c->reads, "%s,%d,", r->boot_id, c->seq++);
+		csv_text(c->reads, iface);
 		sb_printf(c->reads,
-			  "%s,%d,%s,%" PRId64 ",%" PRId64 ",%" PRId64
-			  ",%" PRId64 ",%" PRId64 "\n",
-			  r->boot_id, c->seq++, iface, start, dur,
-			  get(rec, "bytes"), get(rec, "errno"),
+			  ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
+			  ",%" PRId64 "\n",
+			  start, dur, get(rec, "bytes"), get(rec, "errno"),
 			  to < 0 ? 0 : to);
 		if (!strcmp(iface, "urandom") && r->first_urandom_end_ns < 0) {
 			r->first_urandom_end_ns = start + dur;
@@ -128,9 +89,9 @@ static int on_record(void *vctx, const char *segment,
 	case CRB_trace:
 		sb_printf(c->traces, "%s,", r->boot_id);
 		csv_text(c->traces, crb_get(rec, "comm"));
-		sb_printf(c->traces,
-			  ",%" PRId64 ",%s,%" PRId64 ",%" PRId64 "\n",
-			  get(rec, "pid"), crb_get(rec, "func"),
+		sb_printf(c->traces, ",%" PRId64 ",", get(rec, "pid"));
+		csv_text(c->traces, crb_get(rec, "func"));
+		sb_printf(c->traces, ",%" PRId64 ",%" PRId64 "\n",
 			  get(rec, "start_ns"), get(rec, "dur_ns"));
 		r->traced_reads = r->traced_reads < 0 ? 1 : r->traced_reads + 1;
 		break;
@@ -202,9 +163,11 @@ void report_parse(const char *chan, size_t len, struct row *r,
 		r->crng_ready_censored = 1;
 		r->crng_ready_bound_ns = c.report_t;
 	} else {
-		int64_t ready = c.ready_kmsg >= 0 ? c.ready_kmsg : c.ready_poll;
+		int64_t ready;
 
 		r->crng_ready_censored = 0;
+		row_derive(r);
+		ready = r->crng_ready_ns;
 		r->crng_ready_before_init = r->init_ns >= 0 &&
 					    ready <= r->init_ns;
 		if (r->first_urandom_end_ns >= 0)

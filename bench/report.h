@@ -9,22 +9,9 @@
 #define CRNGBENCH_REPORT_H
 
 #include "row.h"
+#include "util.h"
 
 #include <stddef.h>
-
-struct strbuf {
-	char *p;
-	size_t len, cap;
-};
-
-void sb_printf(struct strbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void sb_free(struct strbuf *b);
-
-/* Free text (reasons, names) into a fixed buffer: truncation is intended. */
-void text_printf(char *dst, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-#define set_text(dst, ...) text_printf(dst, sizeof(dst), __VA_ARGS__)
 
 #define READS_HEADER "boot_id,seq,iface,start_ns,dur_ns,bytes,errno,timed_out\n"
 #define TRACES_HEADER "boot_id,comm,pid,func,start_ns,dur_ns\n"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "row.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -37,7 +38,7 @@ void row_write_header(FILE *f)
 	fputs("boot_id,run_index,cell,rep", f);
 	for (int a = 0; a < AX_N; a++)
 		fprintf(f, ",%s", axis_name((enum axis)a));
-	fputs(",status,reason,release", f);
+	fputs(",status,reason,release,crng_ready_src", f);
 	for (size_t i = 0; i < NMETRICS; i++)
 		fprintf(f, ",%s", metric_names[i]);
 	fputc('\n', f);
@@ -78,6 +79,7 @@ int row_format(const struct row *r, char *buf, size_t len)
 	csv_field(buf, len, &off, r->status, 0);
 	csv_field(buf, len, &off, r->reason, 0);
 	csv_field(buf, len, &off, r->release, 0);
+	csv_field(buf, len, &off, r->crng_ready_src, 0);
 	for (size_t i = 0; i < NMETRICS; i++) {
 		int64_t v = *metric_ptr((struct row *)r, i);
 
@@ -169,6 +171,8 @@ int row_parse(const char *line, const char *header, struct row *r)
 			snprintf(r->reason, sizeof(r->reason), "%s", v);
 		else if (!strcmp(k, "release"))
 			snprintf(r->release, sizeof(r->release), "%s", v);
+		else if (!strcmp(k, "crng_ready_src"))
+			continue; /* derived below */
 		else if ((a = axis_lookup(k)) >= 0)
 			snprintf(r->axis[a], sizeof(r->axis[a]), "%s", v);
 		else
@@ -188,42 +192,81 @@ int row_parse(const char *line, const char *header, struct row *r)
 					break;
 				}
 	}
+	row_derive(r);
 	return r->boot_id[0] ? 0 : -1;
 }
 
-int row_read_file(const char *path, struct row **rows, size_t *n)
+void row_derive(struct row *r)
+{
+	r->crng_ready_ns = -1;
+	r->crng_ready_src[0] = '\0';
+	if (r->crng_ready_censored == 1)
+		return;
+	if (r->crng_ready_kmsg_ns >= 0) {
+		r->crng_ready_ns = r->crng_ready_kmsg_ns;
+		snprintf(r->crng_ready_src, sizeof(r->crng_ready_src), "kmsg");
+	} else if (r->crng_ready_poll_ns >= 0) {
+		r->crng_ready_ns = r->crng_ready_poll_ns;
+		snprintf(r->crng_ready_src, sizeof(r->crng_ready_src), "poll");
+	}
+}
+
+int row_read_file(const char *path, struct row **rows, size_t *n, char *err,
+		  size_t errlen)
 {
 	char *line = NULL, *header = NULL;
-	size_t cap = 0, alloc = 0;
+	size_t cap = 0, alloc = 0, lineno = 0;
 	ssize_t len;
+	int rc = 0;
 	FILE *f = fopen(path, "re");
 
 	*rows = NULL;
 	*n = 0;
 	if (!f)
-		return -1;
+		return err_set(err, errlen, "cannot read %s: %s", path,
+			       strerror(errno));
 	while ((len = getline(&line, &cap, f)) > 0) {
+		lineno++;
 		if (line[len - 1] != '\n')
 			break; /* an interrupted write: not a row */
 		line[len - 1] = '\0';
 		if (!header) {
-			header = strdup(line);
+			if (!(header = strdup(line))) {
+				rc = err_set(err, errlen, "out of memory");
+				break;
+			}
 			continue;
 		}
 		if (*n == alloc) {
-			struct row *p = realloc(
-				*rows, (alloc = alloc ? alloc * 2 : 64) *
-					       sizeof(**rows));
+			size_t na = alloc ? alloc * 2 : 64;
+			struct row *p = realloc(*rows, na * sizeof(**rows));
 
-			if (!p)
+			if (!p) {
+				rc = err_set(err, errlen,
+					     "out of memory reading %s", path);
 				break;
+			}
 			*rows = p;
+			alloc = na;
 		}
-		if (row_parse(line, header, &(*rows)[*n]) == 0)
-			(*n)++;
+		if (row_parse(line, header, &(*rows)[*n])) {
+			rc = err_set(err, errlen,
+				     "%s line %zu is not a raw.csv row (fix or move that line; nothing was changed): %.80s",
+				     path, lineno, line);
+			break;
+		}
+		(*n)++;
 	}
+	if (!rc && ferror(f))
+		rc = err_set(err, errlen, "cannot read %s: %s", path,
+			     strerror(errno));
 	free(line);
 	free(header);
 	fclose(f);
-	return 0;
+	if (rc) {
+		free(*rows);
+		*rows = NULL;
+		*n = 0;
+	}
+	return rc;
 }

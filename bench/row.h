@@ -30,6 +30,8 @@
 	X(crng_ready_bound_ns,                                                 \
 	  "guest: last time known not ready (censored rows)")                  \
 	X(crng_ready_before_init, "1: ready before the probe started")         \
+	X(crng_ready_ns,                                                       \
+	  "guest: CRNG ready: the kernel log's time, else the watcher's")      \
 	X(first_urandom_end_ns,                                                \
 	  "guest: first blocking /dev/urandom read returned")                  \
 	X(first_urandom_dur_ns, "guest: its duration")                         \
@@ -49,7 +51,9 @@
 	X(host_report_ns, "host: the report segment began")                    \
 	X(host_exit_ns, "host: QEMU exited (or was killed)")                   \
 	X(host_task_clock_ns, "host: QEMU task-clock from perf stat (--perf)") \
-	X(host_ctx_switches, "host: QEMU context switches from perf stat")
+	X(host_ctx_switches, "host: QEMU context switches from perf stat")      \
+	X(qemu_exit, "host: QEMU's exit status (empty: ended by a signal)")     \
+	X(qemu_signal, "host: the signal that ended QEMU (empty: it exited)")
 
 struct row {
 	char boot_id[32];
@@ -60,6 +64,7 @@ struct row {
 	char status[16]; /* ok censored timeout panic corrupt qemu-failed guest-failed skipped */
 	char reason[256];
 	char release[96];
+	char crng_ready_src[8]; /* kmsg, poll, or "" (not ready) */
 #define ROW_FIELD(name, doc) int64_t name;
 	ROW_METRICS(ROW_FIELD)
 #undef ROW_FIELD
@@ -72,11 +77,17 @@ int row_format(const struct row *r, char *buf, size_t len);
 /* Parse one raw.csv line (no newline) given its header; 0 or -1. */
 int row_parse(const char *line, const char *header, struct row *r);
 
+/* One definition of "CRNG ready": the kernel log's time, else the watcher's. */
+void row_derive(struct row *r);
+
 /*
  * Read every complete row of a raw.csv (a torn last line is not a row).
- * 0 with a malloc'd array, or -1 with errno if the file cannot be read.
+ * 0 with a malloc'd array, or -1 with a message in err: the file cannot be
+ * read, memory ran out, or a row does not parse (named by its line number;
+ * nothing is dropped silently).
  */
-int row_read_file(const char *path, struct row **rows, size_t *n);
+int row_read_file(const char *path, struct row **rows, size_t *n, char *err,
+		  size_t errlen);
 
 /* RFC 4180 field splitting: returns the number of fields (<= max). */
 int csv_split(char *line, char **fields, int max);

@@ -2,14 +2,21 @@
 #ifndef CRNGBENCH_SUMMARY_H
 #define CRNGBENCH_SUMMARY_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 /*
- * Read DIR/raw.csv, write DIR/summary.csv (one line per cell and measure)
- * and print the terminal table to out (may be NULL). Returns 0, or -1 with
- * a message on stderr.
+ * Read DIR/raw.csv, write DIR/summary.csv (one line per cell and measure,
+ * cells in matrix order) and print the terminal table to out (may be
+ * NULL). Every statistic a chart or table shows comes from here. Returns 0,
+ * or -1 with a message in err.
  */
-int summary_write(const char *dir, uint64_t seed, FILE *out);
+int summary_write(const char *dir, uint64_t seed, FILE *out, char *err,
+		  size_t errlen);
+
+/* The measures' names, in summary.csv order, for --describe. */
+size_t summary_nmeasures(void);
+const char *summary_measure(size_t i, const char **clock, const char **doc);
 
 #endif /* CRNGBENCH_SUMMARY_H */

@@ -16,7 +16,7 @@
  * in its environment, where the kernel puts them, the others in /proc/cmdline:
  *   crngbench_out=/dev/ttyS1     result channel (default /dev/ttyS1)
  *   crngbench_reads=a,b,...      early reads, in order (default: none);
- *                                see read_kinds[] for the names
+ *                                see CRB_READS in record.h for the names
  *   crngbench_bytes=N            bytes per read (default 32)
  *   crngbench_read_timeout=S     give up reading after S seconds, one
  *                                budget for all of a process's reads
@@ -130,19 +130,29 @@ static void __attribute__((noreturn)) panic(const char *what)
 
 /* --- command line ------------------------------------------------------------ */
 
+/* The value of "name=value" in tok, or NULL if tok sets something else. */
+static const char *setting(const char *tok, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(tok, name, n) && tok[n] == '=' ? tok + n + 1 : NULL;
+}
+
 /* One crngbench_* token; anything else is not ours. Returns 1 if it was. */
 static int parse_token(const char *tok)
 {
-	if (!strncmp(tok, "crngbench_out=", 14))
-		snprintf(opt.out, sizeof(opt.out), "%s", tok + 14);
-	else if (!strncmp(tok, "crngbench_reads=", 16))
-		snprintf(opt.reads, sizeof(opt.reads), "%s", tok + 16);
-	else if (!strncmp(tok, "crngbench_bytes=", 16))
-		opt.bytes = strtoul(tok + 16, NULL, 10);
-	else if (!strncmp(tok, "crngbench_read_timeout=", 23))
-		opt.read_timeout = (unsigned int)strtoul(tok + 23, NULL, 10);
-	else if (!strncmp(tok, "crngbench_seed=", 15))
-		snprintf(opt.seed, sizeof(opt.seed), "%s", tok + 15);
+	const char *v;
+
+	if ((v = setting(tok, CRB_SET_OUT)))
+		snprintf(opt.out, sizeof(opt.out), "%s", v);
+	else if ((v = setting(tok, CRB_SET_READS)))
+		snprintf(opt.reads, sizeof(opt.reads), "%s", v);
+	else if ((v = setting(tok, CRB_SET_BYTES)))
+		opt.bytes = strtoul(v, NULL, 10);
+	else if ((v = setting(tok, CRB_SET_READ_TIMEOUT)))
+		opt.read_timeout = (unsigned int)strtoul(v, NULL, 10);
+	else if ((v = setting(tok, CRB_SET_SEED)))
+		snprintf(opt.seed, sizeof(opt.seed), "%s", v);
 	else
 		return 0;
 	return 1;
@@ -152,7 +162,7 @@ static int parse_token(const char *tok)
 static const char *check_options(void)
 {
 	if (opt.bytes == 0 || opt.bytes > 4096)
-		return "crngbench_bytes must be 1..4096";
+		return CRB_SET_BYTES " must be 1..4096";
 	return NULL;
 }
 
@@ -275,6 +285,7 @@ static int tracefs_write(const char *file, const char *val)
 
 /* --- timed reads ----------------------------------------------------------------- */
 
+/* In CRB_READS order (record.h): crb_read_names[kind] is its name. */
 enum read_kind {
 	RD_URANDOM, /* read(/dev/urandom), blocking */
 	RD_URANDOM_NB, /* read(/dev/urandom) with O_NONBLOCK */
@@ -283,18 +294,7 @@ enum read_kind {
 	RD_GETRANDOM_NB, /* getrandom(GRND_NONBLOCK) */
 	RD_GETRANDOM_INSECURE, /* getrandom(GRND_INSECURE) */
 };
-
-static const struct {
-	const char *name;
-	enum read_kind kind;
-} read_kinds[] = {
-	{ "urandom", RD_URANDOM },
-	{ "urandom-nb", RD_URANDOM_NB },
-	{ "random", RD_RANDOM },
-	{ "getrandom", RD_GETRANDOM },
-	{ "getrandom-nb", RD_GETRANDOM_NB },
-	{ "getrandom-insecure", RD_GETRANDOM_INSECURE },
-};
+#define RD_N (RD_GETRANDOM_INSECURE + 1)
 
 #ifndef GRND_INSECURE
 #define GRND_INSECURE 0x0004
@@ -427,12 +427,12 @@ static int64_t early_reads(void)
 		struct read_result r;
 		size_t i;
 
-		for (i = 0; i < sizeof(read_kinds) / sizeof(read_kinds[0]); i++)
-			if (!strcmp(tok, read_kinds[i].name))
+		for (i = 0; i < RD_N && i < crb_nreads; i++)
+			if (!strcmp(tok, crb_read_names[i]))
 				break;
-		if (i == sizeof(read_kinds) / sizeof(read_kinds[0])) {
+		if (i == RD_N || i == crb_nreads) {
 			errno = EINVAL;
-			panic("crngbench_reads names an unknown read (known: urandom, urandom-nb, random, getrandom, getrandom-nb, getrandom-insecure)");
+			panic(CRB_SET_READS " names an unknown read");
 		}
 		crb_emit(&w, CRB_reading, "iface=%s start_ns=%" PRId64, tok,
 			 boot_ns());
@@ -444,7 +444,7 @@ static int64_t early_reads(void)
 		crb_flush(&w);
 		if (tcdrain(out_fd) && errno != ENOTTY)
 			panic("tcdrain result channel");
-		r = do_read(read_kinds[i].kind, opt.bytes);
+		r = do_read((enum read_kind)i, opt.bytes);
 		spent += r.dur_ns;
 		crb_emit(&w, CRB_read,
 			 "iface=%s start_ns=%" PRId64 " dur_ns=%" PRId64

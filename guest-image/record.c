@@ -26,6 +26,29 @@ static const char *const type_keys[] = {
 #undef CRB_KEYS
 };
 
+const char *const crb_read_names[] = {
+#define CRB_READ_NAME(name, what) name,
+	CRB_READS(CRB_READ_NAME)
+#undef CRB_READ_NAME
+};
+const size_t crb_nreads = sizeof(crb_read_names) / sizeof(crb_read_names[0]);
+
+const char *crb_read_list(void)
+{
+	static const char list[] =
+#define CRB_READ_LIST(name, what) name ", "
+		CRB_READS(CRB_READ_LIST)
+#undef CRB_READ_LIST
+		;
+	static char out[sizeof(list)];
+
+	if (!out[0]) { /* without the last ", " */
+		memcpy(out, list, sizeof(list) - 3);
+		out[sizeof(list) - 3] = '\0';
+	}
+	return out;
+}
+
 const char *crb_type_name(enum crb_type t)
 {
 	return (unsigned int)t < CRB_NTYPES ? type_names[t] : "?";
@@ -344,8 +367,8 @@ struct seg_state {
 	int open;
 };
 
-static int parse_header(const char *line, size_t len, char *name,
-			size_t namelen, char *err, size_t errlen)
+int crb_parse_header(const char *line, size_t len, char *name, size_t namelen,
+		     char *err, size_t errlen)
 {
 	char buf[128];
 	int ver;
@@ -429,7 +452,7 @@ int crb_read_stream(const char *buf, size_t len,
 					return -1;
 			}
 			memset(&s, 0, sizeof(s));
-			if (parse_header(hdr, llen - (size_t)(hdr - p), name,
+			if (crb_parse_header(hdr, llen - (size_t)(hdr - p), name,
 					 sizeof(name), err, sizeof(err))) {
 				snprintf(s.info.name, sizeof(s.info.name), "?");
 				snprintf(s.info.error, sizeof(s.info.error),

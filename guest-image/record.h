@@ -58,6 +58,36 @@
 	  "systemd's own timestamps: userspace start, boot finished")           \
 	X(fail, "what errno", "the guest gave up; the boot is broken")
 
+/*
+ * The guest's settings: words on the kernel command line, which the kernel
+ * hands PID 1 as environment variables (see probe.c). The runner writes
+ * them, the probe reads them; both use these names.
+ */
+#define CRB_SET_OUT "crngbench_out" /* result channel device */
+#define CRB_SET_READS "crngbench_reads" /* early reads, ','-separated */
+#define CRB_SET_BYTES "crngbench_bytes" /* bytes per read */
+#define CRB_SET_READ_TIMEOUT "crngbench_read_timeout" /* seconds, 0: none */
+#define CRB_SET_SEED "crngbench_seed" /* saved seed, hex */
+
+/*
+ * X(name, what) for the early reads the probe can make: the interfaces a
+ * program may use for randomness before the CRNG is ready. The probe
+ * implements each; the matrix accepts exactly these names.
+ */
+#define CRB_READS(X)                                                      \
+	X("urandom", "read(2) of /dev/urandom")                           \
+	X("urandom-nb", "read(2) of /dev/urandom opened O_NONBLOCK")      \
+	X("random", "read(2) of /dev/random")                             \
+	X("getrandom", "getrandom(2), flags 0")                           \
+	X("getrandom-nb", "getrandom(2), GRND_NONBLOCK")                  \
+	X("getrandom-insecure", "getrandom(2), GRND_INSECURE")
+
+/* The read kinds' names, in CRB_READS order, and how many there are. */
+extern const char *const crb_read_names[];
+extern const size_t crb_nreads;
+/* "urandom, urandom-nb, ..." for messages. */
+const char *crb_read_list(void);
+
 enum crb_type {
 #define CRB_ENUM(t, keys, doc) CRB_##t,
 	CRB_TYPES(CRB_ENUM)
@@ -89,6 +119,13 @@ int crb_get_i64(const struct crb_record *r, const char *key, int64_t *out);
  */
 int crb_parse_line(const char *line, size_t len, struct crb_record *r,
 		   char *err, size_t errlen);
+
+/*
+ * Parse a segment header line (without its newline) into the segment's
+ * name. Returns 0, or -1 with a message in err.
+ */
+int crb_parse_header(const char *line, size_t len, char *name, size_t namelen,
+		     char *err, size_t errlen);
 
 /* Percent-encode src into dst (always NUL-terminated); returns dst. */
 char *crb_escape(char *dst, size_t dstlen, const char *src);

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "accel.h"
+
+#include <string.h>
+
+static const struct accel accels[] = {
+	/*
+	 * TCG's RDTSC runs at the host's TSC rate and microvm has no PIT or
+	 * HPET to calibrate against: without the hint the guest falls back
+	 * to the jiffies clocksource (4 ms resolution).
+	 */
+	{ .name = "tcg", .qemu_accel = "tcg", .host_tsc_hint = 1 },
+	{ .name = "kvm", .qemu_accel = "kvm", .needs_kvm = 1 },
+	/*
+	 * icount: TCG where guest time is instructions (shift=0: one per
+	 * virtual ns), so the host's translation work and load cost the guest
+	 * no time; an idle guest jumps to its next timer (sleep=off). The TSC
+	 * then counts virtual ns: 1 GHz by definition. The LAPIC timer's
+	 * calibration busy-waits on MMIO reads, which icount executes one at
+	 * a time (~16 s of host time per boot here), so the PIT drives the
+	 * tick instead (noapictimer), still HZ times a second.
+	 */
+	{ .name = "icount",
+	  .qemu_accel = "tcg",
+	  .qemu_args = { "-icount", "shift=0,sleep=off", NULL },
+	  .cmdline = "tsc_early_khz=1000000 tsc=reliable noapictimer" },
+};
+
+#define NACCELS (sizeof(accels) / sizeof(accels[0]))
+
+const struct accel *accel_find(const char *name)
+{
+	for (size_t i = 0; i < NACCELS; i++)
+		if (!strcmp(name, accels[i].name))
+			return &accels[i];
+	return NULL;
+}
+
+const char *accel_list(void)
+{
+	static char list[64];
+
+	if (!list[0])
+		for (size_t i = 0; i < NACCELS; i++) {
+			if (i)
+				strncat(list, ", ",
+					sizeof(list) - strlen(list) - 1);
+			strncat(list, accels[i].name,
+				sizeof(list) - strlen(list) - 1);
+		}
+	return list;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The results directory: the on-disk contract of a run.
+ *
+ *	run.matrix seed meta.json	what ran, resolved (resume and merge reuse it)
+ *	raw.csv				one row per finished boot: the commit record
+ *	reads.csv traces.csv		detail rows, written before their raw.csv row
+ *	summary.csv			statistics per cell and measure (summary.c)
+ *	boots/<id>/			cmd, console.log, result.log, qemu-stderr.log
+ *	.lock				flock: one runner per directory
+ *
+ * A boot's files are written before its row; the row is appended with one
+ * write() and fsync'd, so a crash leaves either the whole boot or none.
+ */
+#ifndef CRNGBENCH_RESULTS_H
+#define CRNGBENCH_RESULTS_H
+
+#include "row.h"
+#include "run.h"
+#include "util.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* KERNELS/<variant>-hz<hz>/<file>: the one place that path is spelled. */
+int kernel_file(const char *kernels_dir, const char *variant, const char *hz,
+		const char *file, char *buf, size_t len);
+
+/*
+ * Create (or, with --resume, reopen) r->out_dir: writable, locked against a
+ * second runner, holding no other run unless resuming.
+ */
+int results_open(struct run *r);
+/* A new run: seed, run.matrix, boots/, and the tables' headers (synced). */
+int results_start(struct run *r);
+/* Which boots raw.csv holds; detail rows of other boots are dropped. */
+int results_load_done(struct run *r);
+int results_is_done(const struct run *r, const char *id);
+int results_write_meta(struct run *r, int argc, char **argv, size_t nplan);
+/* Append a finished boot's detail rows, then its raw.csv row. */
+int results_commit(struct run *r, const struct row *row,
+		   const struct strbuf *reads, const struct strbuf *traces);
+
+/* DIR/seed, strictly parsed. */
+int results_read_seed(const char *dir, uint64_t *seed, char *err,
+		      size_t errlen);
+/* DIR/run.matrix into m. */
+int results_read_matrix(const char *dir, struct matrix *m, char *err,
+			size_t errlen);
+
+/* --rescan: re-derive raw, reads and traces of r->out_dir from boots/. */
+int results_rescan(struct run *r);
+
+/*
+ * --merge: the shards of one run into out. Every shard must have the same
+ * run.matrix and seed; together they must hold every planned boot exactly
+ * once, with no two rows for one boot. Nothing is written unless all of
+ * that holds; the merged run is built in a temporary directory and renamed.
+ */
+int results_merge(const char *out, char *const *dirs, int ndirs, char *err,
+		  size_t errlen);
+
+#endif /* CRNGBENCH_RESULTS_H */

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One invocation of crngbench-run: its options and everything the modes
+ * share (the matrix, where kernels, image and results are, what KVM can
+ * do, which boots a results directory already holds). main() fills it;
+ * results.c and sched.c work on it and report errors in err.
+ */
+#ifndef CRNGBENCH_RUN_H
+#define CRNGBENCH_RUN_H
+
+#include "matrix.h"
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MAX_JOBS 16
+#define MAX_SETS 64
+#define MAX_QEMU_ARGS 32
+
+struct run_opts {
+	const char *matrix_file;
+	char *sets[MAX_SETS];
+	int nsets;
+	const char *out;
+	const char *kernels;
+	const char *image;
+	const char *qemu;
+	int jobs;
+	uint64_t seed;
+	int seed_given;
+	int resume;
+	int shard_k, shard_n;
+	int canary_s;
+	int perf;
+	int dry_run;
+	int quiet;
+	const char *append;
+	char *qemu_args[MAX_QEMU_ARGS + 1];
+	int nqemu_args;
+};
+
+struct run {
+	struct run_opts o;
+	struct matrix m;
+	char out_dir[PATH_MAX];
+	char kernels_dir[PATH_MAX];
+	char image_path[PATH_MAX];
+	long tsc_khz;
+	int kvm_ok;
+	char kvm_why[512];
+	char **done_ids; /* boots raw.csv already holds */
+	size_t ndone;
+	int lock_fd; /* flock on the results directory, -1 if none */
+	char err[2048];
+};
+
+/* The "c<cell>-r<rep>" id of a planned boot. */
+void boot_id(const struct boot_plan *p, char *buf, size_t len);
+
+#endif /* CRNGBENCH_RUN_H */

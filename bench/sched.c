@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "sched.h"
+#include "accel.h"
+#include "classify.h"
+#include "qemu.h"
+#include "results.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define ERR(r, ...) err_set((r)->err, sizeof((r)->err), __VA_ARGS__)
+
+volatile sig_atomic_t sched_interrupted;
+
+struct slot {
+	int busy;
+	size_t plan_i;
+	struct cell cell;
+	struct vm vm;
+	int64_t deadline;
+	char dir[PATH_MAX];
+	char seed_hex[80];
+};
+
+void boot_id(const struct boot_plan *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "c%zu-r%d", p->cell, p->rep);
+}
+
+/* A saved seed for seed=saved cells: fresh random bytes per boot. */
+static int make_seed(struct slot *s, int dry_run)
+{
+	unsigned char b[32];
+
+	s->seed_hex[0] = '\0';
+	if (strcmp(s->cell.v[AX_seed], "saved"))
+		return 0;
+	if (dry_run) {
+		snprintf(s->seed_hex, sizeof(s->seed_hex),
+			 "<32 random bytes per boot>");
+		return 0;
+	}
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
+		return -1;
+	for (size_t i = 0; i < sizeof(b); i++)
+		sprintf(s->seed_hex + 2 * i, "%02x", b[i]);
+	return 0;
+}
+
+/*
+ * The QEMU command line of the boot in s (cell and dir set): the one place
+ * a boot's parameters are put together, for boots, the dry run and the
+ * canary alike.
+ */
+static int boot_argv(struct run *r, struct slot *s, struct argv_buf *a)
+{
+	char kernel[PATH_MAX], console[PATH_MAX], perf[PATH_MAX];
+	struct boot_params bp = {
+		.qemu = r->o.qemu,
+		.kernel = kernel,
+		.image = r->image_path,
+		.console_path = console,
+		.tsc_khz = r->tsc_khz,
+		.read_timeout_s = r->m.read_timeout_s,
+		.append = r->o.append,
+		.qemu_args = r->o.qemu_args,
+	};
+
+	if (kernel_file(r->kernels_dir, s->cell.v[AX_variant],
+			s->cell.v[AX_hz], "bzImage", kernel, sizeof(kernel)) ||
+	    path_fmt(console, sizeof(console), "%s/console.log", s->dir) ||
+	    path_fmt(perf, sizeof(perf), "%s/perf.csv", s->dir))
+		return ERR(r, "path too long under %s", s->dir);
+	bp.seed_hex = s->seed_hex[0] ? s->seed_hex : NULL;
+	bp.perf_out = r->o.perf ? perf : NULL;
+	return qemu_build_argv(&s->cell, &bp, a, r->err, sizeof(r->err));
+}
+
+/* Create boots/<id>, write its cmd, start QEMU. */
+static int start_boot(struct run *r, struct slot *s,
+		      const struct boot_plan *plan, size_t i)
+{
+	struct argv_buf a = { .n = 0 };
+	char id[32], path[PATH_MAX], cmd[8192];
+	size_t len;
+
+	s->plan_i = i;
+	matrix_cell(&r->m, plan[i].cell, &s->cell);
+	boot_id(&plan[i], id, sizeof(id));
+	if (path_fmt(s->dir, sizeof(s->dir), "%s/boots/%s", r->out_dir, id) ||
+	    (mkdir(s->dir, 0755) && errno != EEXIST))
+		return ERR(r, "cannot create %s: %s", s->dir, strerror(errno));
+	if (make_seed(s, 0))
+		return ERR(r, "getrandom: %s", strerror(errno));
+	if (boot_argv(r, s, &a))
+		return -1;
+	if (argv_join(&a, cmd, sizeof(cmd) - 1)) {
+		argv_free(&a);
+		return ERR(r, "the QEMU command line of %s is over %zu bytes",
+			   id, sizeof(cmd) - 2);
+	}
+	len = strlen(cmd);
+	cmd[len++] = '\n';
+	if (path_fmt(path, sizeof(path), "%s/cmd", s->dir) ||
+	    write_file_atomic(path, cmd, len)) {
+		argv_free(&a);
+		return ERR(r, "cannot write %s/cmd: %s", s->dir,
+			   strerror(errno));
+	}
+	if (vm_spawn(&s->vm, &a)) {
+		argv_free(&a);
+		return ERR(r, "cannot start QEMU: %s", strerror(errno));
+	}
+	argv_free(&a);
+	s->deadline = s->vm.t_spawn + (int64_t)r->m.timeout_s * 1000000000;
+	s->busy = 1;
+	return 0;
+}
+
+static void fill_row_axes(struct row *row, const struct boot_plan *p,
+			  const struct cell *c, long run_index)
+{
+	row_init(row);
+	boot_id(p, row->boot_id, sizeof(row->boot_id));
+	row->run_index = run_index;
+	row->cell = (long)p->cell;
+	row->rep = p->rep;
+	for (int a = 0; a < AX_N; a++)
+		set_text(row->axis[a], "%s", c->v[a]);
+}
+
+/* Keep the boot's files, classify it, commit its row (files first). */
+static int finish_boot(struct run *r, struct slot *s,
+		       const struct boot_plan *plan, long run_index,
+		       int timed_out)
+{
+	struct row row;
+	struct strbuf reads = { 0 }, traces = { 0 };
+	int st = s->vm.status;
+	struct boot_facts f = {
+		.dir = s->dir,
+		.chan = s->vm.chan ? s->vm.chan : "",
+		.chan_len = s->vm.chan_len,
+		.chan_dropped = s->vm.chan_dropped,
+		.err = s->vm.err_len ? s->vm.err : "",
+		.timed_out = timed_out,
+		.timeout_s = r->m.timeout_s,
+		.perf = r->o.perf,
+		.t_first_byte = s->vm.t_first_byte,
+		.t_urandom = s->vm.t_urandom,
+		.t_report = s->vm.t_report,
+		.t_exit = s->vm.t_exit,
+		.qemu_exit = WIFEXITED(st) ? WEXITSTATUS(st) : -1,
+		.qemu_signal = WIFSIGNALED(st) && !s->vm.killed ? WTERMSIG(st) :
+								   0,
+	};
+	char path[PATH_MAX];
+	int rc = 0;
+
+	if (path_fmt(path, sizeof(path), "%s/result.log", s->dir) ||
+	    write_file_atomic(path, f.chan, f.chan_len) ||
+	    (s->vm.err_len &&
+	     (path_fmt(path, sizeof(path), "%s/qemu-stderr.log", s->dir) ||
+	      write_file_atomic(path, s->vm.err, s->vm.err_len))))
+		rc = ERR(r, "cannot write %s: %s", path, strerror(errno));
+	if (!rc) {
+		fill_row_axes(&row, &plan[s->plan_i], &s->cell, run_index);
+		classify_boot(&f, &row, &reads, &traces);
+		rc = results_commit(r, &row, &reads, &traces);
+	}
+	sb_free(&reads);
+	sb_free(&traces);
+	vm_free(&s->vm);
+	s->busy = 0;
+	return rc;
+}
+
+/*
+ * Wait up to timeout_ms for output of any busy slot and read it. The one
+ * poll loop body, shared by the sweep and the canary.
+ */
+static void pump(struct slot *slots, int n, int timeout_ms)
+{
+	struct pollfd pf[2 * MAX_JOBS];
+	int owner[2 * MAX_JOBS], k = 0;
+
+	for (int j = 0; j < n; j++) {
+		if (!slots[j].busy)
+			continue;
+		if (slots[j].vm.out_fd >= 0) {
+			pf[k] = (struct pollfd){ .fd = slots[j].vm.out_fd,
+						 .events = POLLIN };
+			owner[k++] = j;
+		}
+		if (slots[j].vm.err_fd >= 0) {
+			pf[k] = (struct pollfd){ .fd = slots[j].vm.err_fd,
+						 .events = POLLIN };
+			owner[k++] = j;
+		}
+	}
+	if (!k) {
+		usleep((useconds_t)timeout_ms * 1000);
+		return;
+	}
+	if (poll(pf, (nfds_t)k, timeout_ms) > 0)
+		for (int i = 0; i < k; i++)
+			if (pf[i].revents)
+				vm_read(&slots[owner[i]].vm, pf[i].fd);
+}
+
+/* Has the boot in s ended? Kills it at its deadline (timed_out = 1). */
+static int boot_ended(struct slot *s, int *timed_out)
+{
+	*timed_out = 0;
+	if (vm_done(&s->vm))
+		return 1;
+	if (host_now_ns() < s->deadline)
+		return 0;
+	*timed_out = 1;
+	vm_kill(&s->vm);
+	return 1;
+}
+
+static void kill_all(struct slot *slots, int n)
+{
+	for (int j = 0; j < n; j++)
+		if (slots[j].busy) {
+			vm_kill(&slots[j].vm);
+			vm_free(&slots[j].vm);
+			slots[j].busy = 0;
+		}
+}
+
+struct sweep {
+	const struct boot_plan *plan;
+	size_t nplan, next, done, todo;
+	long run_index;
+	int64_t t0;
+};
+
+static void progress(const struct run *r, const struct sweep *w,
+		     const struct slot *slots)
+{
+	double el = (double)(host_now_ns() - w->t0) / 1e9,
+	       eta = w->done ? el / (double)w->done *
+				       (double)(w->todo - w->done) :
+			       0;
+	char cur[160] = "";
+
+	if (r->o.quiet)
+		return;
+	for (int j = 0; j < r->o.jobs; j++)
+		if (slots[j].busy) {
+			set_text(cur, "%s %s cpu=%s",
+				 slots[j].cell.v[AX_variant],
+				 slots[j].cell.v[AX_accel],
+				 slots[j].cell.v[AX_cpu]);
+			break;
+		}
+	fprintf(stderr,
+		"\r[bench] %zu/%zu boots  %-40.40s  elapsed %.0fs  eta %.0fs ",
+		w->done, w->todo, cur, el, eta);
+}
+
+/* A KVM cell when KVM is unusable: a skipped row with the reason. */
+static int skip_boot(struct run *r, struct sweep *w, const struct cell *c)
+{
+	struct row row;
+
+	fill_row_axes(&row, &w->plan[w->next], c, w->run_index++);
+	set_text(row.status, "skipped");
+	set_text(row.reason, "KVM unusable: %s", r->kvm_why);
+	w->done++;
+	return results_commit(r, &row, NULL, NULL);
+}
+
+/* Start the next boot that needs starting in slot s, if any. */
+static int fill_slot(struct run *r, struct sweep *w, struct slot *s)
+{
+	while (w->next < w->nplan) {
+		const struct boot_plan *p = &w->plan[w->next];
+		const struct accel *acc;
+		char id[32];
+		struct cell c;
+
+		boot_id(p, id, sizeof(id));
+		matrix_cell(&r->m, p->cell, &c);
+		acc = accel_find(c.v[AX_accel]);
+		if (results_is_done(r, id)) {
+			w->next++;
+		} else if (acc && acc->needs_kvm && !r->kvm_ok) {
+			if (skip_boot(r, w, &c))
+				return -1;
+			w->next++;
+		} else {
+			return start_boot(r, s, w->plan, w->next++);
+		}
+	}
+	return 0;
+}
+
+/* Finish every slot whose boot ended. */
+static int reap_slots(struct run *r, struct sweep *w, struct slot *slots)
+{
+	for (int j = 0; j < r->o.jobs; j++) {
+		int timed_out;
+
+		if (!slots[j].busy || !boot_ended(&slots[j], &timed_out))
+			continue;
+		if (finish_boot(r, &slots[j], w->plan, w->run_index++,
+				timed_out))
+			return -1;
+		w->done++;
+		progress(r, w, slots);
+	}
+	return 0;
+}
+
+int sched_run(struct run *r, const struct boot_plan *plan, size_t nplan)
+{
+	struct slot slots[MAX_JOBS];
+	struct sweep w = { .plan = plan,
+			   .nplan = nplan,
+			   .run_index = (long)r->ndone,
+			   .t0 = host_now_ns() };
+	int rc = 0;
+
+	memset(slots, 0, sizeof(slots));
+	for (size_t i = 0; i < nplan; i++) {
+		char id[32];
+
+		boot_id(&plan[i], id, sizeof(id));
+		w.todo += !results_is_done(r, id);
+	}
+	while (!sched_interrupted && !rc) {
+		int busy = 0;
+
+		for (int j = 0; j < r->o.jobs && !rc; j++)
+			if (!slots[j].busy)
+				rc = fill_slot(r, &w, &slots[j]);
+		for (int j = 0; j < r->o.jobs; j++)
+			busy += slots[j].busy;
+		if (rc || (!busy && w.next >= nplan))
+			break;
+		pump(slots, r->o.jobs, 100);
+		rc = reap_slots(r, &w, slots);
+	}
+	/* Every exit path: no QEMU outlives the sweep; rows only for finished boots. */
+	kill_all(slots, r->o.jobs);
+	if (rc)
+		return -1;
+	if (sched_interrupted) {
+		fprintf(stderr,
+			"\n[bench] interrupted: %zu boots recorded; finish with --resume --out %s\n",
+			w.done, r->out_dir);
+		return 130;
+	}
+	if (!r->o.quiet)
+		fputc('\n', stderr);
+	return 0;
+}
+
+int sched_print_plan(struct run *r, const struct boot_plan *plan,
+		     size_t nplan)
+{
+	printf("matrix %s: %zu cells x %d reps = %zu boots (shard %d/%d: %zu), seed %" PRIu64
+	       ", jobs %d\n",
+	       r->m.name, matrix_ncells(&r->m), r->m.reps,
+	       matrix_ncells(&r->m) * (size_t)r->m.reps, r->o.shard_k,
+	       r->o.shard_n, nplan, r->o.seed, r->o.jobs);
+	for (size_t i = 0; i < nplan; i++) {
+		struct slot s = { .busy = 0 };
+		struct argv_buf a = { .n = 0 };
+		char id[32], cmd[8192];
+
+		matrix_cell(&r->m, plan[i].cell, &s.cell);
+		boot_id(&plan[i], id, sizeof(id));
+		if (path_fmt(s.dir, sizeof(s.dir), "%s/boots/%s", r->out_dir,
+			     id))
+			return ERR(r, "path too long: %s", r->out_dir);
+		make_seed(&s, 1);
+		if (boot_argv(r, &s, &a))
+			return -1;
+		if (argv_join(&a, cmd, sizeof(cmd))) {
+			argv_free(&a);
+			return ERR(r, "the QEMU command line of %s is over %zu bytes",
+				   id, sizeof(cmd) - 1);
+		}
+		printf("%s: %s\n", id, cmd);
+		argv_free(&a);
+	}
+	return 0;
+}
+
+/* Why the canary failed, from what QEMU said or did not say. */
+static void canary_why(struct run *r, struct vm *vm)
+{
+	if (vm->err_len) {
+		for (char *nl = vm->err; (nl = strchr(nl, '\n'));)
+			*nl = ' ';
+		set_text(r->kvm_why, "KVM canary boot failed: QEMU said: %.300s",
+			 vm->err);
+	} else {
+		set_text(r->kvm_why,
+			 "KVM canary boot made no progress in %d s (nothing from the guest; "
+			 "nested or paravirtual KVM that cannot run a standard guest?)",
+			 r->o.canary_s);
+	}
+}
+
+/* The matrix's first KVM cell, or -1 if it has none. */
+static long first_kvm_cell(const struct run *r, struct cell *c)
+{
+	for (size_t i = 0; i < matrix_ncells(&r->m); i++) {
+		const struct accel *acc;
+
+		matrix_cell(&r->m, i, c);
+		acc = accel_find(c->v[AX_accel]);
+		if (acc && acc->needs_kvm &&
+		    matrix_combination_ok(c->v[AX_accel], c->v[AX_cpu]))
+			return (long)i;
+	}
+	return -1;
+}
+
+int sched_kvm_canary(struct run *r)
+{
+	struct slot s = { .busy = 0 };
+	struct argv_buf a = { .n = 0 };
+	int64_t t = host_now_ns();
+	int progress = 0, timed_out = 0;
+
+	r->kvm_ok = 1;
+	if (first_kvm_cell(r, &s.cell) < 0)
+		return 0;
+	if (kvm_device_check(r->kvm_why, sizeof(r->kvm_why))) {
+		r->kvm_ok = 0;
+		goto said;
+	}
+	fprintf(stderr, "[bench] checking KVM (canary boot, up to %d s)...\n",
+		r->o.canary_s);
+	if (path_fmt(s.dir, sizeof(s.dir), "%s/kvm-canary", r->out_dir) ||
+	    (mkdir(s.dir, 0755) && errno != EEXIST))
+		return ERR(r, "cannot create %s/kvm-canary: %s", r->out_dir,
+			   strerror(errno));
+	if (boot_argv(r, &s, &a))
+		return -1;
+	if (vm_spawn(&s.vm, &a)) {
+		argv_free(&a);
+		return ERR(r, "cannot start QEMU: %s", strerror(errno));
+	}
+	argv_free(&a);
+	s.busy = 1;
+	s.deadline = s.vm.t_spawn + (int64_t)r->o.canary_s * 1000000000;
+	while (!progress && !boot_ended(&s, &timed_out)) {
+		pump(&s, 1, 200);
+		progress = s.vm.t_first_byte >= 0 && s.vm.chan_len &&
+			   memmem(s.vm.chan, s.vm.chan_len, "seg=probe", 9);
+		if (strstr(s.vm.err, "internal error") ||
+		    strstr(s.vm.err, "KVM: entry failed"))
+			break;
+	}
+	vm_kill(&s.vm);
+	if (!progress) {
+		r->kvm_ok = 0;
+		canary_why(r, &s.vm);
+	}
+	vm_free(&s.vm);
+said:
+	if (r->kvm_ok)
+		fprintf(stderr, "[bench] KVM usable (%.1f s)\n",
+			(double)(host_now_ns() - t) / 1e9);
+	else
+		fprintf(stderr,
+			"[bench] KVM cells will be SKIPPED: %s (decided in %.1f s)\n",
+			r->kvm_why, (double)(host_now_ns() - t) / 1e9);
+	return 0;
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static int sb_reserve(struct strbuf *b, size_t more)
+{
+	size_t cap;
+	char *p;
+
+	if (b->len + more + 1 <= b->cap)
+		return 0;
+	cap = (b->cap ? b->cap * 2 : 4096) + more;
+	p = realloc(b->p, cap);
+	if (!p) {
+		b->oom = 1;
+		return -1;
+	}
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+void sb_printf(struct strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || sb_reserve(b, (size_t)n))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void sb_append(struct strbuf *b, const char *s, size_t len)
+{
+	if (sb_reserve(b, len))
+		return;
+	memcpy(b->p + b->len, s, len);
+	b->len += len;
+	b->p[b->len] = '\0';
+}
+
+void sb_free(struct strbuf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+void text_printf(char *dst, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(dst, len, fmt, ap);
+	va_end(ap);
+}
+
+int err_set(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int path_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+int file_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+int is_regular_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int append_atomic(const char *path, const char *buf, size_t len)
+{
+	int fd, rc = 0;
+
+	if (!len)
+		return 0;
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	if (write(fd, buf, len) != (ssize_t)len || fsync(fd)) {
+		if (!errno)
+			errno = EIO;
+		rc = -1;
+	}
+	if (close(fd))
+		rc = -1;
+	return rc;
+}
+
+int write_file_atomic(const char *path, const char *buf, size_t len)
+{
+	char tmp[PATH_MAX + 8];
+	int fd;
+
+	if (path_fmt(tmp, sizeof(tmp), "%s.tmp", path))
+		return -1;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	if (write(fd, buf, len) != (ssize_t)len || fsync(fd)) {
+		if (!errno)
+			errno = EIO;
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	if (close(fd) || rename(tmp, path)) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+int trim_partial(const char *path)
+{
+	struct stat st;
+	char c;
+	int rc = 0, fd = open(path, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (fstat(fd, &st) == 0 && st.st_size > 0 &&
+	    pread(fd, &c, 1, st.st_size - 1) == 1 && c != '\n') {
+		off_t off = st.st_size - 1;
+
+		while (off > 0 && pread(fd, &c, 1, off - 1) == 1 && c != '\n')
+			off--;
+		rc = ftruncate(fd, off);
+	}
+	close(fd);
+	return rc;
+}
+
+int slurp(const char *path, struct strbuf *b)
+{
+	char buf[65536];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	b->len = 0;
+	b->oom = 0;
+	sb_append(b, "", 0);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			close(fd);
+			return -1;
+		}
+		sb_append(b, buf, (size_t)n);
+	}
+	close(fd);
+	if (b->oom) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+int copy_file(const char *from, const char *to)
+{
+	struct strbuf b = { 0 };
+	int rc;
+
+	if (slurp(from, &b)) {
+		sb_free(&b);
+		return -1;
+	}
+	rc = write_file_atomic(to, b.p, b.len);
+	sb_free(&b);
+	return rc;
+}
+
+int64_t host_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small helpers every part of the runner uses: a growable string buffer,
+ * bounded text, paths that are an error when they do not fit, and the file
+ * operations that make results crash-safe (one-write appends, write to a
+ * temporary and rename).
+ *
+ * Error convention: functions return 0 on success, or -1 with errno set (or
+ * a message in an err buffer where they take one). Only main() exits.
+ */
+#ifndef CRNGBENCH_UTIL_H
+#define CRNGBENCH_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct strbuf {
+	char *p;
+	size_t len, cap;
+	int oom; /* an allocation failed: the content is incomplete */
+};
+
+void sb_printf(struct strbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Append len bytes (may hold NULs); keeps p NUL-terminated. */
+void sb_append(struct strbuf *b, const char *s, size_t len);
+void sb_free(struct strbuf *b);
+
+/* Free text (reasons, names) into a fixed buffer: truncation is intended. */
+void text_printf(char *dst, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define set_text(dst, ...) text_printf(dst, sizeof(dst), __VA_ARGS__)
+
+/* An error message into err; returns -1 for "return err_set(...)". */
+int err_set(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* snprintf for paths: -1 with ENAMETOOLONG when it does not fit. */
+int path_fmt(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+int file_exists(const char *path);
+/* A regular file (not a directory, not missing). */
+int is_regular_file(const char *path);
+/* Append buf with one write(), then fsync: all of it or none. */
+int append_atomic(const char *path, const char *buf, size_t len);
+/* Write to path.tmp, fsync, rename over path. */
+int write_file_atomic(const char *path, const char *buf, size_t len);
+/* Drop a torn last line (no newline) left by an interrupted writer. */
+int trim_partial(const char *path);
+/* A whole file into b ("" if missing); -1 with errno on a read error. */
+int slurp(const char *path, struct strbuf *b);
+/* Copy a regular file (boots/ of a shard merge). */
+int copy_file(const char *from, const char *to);
+
+/* Host CLOCK_MONOTONIC in ns. */
+int64_t host_now_ns(void);
+
+#endif /* CRNGBENCH_UTIL_H */
