@@ -41,7 +41,7 @@ ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS)
 RECORD_SRC := guest-image/record.c
 PROBE_SRC := guest-image/probe.c guest-image/analyze.c $(RECORD_SRC)
 RUNNER_SRC := bench/run.c bench/accel.c bench/classify.c bench/matrix.c bench/qemu.c bench/report.c \
-	bench/results.c bench/row.c bench/sched.c bench/stats.c bench/summary.c bench/util.c $(RECORD_SRC)
+	bench/merge.c bench/rescan.c bench/results.c bench/row.c bench/sched.c bench/stats.c bench/summary.c bench/util.c $(RECORD_SRC)
 RUNNER_HDR := $(wildcard bench/*.h) guest-image/record.h
 ALL_VARIANTS := $(shell awk '!/^\#/ && NF {print $$1}' kernel/variants)
 

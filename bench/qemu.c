@@ -278,10 +278,17 @@ int vm_spawn(struct vm *vm, const struct argv_buf *a)
 	memset(vm, 0, sizeof(*vm));
 	vm->out_fd = vm->err_fd = -1;
 	vm->t_first_byte = vm->t_urandom = vm->t_report = vm->t_exit = -1;
-	if (pipe2(out, O_CLOEXEC | O_NONBLOCK))
+	if (pipe2(out, O_CLOEXEC))
 		return -1;
-	if (pipe2(err, O_CLOEXEC | O_NONBLOCK)) {
+	if (pipe2(err, O_CLOEXEC)) {
 		close_pair(out);
+		return -1;
+	}
+	/* Only our ends are non-blocking: QEMU's writes must block as usual. */
+	if (fcntl(out[0], F_SETFL, O_NONBLOCK) ||
+	    fcntl(err[0], F_SETFL, O_NONBLOCK)) {
+		close_pair(out);
+		close_pair(err);
 		return -1;
 	}
 	vm->t_spawn = host_now_ns();

@@ -48,6 +48,9 @@ int results_read_seed(const char *dir, uint64_t *seed, char *err,
 int results_read_matrix(const char *dir, struct matrix *m, char *err,
 			size_t errlen);
 
+/* s as a JSON string literal. */
+void json_str(struct strbuf *b, const char *s);
+
 /* --rescan: re-derive raw, reads and traces of r->out_dir from boots/. */
 int results_rescan(struct run *r);
 

@@ -434,6 +434,9 @@ static int mode_run(struct run *r, int argc, char **argv)
 	if (!r->o.out)
 		die("--out DIR is required (the Makefile picks results/<matrix>-<time>)");
 	default_paths(r);
+	/* A resumed run is locked before its saved matrix is read. */
+	if (r->o.resume && results_open(r))
+		die("%s", r->err);
 	load_matrix(r);
 	if (!r->o.jobs) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -441,7 +444,7 @@ static int mode_run(struct run *r, int argc, char **argv)
 		/* TCG guests time themselves: leave a CPU for the host's noise. */
 		r->o.jobs = n <= 2 ? 1 : (int)(n - 1 > MAX_JOBS ? MAX_JOBS : n - 1);
 	}
-	if (!r->o.dry_run && results_open(r))
+	if (!r->o.dry_run && !r->o.resume && results_open(r))
 		die("%s", r->err);
 	check_files(r);
 	check_qemu(r);
@@ -451,11 +454,14 @@ static int mode_run(struct run *r, int argc, char **argv)
 	if (!plan || !nplan)
 		die("the matrix has no boots for shard %d/%d", r->o.shard_k,
 		    r->o.shard_n);
-	if (r->o.dry_run) {
-		rc = sched_print_plan(r, plan, nplan);
+	/* Every boot's command line is built (and printed for a dry run)
+	 * before the first boot: a limit is an error now, not mid-sweep. */
+	if (sched_print_plan(r, plan, nplan, r->o.dry_run ? stdout : NULL)) {
 		free(plan);
-		if (rc)
-			die("%s", r->err);
+		die("%s", r->err);
+	}
+	if (r->o.dry_run) {
+		free(plan);
 		return 0;
 	}
 	handle_signals();

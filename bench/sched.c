@@ -370,9 +370,10 @@ int sched_run(struct run *r, const struct boot_plan *plan, size_t nplan)
 }
 
 int sched_print_plan(struct run *r, const struct boot_plan *plan,
-		     size_t nplan)
+		     size_t nplan, FILE *out)
 {
-	printf("matrix %s: %zu cells x %d reps = %zu boots (shard %d/%d: %zu), seed %" PRIu64
+	if (out)
+		fprintf(out, "matrix %s: %zu cells x %d reps = %zu boots (shard %d/%d: %zu), seed %" PRIu64
 	       ", jobs %d\n",
 	       r->m.name, matrix_ncells(&r->m), r->m.reps,
 	       matrix_ncells(&r->m) * (size_t)r->m.reps, r->o.shard_k,
@@ -395,7 +396,8 @@ int sched_print_plan(struct run *r, const struct boot_plan *plan,
 			return ERR(r, "the QEMU command line of %s is over %zu bytes",
 				   id, sizeof(cmd) - 1);
 		}
-		printf("%s: %s\n", id, cmd);
+		if (out)
+			fprintf(out, "%s: %s\n", id, cmd);
 		argv_free(&a);
 	}
 	return 0;

@@ -12,15 +12,19 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Set by the runner's SIGINT/SIGTERM/SIGHUP handler. */
 extern volatile sig_atomic_t sched_interrupted;
 
 /* Boot the plan's boots not yet done. 0, 130 if interrupted, -1 on error. */
 int sched_run(struct run *r, const struct boot_plan *plan, size_t nplan);
-/* Print the plan and every boot's QEMU command line (--dry-run). */
+/*
+ * Build every boot's QEMU command line, so a limit is an error before the
+ * sweep; with out, print the plan and the lines there (--dry-run).
+ */
 int sched_print_plan(struct run *r, const struct boot_plan *plan,
-		     size_t nplan);
+		     size_t nplan, FILE *out);
 /*
  * Before KVM cells: /dev/kvm checks, then a canary boot of the matrix's
  * first KVM cell that must show the probe's first record within

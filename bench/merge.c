@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "results.h"
+#include "summary.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct shard {
+	const char *dir;
+	struct row *rows;
+	size_t n;
+};
+
+/* A shard's file as bytes, for "identical in every shard" checks. */
+static int shard_file(const char *dir, const char *name, struct strbuf *b,
+		      char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+
+	if (path_fmt(path, sizeof(path), "%s/%s", dir, name) ||
+	    !is_regular_file(path) || slurp(path, b))
+		return err_set(err, errlen,
+			       "%s is not a complete results directory (no %s)",
+			       dir, name);
+	return 0;
+}
+
+/* Same matrix and seed in every shard; every row read. */
+static int merge_load(struct shard *s, int n, struct matrix *m,
+		      uint64_t *seed, char *err, size_t errlen)
+{
+	struct strbuf first_m = { 0 }, first_s = { 0 }, b = { 0 };
+	int rc = 0;
+
+	for (int i = 0; i < n && !rc; i++) {
+		char path[PATH_MAX];
+
+		if (shard_file(s[i].dir, "raw.csv", &b, err, errlen) ||
+		    shard_file(s[i].dir, "run.matrix", i ? &b : &first_m, err,
+			       errlen) ||
+		    (i && (b.len != first_m.len ||
+			   memcmp(b.p, first_m.p, b.len)) &&
+		     err_set(err, errlen,
+			     "%s ran another matrix than %s (run.matrix differs)",
+			     s[i].dir, s[0].dir)) ||
+		    shard_file(s[i].dir, "seed", i ? &b : &first_s, err,
+			       errlen) ||
+		    (i && (b.len != first_s.len ||
+			   memcmp(b.p, first_s.p, b.len)) &&
+		     err_set(err, errlen,
+			     "%s used another seed than %s; run every shard with the same --seed",
+			     s[i].dir, s[0].dir))) {
+			rc = -1;
+			break;
+		}
+		if (path_fmt(path, sizeof(path), "%s/raw.csv", s[i].dir) ||
+		    row_read_file(path, &s[i].rows, &s[i].n, err, errlen))
+			rc = -1;
+	}
+	if (!rc && (results_read_matrix(s[0].dir, m, err, errlen) ||
+		    results_read_seed(s[0].dir, seed, err, errlen)))
+		rc = -1;
+	sb_free(&first_m);
+	sb_free(&first_s);
+	sb_free(&b);
+	return rc;
+}
+
+/* Every planned boot exactly once across the shards, nothing else. */
+static int merge_check(const struct shard *s, int n, const struct matrix *m,
+		       uint64_t seed, char *err, size_t errlen)
+{
+	size_t nplan, missing = 0;
+	struct boot_plan *plan = matrix_plan(m, seed, 1, 1, &nplan);
+	char first_missing[32] = "";
+	int rc = 0;
+
+	if (!plan)
+		return err_set(err, errlen, "the shards' matrix has no boots");
+	for (size_t p = 0; p < nplan && !rc; p++) {
+		char id[32];
+		int seen = -1;
+
+		boot_id(&plan[p], id, sizeof(id));
+		for (int i = 0; i < n && !rc; i++)
+			for (size_t j = 0; j < s[i].n && !rc; j++) {
+				if (strcmp(s[i].rows[j].boot_id, id))
+					continue;
+				if (seen >= 0)
+					rc = err_set(
+						err, errlen,
+						"boot %s is recorded twice (%s and %s): were the shards K/N all different?",
+						id, s[seen].dir, s[i].dir);
+				seen = i;
+			}
+		if (seen < 0 && !missing++)
+			snprintf(first_missing, sizeof(first_missing), "%s", id);
+	}
+	if (!rc && missing)
+		rc = err_set(err, errlen,
+			     "the shards hold %zu of %zu planned boots (%zu missing, first %s): is a shard missing or unfinished (--resume it)?",
+			     nplan - missing, nplan, missing, first_missing);
+	for (int i = 0; i < n && !rc; i++)
+		if (s[i].n > nplan)
+			rc = err_set(err, errlen,
+				     "%s holds boots that are not in the matrix",
+				     s[i].dir);
+	free(plan);
+	return rc;
+}
+
+/* The detail table name of every shard, headers once, into dst. */
+static int merge_table(const struct shard *s, int n, const char *tmp,
+		       const char *name, char *err, size_t errlen)
+{
+	struct strbuf out = { 0 }, b = { 0 };
+	char path[PATH_MAX];
+	int rc = 0;
+
+	for (int i = 0; i < n && !rc; i++) {
+		char *body;
+
+		if (shard_file(s[i].dir, name, &b, err, errlen)) {
+			rc = -1;
+			break;
+		}
+		body = memchr(b.p, '\n', b.len);
+		if (!i)
+			sb_append(&out, b.p, body ? (size_t)(body - b.p) + 1 : 0);
+		if (body)
+			sb_append(&out, body + 1, b.len - (size_t)(body + 1 - b.p));
+	}
+	if (!rc && (out.oom || path_fmt(path, sizeof(path), "%s/%s", tmp, name) ||
+		    write_file_atomic(path, out.p ? out.p : "", out.len)))
+		rc = err_set(err, errlen, "cannot write %s/%s: %s", tmp, name,
+			     strerror(errno));
+	sb_free(&out);
+	sb_free(&b);
+	return rc;
+}
+
+/* raw.csv through the row writer: one format, whatever the shards had. */
+static int merge_raw(const struct shard *s, int n, const char *tmp, char *err,
+		     size_t errlen)
+{
+	char path[PATH_MAX], line[8192];
+	FILE *f;
+	int rc = 0;
+
+	if (path_fmt(path, sizeof(path), "%s/raw.csv", tmp) ||
+	    !(f = fopen(path, "we")))
+		return err_set(err, errlen, "cannot write %s/raw.csv", tmp);
+	row_write_header(f);
+	for (int i = 0; i < n && !rc; i++)
+		for (size_t j = 0; j < s[i].n && !rc; j++) {
+			int len = row_format(&s[i].rows[j], line, sizeof(line));
+
+			if (len < 0 || fwrite(line, 1, (size_t)len, f) != (size_t)len)
+				rc = err_set(err, errlen, "cannot write %s",
+					     path);
+		}
+	if (fclose(f) && !rc)
+		rc = err_set(err, errlen, "cannot write %s: %s", path,
+			     strerror(errno));
+	return rc;
+}
+
+/* The files of every boot directory (boots/ID) the shards kept. */
+static int merge_boots(const struct shard *s, int n, const char *tmp, char *err,
+		       size_t errlen)
+{
+	char from[PATH_MAX], to[PATH_MAX];
+
+	if (path_fmt(to, sizeof(to), "%s/boots", tmp) || mkdir(to, 0755))
+		return err_set(err, errlen, "cannot create %s/boots", tmp);
+	for (int i = 0; i < n; i++)
+		for (size_t j = 0; j < s[i].n; j++) {
+			DIR *d;
+			struct dirent *e;
+
+			if (path_fmt(from, sizeof(from), "%s/boots/%s", s[i].dir,
+				     s[i].rows[j].boot_id) ||
+			    !(d = opendir(from)))
+				continue; /* a fixture or skipped boot: no files */
+			if (path_fmt(to, sizeof(to), "%s/boots/%s", tmp,
+				     s[i].rows[j].boot_id) ||
+			    mkdir(to, 0755)) {
+				closedir(d);
+				return err_set(err, errlen, "cannot create %s", to);
+			}
+			while ((e = readdir(d))) {
+				char a[PATH_MAX], b[PATH_MAX];
+
+				if (e->d_name[0] == '.')
+					continue;
+				if (path_fmt(a, sizeof(a), "%s/%s", from, e->d_name) ||
+				    path_fmt(b, sizeof(b), "%s/%s", to, e->d_name) ||
+				    (is_regular_file(a) && copy_file(a, b))) {
+					closedir(d);
+					return err_set(err, errlen,
+						       "cannot copy %s: %s", a,
+						       strerror(errno));
+				}
+			}
+			closedir(d);
+		}
+	return 0;
+}
+
+/* The first shard's meta.json, with where the merge came from. */
+static int merge_meta(const struct shard *s, int n, const char *tmp, char *err,
+		      size_t errlen)
+{
+	struct strbuf in = { 0 }, out = { 0 };
+	char path[PATH_MAX];
+	const char *brace;
+	int rc = 0;
+
+	if (shard_file(s[0].dir, "meta.json", &in, err, errlen))
+		return -1;
+	brace = strchr(in.p, '{');
+	sb_printf(&out, "{\n  \"merged_from\": [");
+	for (int i = 0; i < n; i++) {
+		sb_printf(&out, "%s", i ? ", " : "");
+		json_str(&out, s[i].dir);
+	}
+	sb_printf(&out, "],%s", brace ? brace + 1 : "\n}\n");
+	if (out.oom || path_fmt(path, sizeof(path), "%s/meta.json", tmp) ||
+	    write_file_atomic(path, out.p, out.len))
+		rc = err_set(err, errlen, "cannot write %s/meta.json", tmp);
+	sb_free(&in);
+	sb_free(&out);
+	return rc;
+}
+
+static int merge_copy(const char *from_dir, const char *tmp, const char *name,
+		      char *err, size_t errlen)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+
+	if (path_fmt(a, sizeof(a), "%s/%s", from_dir, name) ||
+	    path_fmt(b, sizeof(b), "%s/%s", tmp, name) || copy_file(a, b))
+		return err_set(err, errlen, "cannot copy %s/%s: %s", from_dir,
+			       name, strerror(errno));
+	return 0;
+}
+
+/* Remove a half-built merge (files one level below boots/ at most). */
+static void remove_tree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char p[PATH_MAX];
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (path_fmt(p, sizeof(p), "%s/%s", dir, e->d_name))
+			continue;
+		if (unlink(p))
+			remove_tree(p);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+int results_merge(const char *out, char *const *dirs, int ndirs, char *err,
+		  size_t errlen)
+{
+	struct shard *s = calloc((size_t)ndirs, sizeof(*s));
+	struct matrix m;
+	uint64_t seed = 0;
+	char tmp[PATH_MAX];
+	int rc = -1;
+
+	if (!s)
+		return err_set(err, errlen, "out of memory");
+	for (int i = 0; i < ndirs; i++)
+		s[i].dir = dirs[i];
+	if (file_exists(out)) {
+		err_set(err, errlen, "%s already exists; merge into a new directory",
+			out);
+		goto done;
+	}
+	if (merge_load(s, ndirs, &m, &seed, err, errlen) ||
+	    merge_check(s, ndirs, &m, seed, err, errlen))
+		goto done;
+	if (path_fmt(tmp, sizeof(tmp), "%s.merge-%ld", out, (long)getpid()) ||
+	    mkdir(tmp, 0755)) {
+		err_set(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+		goto done;
+	}
+	if (merge_raw(s, ndirs, tmp, err, errlen) ||
+	    merge_table(s, ndirs, tmp, "reads.csv", err, errlen) ||
+	    merge_table(s, ndirs, tmp, "traces.csv", err, errlen) ||
+	    merge_copy(s[0].dir, tmp, "run.matrix", err, errlen) ||
+	    merge_copy(s[0].dir, tmp, "seed", err, errlen) ||
+	    merge_meta(s, ndirs, tmp, err, errlen) ||
+	    merge_boots(s, ndirs, tmp, err, errlen) ||
+	    summary_write(tmp, seed, NULL, err, errlen)) {
+		remove_tree(tmp);
+		goto done;
+	}
+	if (rename(tmp, out)) {
+		err_set(err, errlen, "cannot rename %s to %s: %s", tmp, out,
+			strerror(errno));
+		remove_tree(tmp);
+		goto done;
+	}
+	rc = 0;
+done:
+	for (int i = 0; i < ndirs; i++)
+		free(s[i].rows);
+	free(s);
+	return rc;
+}

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# The runner against tests/fake-qemu (a stand-in that replays recorded
+# boots, hangs, crashes and floods): every row status, resume after SIGKILL
+# of the runner, no orphan QEMU, one runner per results directory, merges
+# that are checked before anything is written. No kernels, seconds each.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fx=$PWD/tests/fixtures/block-qemu64.result
+get() { tests/csvget.py "$@"; }
+ok() { echo "PASS: fake boots: $*"; }
+bad() { echo "FAIL: fake boots: $*"; }
+
+# One "kernel" per scenario: the fake reads what to do from the bzImage.
+k=$tmp/kernels
+scen() { mkdir -p "$k/$1-hz250" && echo "$2" >"$k/$1-hz250/bzImage"; }
+scen ok "ok $fx"
+scen slow "slow-ok $fx"
+scen censored "censored $fx"
+for s in hang leaky panic guest-fail garbage flood crash qemu-error; do scen "$s" "$s"; done
+touch "$tmp/image"
+run=(timeout 120 build/crngbench-run --qemu tests/fake-qemu --kernels "$k" --image "$tmp/image" --quiet
+	--kvm-canary 1)
+
+# 1. Every status, each from the scenario that must produce it.
+"${run[@]}" --out "$tmp/all" --jobs 8 --seed 5 --set timeout=5 --set reps=1 --set accel=tcg,kvm \
+	--set variant=ok,censored,hang,leaky,panic,guest-fail,garbage,flood,crash,qemu-error \
+	>"$tmp/all.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] || bad "the all-statuses run exited $rc: $(tail -n 3 "$tmp/all.log" | tr '\n' ' ')"
+expect() { # variant accel status [reason pattern]
+	local st re
+	st=$(get "$tmp/all/raw.csv" status variant="$1" accel="$2")
+	re=$(get "$tmp/all/raw.csv" reason variant="$1" accel="$2")
+	if [ "$st" = "$3" ] && grep -q -- "${4:-}" <<<"$re"; then
+		ok "$1 under $2 is '$3'${4:+ ($4)}"
+	else
+		bad "$1 under $2: status '$st', reason '$re'; expected '$3'${4:+ with '$4'}"
+	fi
+}
+expect ok tcg ok
+expect censored tcg censored "last record: reading iface=urandom"
+expect hang tcg timeout "nothing from the guest"
+expect leaky tcg timeout
+expect panic tcg panic "Kernel panic"
+expect guest-fail tcg guest-failed "mount devtmpfs"
+expect garbage tcg corrupt
+expect flood tcg corrupt "flooded"
+expect crash tcg qemu-failed "signal 11"
+expect qemu-error tcg qemu-failed "status 1: qemu-system-x86_64: could not load kernel"
+expect ok kvm skipped "KVM unusable"
+# The flood was capped: what the runner kept is bounded.
+size=$(stat -c %s "$tmp/all/boots/$(get "$tmp/all/raw.csv" boot_id variant=flood accel=tcg)/result.log")
+[ "$size" -le $((16 << 20)) ] && ok "a flooding guest's result.log is capped ($size bytes kept)" ||
+	bad "flood result.log is $size bytes"
+# QEMU's exit status and signal are columns of their own.
+[ "$(get "$tmp/all/raw.csv" qemu_signal variant=crash accel=tcg)" = 11 ] &&
+	[ "$(get "$tmp/all/raw.csv" qemu_exit variant=qemu-error accel=tcg)" = 1 ] &&
+	[ "$(get "$tmp/all/raw.csv" qemu_exit variant=ok accel=tcg)" = 0 ] &&
+	ok "raw.csv records QEMU's exit status and signal" || bad "qemu_exit/qemu_signal columns wrong"
+# The leaky boot's helper kept the pipes open; the run ended anyway.
+helper=$(grep -ho 'helper pid [0-9]*' "$tmp"/all/boots/*/console.log | awk '{print $3}')
+[ -n "$helper" ] && kill "$helper" 2>/dev/null
+[ -n "$helper" ] && [ $rc -ne 124 ] && ok "a boot whose helper keeps the channel open still ends at its timeout" ||
+	bad "leaky boot: helper '$helper', run exit $rc"
+# Every status the runner can write was produced (skipped included).
+for st in $(build/crngbench-run --describe | python3 -c 'import json,sys; print(*json.load(sys.stdin)["statuses"])'); do
+	get "$tmp/all/raw.csv" status | grep -x "$st" >/dev/null || bad "no boot ended '$st'"
+done
+
+# 2. SIGKILL of the runner mid-sweep: no QEMU left; --resume finishes the
+# run without redoing or doubling a boot.
+"${run[@]:2}" --out "$tmp/kill" --jobs 1 --seed 7 --set variant=slow --set reps=6 --set timeout=5 \
+	>/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 300); do
+	[ "$(tail -n +2 "$tmp/kill/raw.csv" 2>/dev/null | wc -l)" -ge 2 ] && break
+	sleep 0.05
+done
+kill -KILL $pid; wait $pid 2>/dev/null
+sleep 0.5
+orphans=$(pgrep -f "fake-qemu -M microvm.*$tmp/kill/" | wc -l)
+[ "$orphans" -eq 0 ] && ok "no QEMU outlives a SIGKILLed runner" || bad "$orphans QEMU processes left behind"
+before=$(tail -n +2 "$tmp/kill/raw.csv" | wc -l)
+"${run[@]}" --out "$tmp/kill" --resume >/dev/null 2>&1
+ids=$(get "$tmp/kill/raw.csv" boot_id)
+if [ "$before" -ge 1 ] && [ "$before" -lt 6 ] && [ "$(wc -l <<<"$ids")" -eq 6 ] &&
+	[ -z "$(sort <<<"$ids" | uniq -d)" ]; then
+	ok "--resume after SIGKILL ($before of 6 done) finishes with 6 boots, none twice"
+else
+	bad "resume after SIGKILL: $before before, ids $(echo $ids)"
+fi
+
+# 3. One runner per results directory.
+lock=(--out "$tmp/lock" --jobs 1 --set variant=hang --set reps=1 --set timeout=5)
+"${run[@]:2}" "${lock[@]}" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do [ -s "$tmp/lock/.lock" ] && break; sleep 0.05; done
+msg=$("${run[@]}" "${lock[@]}" 2>&1)
+kill -TERM $pid; wait $pid 2>/dev/null
+grep -q "in use by another crngbench-run (pid $pid)" <<<"$msg" &&
+	ok "a second runner on a results directory is refused, naming the holder" || bad "lock: $msg"
+
+# 4. Shards, and merges that are checked before anything is written.
+for s in 1 2; do
+	"${run[@]}" --out "$tmp/s$s" --seed 9 --shard $s/2 --set variant=ok,slow --set reps=2 >/dev/null 2>&1
+done
+a=$(get "$tmp/s1/raw.csv" boot_id | sort); b=$(get "$tmp/s2/raw.csv" boot_id | sort)
+[ -n "$a" ] && [ -n "$b" ] && [ -z "$(comm -12 <(echo "$a") <(echo "$b"))" ] &&
+	ok "shards 1/2 and 2/2 boot disjoint parts" || bad "shards overlap: {$a} {$b}"
+build/crngbench-run --quiet --merge "$tmp/m" "$tmp/s1" "$tmp/s2" >/dev/null 2>&1 &&
+	[ "$(get "$tmp/m/raw.csv" boot_id | wc -l)" -eq 4 ] && [ -s "$tmp/m/summary.csv" ] &&
+	grep -q merged_from "$tmp/m/meta.json" && ok "merged shards hold the whole matrix and a summary" ||
+	bad "merge of s1 and s2"
+refused() { # name, merge args...
+	local name=$1 msg; shift
+	if msg=$(build/crngbench-run --quiet --merge "$tmp/r" "$@" 2>&1); then
+		bad "merge $name was accepted"
+	elif [ -e "$tmp/r" ] || ls -d "$tmp"/r.merge-* >/dev/null 2>&1; then
+		bad "merge $name was refused but left files: $(ls -d "$tmp"/r*)"
+	else
+		ok "merge $name is refused and writes nothing: $(head -c 90 <<<"$msg")"
+	fi
+}
+refused "of a shard with itself" "$tmp/s1" "$tmp/s1"
+refused "with a shard missing" "$tmp/s1"
+refused "of another run's shard" "$tmp/s1" "$tmp/kill"
+
+# 5. --summarize uses the run's own seed: the same bytes as the run's summary.
+cp "$tmp/m/summary.csv" "$tmp/summary.before"
+build/crngbench-run --summarize "$tmp/m" >/dev/null 2>&1 && cmp -s "$tmp/m/summary.csv" "$tmp/summary.before" &&
+	ok "--summarize DIR reproduces the run's summary (it reads DIR/seed)" ||
+	bad "--summarize gave another summary than the run"
+
+# 6. Limits are errors before the sweep, never silent truncation.
+long=$(printf 'x%.0s' $(seq 2100))
+msg=$("${run[@]}" --out "$tmp/long" --set variant=ok --append "$long random.trust_cpu=off" 2>&1)
+[ $? -eq 2 ] && grep -q "longer than 2047 bytes" <<<"$msg" && [ ! -e "$tmp/long/raw.csv" ] &&
+	ok "an --append past the kernel's command line limit is refused, naming it" || bad "long --append: $msg"
