@@ -9,7 +9,7 @@
 
 # Cache for the kernel tree, kernel builds and ccache (outside the checkout).
 CRNGBENCH_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/crngbench
-# Matrix file of bench/ (quick, full, hz, nocounter) and axis overrides.
+# Matrix of bench/ (quick, full, hz, nocounter, guest, sources) and axis overrides.
 MATRIX ?= quick
 # Comma lists in QEMU's / the matrix's spelling; empty = the matrix's own.
 VARIANTS ?=
@@ -29,7 +29,7 @@ KERNEL_TARBALL ?= /usr/src/linux-source-6.1.tar.xz
 # Host build directory for the probe, runner, tests and guest image.
 BUILD ?= build
 QEMU ?= qemu-system-x86_64
-CC ?= cc
+# The host C compiler (GNU make predefines CC=cc; set it on the command line).
 
 export CRNGBENCH_CACHE KERNEL_TARBALL EXTRA_PATCHES
 
@@ -43,7 +43,12 @@ PROBE_SRC := guest-image/probe.c guest-image/analyze.c $(RECORD_SRC)
 RUNNER_SRC := bench/run.c bench/accel.c bench/classify.c bench/matrix.c bench/qemu.c bench/report.c \
 	bench/merge.c bench/rescan.c bench/results.c bench/row.c bench/sched.c bench/stats.c bench/summary.c bench/util.c $(RECORD_SRC)
 RUNNER_HDR := $(wildcard bench/*.h) guest-image/record.h
-ALL_VARIANTS := $(shell awk '!/^\#/ && NF {print $$1}' kernel/variants)
+# Unit tests link the runner's and the probe's parts, nothing else.
+UNIT_LIB := $(filter-out bench/run.c,$(RUNNER_SRC)) guest-image/analyze.c
+UNIT_NAMES := $(basename $(notdir $(wildcard tests/unit/test_*.c)))
+UNIT_BINS := $(foreach t,$(UNIT_NAMES),$(BUILD)/unit/$(t)-plain $(BUILD)/unit/$(t)-asan)
+SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+ALL_VARIANTS := $(shell scripts/variants.sh --lines)
 
 PROBE := $(BUILD)/probe
 RUNNER := $(BUILD)/crngbench-run
@@ -52,7 +57,7 @@ IMAGE_INPUTS := guest-image/build-image.sh $(wildcard guest-image/units/* guest-
 
 .DELETE_ON_ERROR:
 .PHONY: all help deps kernels kernels-check image runner bench run plots report check test \
-	lint bench-build clean distclean
+	unit unit-bins lint bench-build clean distclean
 
 all: runner image
 
@@ -66,10 +71,13 @@ help:
 	@echo "  make run         run MATRIX only (kernels and image must be built)"
 	@echo "  make plots       render charts for RUN=<results dir> (default results/latest)"
 	@echo "  make report      REPORT.md tables and plots/figures from RUN (and HZRUN, GUESTRUN, SOURCESRUN)"
-	@echo "  make check       all tests, ending with 'N passed, N failed, N skipped'"
+	@echo "  make unit        the fast tier: unit tests (plain, ASan+UBSan), fuzz smoke,"
+	@echo "                   the runner against tests/fake-qemu, plots on the fixture (< 1 min)"
+	@echo "  make check       unit, then kernels and real boots; ends 'N passed, N failed, N skipped'"
 	@echo "  make lint        clang-format check, cppcheck, checkpatch on kernel/patches"
 	@echo "  make bench-build kernel build speed figures (cold builds: ~15 min)"
-	@echo "  make clean       remove $(BUILD)/ and results/; distclean also the cache"
+	@echo "  make clean       remove $(BUILD)/ (results/ stay: rm -rf them yourself)"
+	@echo "  make distclean   clean, and the kernel cache $(CRNGBENCH_CACHE)"
 	@echo "variables (current value):"
 	@echo "  MATRIX=$(MATRIX) VARIANTS=$(VARIANTS) CPUS=$(CPUS) ACCELS=$(ACCELS) REPS=$(REPS) HZ=$(HZ)"
 	@echo "  RUNFLAGS=$(RUNFLAGS) RESULTS=$(RESULTS) BUILD=$(BUILD) QEMU=$(QEMU)"
@@ -82,14 +90,16 @@ deps:
 	scripts/deps.sh
 
 # --- kernels ------------------------------------------------------------------
-# The variants the matrix (plus VARIANTS) needs; build.sh skips up-to-date ones.
+# The variants and HZ values the matrix (plus VARIANTS, HZ) needs, as the
+# runner resolves it; build.sh skips up-to-date ones.
 MATRIX_FILE := bench/$(MATRIX).matrix
-KVARIANTS = $(or $(VARIANTS),$(shell scripts/matrix-axis.sh $(MATRIX_FILE) variant))
-KHZ = $(if $(filter command line,$(origin HZ)),$(HZ),$(shell scripts/matrix-axis.sh $(MATRIX_FILE) hz))
 
-kernels:
-	@for hz in $(subst $(comma), ,$(KHZ)); do \
-		KERNEL_HZ=$$hz kernel/build.sh $(KVARIANTS) || exit $$?; \
+kernels: $(RUNNER)
+	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(basename $(notdir $(wildcard bench/*.matrix)))" >&2; exit 2; }
+	@v=$$($(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --print-axis variant) && \
+	hz=$$($(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --print-axis hz) && \
+	for h in $$(echo $$hz | tr , ' '); do \
+		KERNEL_HZ=$$h kernel/build.sh $$v || exit $$?; \
 	done
 
 kernels-check:
@@ -157,14 +167,30 @@ bench-build:
 	scripts/bench-build.sh
 
 # --- tests -----------------------------------------------------------------------
+$(BUILD)/unit:
+	mkdir -p $@
+
+$(BUILD)/unit/%-plain: tests/unit/%.c tests/unit/check.h $(UNIT_LIB) $(RUNNER_HDR) | $(BUILD)/unit
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(UNIT_LIB) -lm
+
+$(BUILD)/unit/%-asan: tests/unit/%.c tests/unit/check.h $(UNIT_LIB) $(RUNNER_HDR) | $(BUILD)/unit
+	$(CC) $(CSTD) $(WARN) -g -O1 $(SAN) -o $@ $< $(UNIT_LIB) -lm
+
+unit-bins: $(UNIT_BINS) $(RUNNER)
+
+# The fast tier: no kernel, no image. Ends with its own count line.
+unit:
+	tests/unit.sh
+
 check test:
 	tests/run.sh
 
 lint:
 	tests/lint.sh
 
+# results/ holds hours of boots: never removed by a make target.
 clean:
-	rm -rf $(BUILD) $(RESULTS)
+	rm -rf $(BUILD)
 
 distclean: clean
 	rm -rf $(CRNGBENCH_CACHE)

@@ -101,9 +101,10 @@ void classify_boot(const struct boot_facts *f, struct row *r,
 
 	if (f->chan_dropped) {
 		set_text(r->status, "corrupt");
-		set_text(r->reason,
-			 "result channel flooded: %zu bytes past the first %zu kept",
-			 f->chan_dropped, f->chan_len);
+		set_text(
+			r->reason,
+			"result channel flooded: %zu bytes past the first %zu kept",
+			f->chan_dropped, f->chan_len);
 		reads->len = traces->len = 0;
 	} else if (o.probe_complete && o.report_complete) {
 		set_text(r->status, "ok");
@@ -123,7 +124,8 @@ void classify_boot(const struct boot_facts *f, struct row *r,
 	} else if (qemu_failed(f)) {
 		set_text(r->status, "qemu-failed");
 		if (f->qemu_signal > 0)
-			set_text(r->reason, "QEMU ended by signal %d (%s)%s%.*s",
+			set_text(r->reason,
+				 "QEMU ended by signal %d (%s)%s%.*s",
 				 f->qemu_signal, strsignal(f->qemu_signal),
 				 f->err[0] ? ": " : "",
 				 (int)strcspn(f->err, "\n"), f->err);

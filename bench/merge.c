@@ -31,45 +31,48 @@ static int shard_file(const char *dir, const char *name, struct strbuf *b,
 	return 0;
 }
 
-/* Same matrix and seed in every shard; every row read. */
-static int merge_load(struct shard *s, int n, struct matrix *m,
-		      uint64_t *seed, char *err, size_t errlen)
+/* Is dir/name byte for byte the same as the first shard's? */
+static int same_as_first(const struct shard *s, int i, const char *name,
+			 char *err, size_t errlen)
 {
-	struct strbuf first_m = { 0 }, first_s = { 0 }, b = { 0 };
-	int rc = 0;
+	struct strbuf a = { 0 }, b = { 0 };
+	int rc = shard_file(s[0].dir, name, &a, err, errlen) ||
+		 shard_file(s[i].dir, name, &b, err, errlen);
 
-	for (int i = 0; i < n && !rc; i++) {
+	if (!rc && (a.len != b.len || memcmp(a.p, b.p, a.len)))
+		rc = err_set(err, errlen, "%s has another %s than %s%s",
+			     s[i].dir, name, s[0].dir,
+			     strcmp(name, "seed") ?
+				     " (another matrix)" :
+				     "; run every shard with the same --seed");
+	sb_free(&a);
+	sb_free(&b);
+	return rc ? -1 : 0;
+}
+
+/* Same matrix and seed in every shard; every row read. */
+static int merge_load(struct shard *s, int n, struct matrix *m, uint64_t *seed,
+		      char *err, size_t errlen)
+{
+	for (int i = 0; i < n; i++) {
 		char path[PATH_MAX];
 
-		if (shard_file(s[i].dir, "raw.csv", &b, err, errlen) ||
-		    shard_file(s[i].dir, "run.matrix", i ? &b : &first_m, err,
-			       errlen) ||
-		    (i && (b.len != first_m.len ||
-			   memcmp(b.p, first_m.p, b.len)) &&
-		     err_set(err, errlen,
-			     "%s ran another matrix than %s (run.matrix differs)",
-			     s[i].dir, s[0].dir)) ||
-		    shard_file(s[i].dir, "seed", i ? &b : &first_s, err,
-			       errlen) ||
-		    (i && (b.len != first_s.len ||
-			   memcmp(b.p, first_s.p, b.len)) &&
-		     err_set(err, errlen,
-			     "%s used another seed than %s; run every shard with the same --seed",
-			     s[i].dir, s[0].dir))) {
-			rc = -1;
-			break;
-		}
+		if (same_as_first(s, i, "run.matrix", err, errlen) ||
+		    same_as_first(s, i, "seed", err, errlen))
+			return -1;
 		if (path_fmt(path, sizeof(path), "%s/raw.csv", s[i].dir) ||
-		    row_read_file(path, &s[i].rows, &s[i].n, err, errlen))
-			rc = -1;
+		    !is_regular_file(path))
+			return err_set(
+				err, errlen,
+				"%s is not a results directory (no raw.csv)",
+				s[i].dir);
+		if (row_read_file(path, &s[i].rows, &s[i].n, err, errlen))
+			return -1;
 	}
-	if (!rc && (results_read_matrix(s[0].dir, m, err, errlen) ||
-		    results_read_seed(s[0].dir, seed, err, errlen)))
-		rc = -1;
-	sb_free(&first_m);
-	sb_free(&first_s);
-	sb_free(&b);
-	return rc;
+	return results_read_matrix(s[0].dir, m, err, errlen) ||
+			       results_read_seed(s[0].dir, seed, err, errlen) ?
+		       -1 :
+		       0;
 }
 
 /* Every planned boot exactly once across the shards, nothing else. */
@@ -100,17 +103,20 @@ static int merge_check(const struct shard *s, int n, const struct matrix *m,
 				seen = i;
 			}
 		if (seen < 0 && !missing++)
-			snprintf(first_missing, sizeof(first_missing), "%s", id);
+			snprintf(first_missing, sizeof(first_missing), "%s",
+				 id);
 	}
 	if (!rc && missing)
-		rc = err_set(err, errlen,
-			     "the shards hold %zu of %zu planned boots (%zu missing, first %s): is a shard missing or unfinished (--resume it)?",
-			     nplan - missing, nplan, missing, first_missing);
+		rc = err_set(
+			err, errlen,
+			"the shards hold %zu of %zu planned boots (%zu missing, first %s): is a shard missing or unfinished (--resume it)?",
+			nplan - missing, nplan, missing, first_missing);
 	for (int i = 0; i < n && !rc; i++)
 		if (s[i].n > nplan)
-			rc = err_set(err, errlen,
-				     "%s holds boots that are not in the matrix",
-				     s[i].dir);
+			rc = err_set(
+				err, errlen,
+				"%s holds boots that are not in the matrix",
+				s[i].dir);
 	free(plan);
 	return rc;
 }
@@ -132,12 +138,15 @@ static int merge_table(const struct shard *s, int n, const char *tmp,
 		}
 		body = memchr(b.p, '\n', b.len);
 		if (!i)
-			sb_append(&out, b.p, body ? (size_t)(body - b.p) + 1 : 0);
+			sb_append(&out, b.p,
+				  body ? (size_t)(body - b.p) + 1 : 0);
 		if (body)
-			sb_append(&out, body + 1, b.len - (size_t)(body + 1 - b.p));
+			sb_append(&out, body + 1,
+				  b.len - (size_t)(body + 1 - b.p));
 	}
-	if (!rc && (out.oom || path_fmt(path, sizeof(path), "%s/%s", tmp, name) ||
-		    write_file_atomic(path, out.p ? out.p : "", out.len)))
+	if (!rc &&
+	    (out.oom || path_fmt(path, sizeof(path), "%s/%s", tmp, name) ||
+	     write_file_atomic(path, out.p ? out.p : "", out.len)))
 		rc = err_set(err, errlen, "cannot write %s/%s: %s", tmp, name,
 			     strerror(errno));
 	sb_free(&out);
@@ -161,7 +170,8 @@ static int merge_raw(const struct shard *s, int n, const char *tmp, char *err,
 		for (size_t j = 0; j < s[i].n && !rc; j++) {
 			int len = row_format(&s[i].rows[j], line, sizeof(line));
 
-			if (len < 0 || fwrite(line, 1, (size_t)len, f) != (size_t)len)
+			if (len < 0 ||
+			    fwrite(line, 1, (size_t)len, f) != (size_t)len)
 				rc = err_set(err, errlen, "cannot write %s",
 					     path);
 		}
@@ -184,23 +194,26 @@ static int merge_boots(const struct shard *s, int n, const char *tmp, char *err,
 			DIR *d;
 			struct dirent *e;
 
-			if (path_fmt(from, sizeof(from), "%s/boots/%s", s[i].dir,
-				     s[i].rows[j].boot_id) ||
+			if (path_fmt(from, sizeof(from), "%s/boots/%s",
+				     s[i].dir, s[i].rows[j].boot_id) ||
 			    !(d = opendir(from)))
 				continue; /* a fixture or skipped boot: no files */
 			if (path_fmt(to, sizeof(to), "%s/boots/%s", tmp,
 				     s[i].rows[j].boot_id) ||
 			    mkdir(to, 0755)) {
 				closedir(d);
-				return err_set(err, errlen, "cannot create %s", to);
+				return err_set(err, errlen, "cannot create %s",
+					       to);
 			}
 			while ((e = readdir(d))) {
 				char a[PATH_MAX], b[PATH_MAX];
 
 				if (e->d_name[0] == '.')
 					continue;
-				if (path_fmt(a, sizeof(a), "%s/%s", from, e->d_name) ||
-				    path_fmt(b, sizeof(b), "%s/%s", to, e->d_name) ||
+				if (path_fmt(a, sizeof(a), "%s/%s", from,
+					     e->d_name) ||
+				    path_fmt(b, sizeof(b), "%s/%s", to,
+					     e->d_name) ||
 				    (is_regular_file(a) && copy_file(a, b))) {
 					closedir(d);
 					return err_set(err, errlen,
@@ -286,8 +299,8 @@ int results_merge(const char *out, char *const *dirs, int ndirs, char *err,
 	for (int i = 0; i < ndirs; i++)
 		s[i].dir = dirs[i];
 	if (file_exists(out)) {
-		err_set(err, errlen, "%s already exists; merge into a new directory",
-			out);
+		err_set(err, errlen,
+			"%s already exists; merge into a new directory", out);
 		goto done;
 	}
 	if (merge_load(s, ndirs, &m, &seed, err, errlen) ||
@@ -295,7 +308,8 @@ int results_merge(const char *out, char *const *dirs, int ndirs, char *err,
 		goto done;
 	if (path_fmt(tmp, sizeof(tmp), "%s.merge-%ld", out, (long)getpid()) ||
 	    mkdir(tmp, 0755)) {
-		err_set(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+		err_set(err, errlen, "cannot create %s: %s", tmp,
+			strerror(errno));
 		goto done;
 	}
 	if (merge_raw(s, ndirs, tmp, err, errlen) ||

@@ -122,8 +122,10 @@ static void kernel_cmdline(const struct cell *c, const struct accel *acc,
 	if (!strcmp(c->v[AX_nocounter], "on"))
 		kcmd_add(k, "random.no_cycle_counter=1");
 	if (!strcmp(c->v[AX_trace], "on"))
-		kcmd_add(k, "ftrace=function_graph ftrace_filter=urandom_read_iter,random_read_iter,__x64_sys_getrandom"
-			    " trace_clock=boot trace_buf_size=256K");
+		kcmd_add(
+			k,
+			"ftrace=function_graph ftrace_filter=urandom_read_iter,random_read_iter,__x64_sys_getrandom"
+			" trace_clock=boot trace_buf_size=256K");
 	kcmd_add(k, CRB_SET_OUT "=/dev/ttyS1 " CRB_SET_READ_TIMEOUT "=%d",
 		 p->read_timeout_s);
 	/* The matrix joins reads with ':', the probe with ','. */

@@ -62,8 +62,10 @@ static int rescan_check(struct run *r, const struct row *old, size_t n)
 		if (path_fmt(path, sizeof(path), "%s/boots/%s/result.log",
 			     r->out_dir, old[i].boot_id) ||
 		    access(path, R_OK))
-			return ERR(r, "cannot rescan: %s: %s (a rescan needs the run's boots/ directory)",
-				   path, strerror(errno));
+			return ERR(
+				r,
+				"cannot rescan: %s: %s (a rescan needs the run's boots/ directory)",
+				path, strerror(errno));
 	}
 	return 0;
 }
@@ -159,8 +161,7 @@ int results_rescan(struct run *r)
 	int rc = -1;
 
 	if (results_read_matrix(r->out_dir, &r->m, r->err, sizeof(r->err)) ||
-	    results_read_seed(r->out_dir, &r->o.seed, r->err,
-			      sizeof(r->err)) ||
+	    results_read_seed(r->out_dir, &r->o.seed, r->err, sizeof(r->err)) ||
 	    out_path(r, "raw.csv", path, sizeof(path)) ||
 	    row_read_file(path, &old, &n, r->err, sizeof(r->err)) ||
 	    rescan_check(r, old, n))
@@ -170,8 +171,7 @@ int results_rescan(struct run *r)
 		row_write_header(raw);
 	rd = rescan_table(r, "reads.csv", READS_HEADER);
 	tr = rescan_table(r, "traces.csv", TRACES_HEADER);
-	if (!raw || !rd || !tr ||
-	    rescan_rows(r, old, n, raw, rd, tr, &changed))
+	if (!raw || !rd || !tr || rescan_rows(r, old, n, raw, rd, tr, &changed))
 		goto out;
 	rc = rescan_commit(r, rd, "reads.csv");
 	rd = NULL;
@@ -200,4 +200,3 @@ out:
 	free(old);
 	return rc;
 }
-

@@ -37,7 +37,8 @@ static int lock_dir(struct run *r)
 	ssize_t n;
 
 	if (out_path(r, ".lock", path, sizeof(path)))
-		return ERR(r, "results directory path too long: %s", r->out_dir);
+		return ERR(r, "results directory path too long: %s",
+			   r->out_dir);
 	r->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (r->lock_fd < 0)
 		return ERR(r, "results directory %s is not writable: %s",
@@ -46,11 +47,14 @@ static int lock_dir(struct run *r)
 		n = pread(r->lock_fd, pid, sizeof(pid) - 1, 0);
 		pid[n > 0 ? n : 0] = '\0';
 		pid[strcspn(pid, "\n")] = '\0';
-		return ERR(r, "%s is in use by another crngbench-run (pid %s); wait for it or choose another --out",
-			   r->out_dir, pid[0] ? pid : "?");
+		return ERR(
+			r,
+			"%s is in use by another crngbench-run (pid %s); wait for it or choose another --out",
+			r->out_dir, pid[0] ? pid : "?");
 	}
 	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-	if (ftruncate(r->lock_fd, 0) || pwrite(r->lock_fd, pid, (size_t)n, 0) != n)
+	if (ftruncate(r->lock_fd, 0) ||
+	    pwrite(r->lock_fd, pid, (size_t)n, 0) != n)
 		return ERR(r, "cannot write %s: %s", path, strerror(errno));
 	return 0;
 }
@@ -68,8 +72,10 @@ int results_open(struct run *r)
 	if (out_path(r, "raw.csv", path, sizeof(path)))
 		return ERR(r, "results directory path too long");
 	if (!r->o.resume && file_exists(path))
-		return ERR(r, "%s already holds a run; use --resume to finish it or choose another --out",
-			   r->out_dir);
+		return ERR(
+			r,
+			"%s already holds a run; use --resume to finish it or choose another --out",
+			r->out_dir);
 	if (r->o.resume && !file_exists(path))
 		return ERR(r, "cannot resume: %s holds no run (no raw.csv)",
 			   r->out_dir);
@@ -226,8 +232,10 @@ int results_load_done(struct run *r)
 	for (size_t i = 0; i < n; i++) {
 		if (results_is_done(r, rows[i].boot_id)) {
 			free(rows);
-			return ERR(r, "%s holds boot %s twice; fix raw.csv before resuming",
-				   path, rows[i].boot_id);
+			return ERR(
+				r,
+				"%s holds boot %s twice; fix raw.csv before resuming",
+				path, rows[i].boot_id);
 		}
 		r->done_ids[r->ndone] = strdup(rows[i].boot_id);
 		if (!r->done_ids[r->ndone++]) {
@@ -252,7 +260,8 @@ int results_commit(struct run *r, const struct row *row,
 			   row->boot_id, sizeof(line));
 	/* Detail tables first, raw.csv last: raw.csv is the commit record. */
 	if (out_path(r, "reads.csv", path, sizeof(path)) ||
-	    append_atomic(path, reads ? reads->p : "", reads ? reads->len : 0) ||
+	    append_atomic(path, reads ? reads->p : "",
+			  reads ? reads->len : 0) ||
 	    out_path(r, "traces.csv", path, sizeof(path)) ||
 	    append_atomic(path, traces ? traces->p : "",
 			  traces ? traces->len : 0) ||
@@ -262,8 +271,7 @@ int results_commit(struct run *r, const struct row *row,
 	return 0;
 }
 
-int results_read_seed(const char *dir, uint64_t *seed, char *err,
-		      size_t errlen)
+int results_read_seed(const char *dir, uint64_t *seed, char *err, size_t errlen)
 {
 	char path[PATH_MAX], line[64], *end;
 	FILE *f;
@@ -281,9 +289,10 @@ int results_read_seed(const char *dir, uint64_t *seed, char *err,
 	errno = 0;
 	*seed = strtoull(line, &end, 10);
 	if (errno || end == line || (*end && *end != '\n') || line[0] == '-')
-		return err_set(err, errlen,
-			       "%s does not hold a seed (a non-negative integer): '%.20s'",
-			       path, line);
+		return err_set(
+			err, errlen,
+			"%s does not hold a seed (a non-negative integer): '%.20s'",
+			path, line);
 	return 0;
 }
 
@@ -467,4 +476,3 @@ int results_write_meta(struct run *r, int argc, char **argv, size_t nplan)
 	sb_free(&b);
 	return rc;
 }
-

@@ -250,9 +250,10 @@ int row_read_file(const char *path, struct row **rows, size_t *n, char *err,
 			alloc = na;
 		}
 		if (row_parse(line, header, &(*rows)[*n])) {
-			rc = err_set(err, errlen,
-				     "%s line %zu is not a raw.csv row (fix or move that line; nothing was changed): %.80s",
-				     path, lineno, line);
+			rc = err_set(
+				err, errlen,
+				"%s line %zu is not a raw.csv row (fix or move that line; nothing was changed): %.80s",
+				path, lineno, line);
 			break;
 		}
 		(*n)++;

@@ -51,8 +51,8 @@
 	X(host_report_ns, "host: the report segment began")                    \
 	X(host_exit_ns, "host: QEMU exited (or was killed)")                   \
 	X(host_task_clock_ns, "host: QEMU task-clock from perf stat (--perf)") \
-	X(host_ctx_switches, "host: QEMU context switches from perf stat")      \
-	X(qemu_exit, "host: QEMU's exit status (empty: ended by a signal)")     \
+	X(host_ctx_switches, "host: QEMU context switches from perf stat")     \
+	X(qemu_exit, "host: QEMU's exit status (empty: ended by a signal)")    \
 	X(qemu_signal, "host: the signal that ended QEMU (empty: it exited)")
 
 struct row {

@@ -32,7 +32,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-enum mode { M_RUN, M_SUMMARIZE, M_RESCAN, M_MERGE, M_DESCRIBE };
+enum mode { M_RUN, M_SUMMARIZE, M_RESCAN, M_MERGE, M_DESCRIBE, M_AXIS };
 
 static void __attribute__((noreturn, format(printf, 1, 2)))
 die(const char *fmt, ...)
@@ -67,6 +67,7 @@ static void usage(FILE *f)
 	      "  --rescan DIR        re-derive DIR's tables from its boots/ (after a parser change)\n"
 	      "  --merge OUT DIR...  merge the shards DIR... of one run into OUT (checked first)\n"
 	      "  --describe          axes, settings, columns and measures, as JSON\n"
+	      "  --print-axis AXIS   the resolved matrix's values of AXIS (--matrix, --set)\n"
 	      "  --quiet             no progress line\n"
 	      "  --append 'ARGS'     extra kernel command line for every boot\n"
 	      "  --qemu-arg ARG      extra QEMU argument for every boot (repeatable)\n"
@@ -98,8 +99,12 @@ static void parse_shard(struct run_opts *o, const char *s)
 
 	if (sscanf(s, "%15[0-9]/%15[0-9]%c", k, n, &extra) != 2)
 		die("--shard %s: need K/N with 1 <= K <= N (e.g. 2/4)", s);
-	o->shard_n = (int)number("--shard", n, 1, 10000);
-	o->shard_k = (int)number("--shard", k, 1, o->shard_n);
+	o->shard_n = atoi(n);
+	o->shard_k = atoi(k);
+	if (strlen(n) > 5 || o->shard_n < 1 || o->shard_k < 1 ||
+	    o->shard_k > o->shard_n)
+		die("--shard %s: need K/N with 1 <= K <= N <= 99999 (e.g. 2/4)",
+		    s);
 }
 
 static enum mode parse_args(struct run_opts *o, int argc, char **argv,
@@ -123,6 +128,7 @@ static enum mode parse_args(struct run_opts *o, int argc, char **argv,
 		{ "rescan", required_argument, 0, 'R' },
 		{ "merge", required_argument, 0, 'M' },
 		{ "describe", no_argument, 0, 'D' },
+		{ "print-axis", required_argument, 0, 'P' },
 		{ "quiet", no_argument, 0, 'Q' },
 		{ "append", required_argument, 0, 'A' },
 		{ "qemu-arg", required_argument, 0, 'X' },
@@ -161,14 +167,16 @@ static enum mode parse_args(struct run_opts *o, int argc, char **argv,
 			o->jobs = (int)number("--jobs", optarg, 1, MAX_JOBS);
 			break;
 		case 'S':
-			o->seed = (uint64_t)number("--seed", optarg, 0, LLONG_MAX);
+			o->seed = (uint64_t)number("--seed", optarg, 0,
+						   LLONG_MAX);
 			o->seed_given = 1;
 			break;
 		case 'h':
 			parse_shard(o, optarg);
 			break;
 		case 'c':
-			o->canary_s = (int)number("--kvm-canary", optarg, 1, 600);
+			o->canary_s =
+				(int)number("--kvm-canary", optarg, 1, 600);
 			break;
 		case 'p':
 			o->perf = 1;
@@ -179,11 +187,17 @@ static enum mode parse_args(struct run_opts *o, int argc, char **argv,
 		case 'u':
 		case 'R':
 		case 'M':
-			mode = c == 'u' ? M_SUMMARIZE : c == 'R' ? M_RESCAN : M_MERGE;
+			mode = c == 'u' ? M_SUMMARIZE :
+			       c == 'R' ? M_RESCAN :
+					  M_MERGE;
 			*dir = optarg;
 			break;
 		case 'D':
 			mode = M_DESCRIBE;
+			break;
+		case 'P':
+			mode = M_AXIS;
+			*dir = optarg;
 			break;
 		case 'Q':
 			o->quiet = 1;
@@ -276,9 +290,10 @@ static int mode_describe(void)
 	for (size_t i = 0; i < crb_nreads; i++)
 		json_list_item(!i, crb_read_names[i]);
 	printf("],\n  \"statuses\": [");
-	for (const char *const *s = (const char *const[]){
-		     "ok", "censored", "timeout", "panic", "corrupt",
-		     "qemu-failed", "guest-failed", "skipped", NULL };
+	for (const char *const *s =
+		     (const char *const[]){ "ok", "censored", "timeout",
+					    "panic", "corrupt", "qemu-failed",
+					    "guest-failed", "skipped", NULL };
 	     *s; s++)
 		json_list_item(!strcmp(*s, "ok"), *s);
 	printf("],\n  \"measures\": [");
@@ -364,6 +379,21 @@ static void load_matrix(struct run *r)
 	}
 }
 
+/* --print-axis: what the Makefile builds kernels for, as the runner reads it. */
+static int mode_axis(struct run *r, const char *name)
+{
+	int a = axis_lookup(name);
+
+	if (a < 0)
+		die("--print-axis %s: not an axis (see --help)", name);
+	r->o.seed_given = 1; /* no seed is needed, none is drawn */
+	load_matrix(r);
+	for (int i = 0; i < r->m.nvalues[a]; i++)
+		printf("%s%s", i ? "," : "", r->m.values[a][i]);
+	printf("\n");
+	return 0;
+}
+
 /* Each kernel the matrix needs is built; the image is a file. */
 static void check_files(struct run *r)
 {
@@ -442,10 +472,9 @@ static int mode_run(struct run *r, int argc, char **argv)
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 		/* TCG guests time themselves: leave a CPU for the host's noise. */
-		r->o.jobs = n <= 2 ? 1 : (int)(n - 1 > MAX_JOBS ? MAX_JOBS : n - 1);
+		r->o.jobs = n <= 2 ? 1 :
+				     (int)(n - 1 > MAX_JOBS ? MAX_JOBS : n - 1);
 	}
-	if (!r->o.dry_run && !r->o.resume && results_open(r))
-		die("%s", r->err);
 	check_files(r);
 	check_qemu(r);
 	r->tsc_khz = host_tsc_khz();
@@ -464,6 +493,8 @@ static int mode_run(struct run *r, int argc, char **argv)
 		free(plan);
 		return 0;
 	}
+	if (!r->o.resume && results_open(r))
+		die("%s", r->err);
 	handle_signals();
 	if (results_start(r) || sched_kvm_canary(r) ||
 	    results_write_meta(r, argc, argv, nplan) || results_load_done(r))
@@ -502,6 +533,8 @@ int main(int argc, char **argv)
 		return mode_merge(&r, dir, argc, argv);
 	case M_DESCRIBE:
 		return mode_describe();
+	case M_AXIS:
+		return mode_axis(&r, dir);
 	case M_RUN:
 		break;
 	}

@@ -75,8 +75,8 @@ static int boot_argv(struct run *r, struct slot *s, struct argv_buf *a)
 		.qemu_args = r->o.qemu_args,
 	};
 
-	if (kernel_file(r->kernels_dir, s->cell.v[AX_variant],
-			s->cell.v[AX_hz], "bzImage", kernel, sizeof(kernel)) ||
+	if (kernel_file(r->kernels_dir, s->cell.v[AX_variant], s->cell.v[AX_hz],
+			"bzImage", kernel, sizeof(kernel)) ||
 	    path_fmt(console, sizeof(console), "%s/console.log", s->dir) ||
 	    path_fmt(perf, sizeof(perf), "%s/perf.csv", s->dir))
 		return ERR(r, "path too long under %s", s->dir);
@@ -161,7 +161,7 @@ static int finish_boot(struct run *r, struct slot *s,
 		.t_exit = s->vm.t_exit,
 		.qemu_exit = WIFEXITED(st) ? WEXITSTATUS(st) : -1,
 		.qemu_signal = WIFSIGNALED(st) && !s->vm.killed ? WTERMSIG(st) :
-								   0,
+								  0,
 	};
 	char path[PATH_MAX];
 	int rc = 0;
@@ -369,15 +369,16 @@ int sched_run(struct run *r, const struct boot_plan *plan, size_t nplan)
 	return 0;
 }
 
-int sched_print_plan(struct run *r, const struct boot_plan *plan,
-		     size_t nplan, FILE *out)
+int sched_print_plan(struct run *r, const struct boot_plan *plan, size_t nplan,
+		     FILE *out)
 {
 	if (out)
-		fprintf(out, "matrix %s: %zu cells x %d reps = %zu boots (shard %d/%d: %zu), seed %" PRIu64
-	       ", jobs %d\n",
-	       r->m.name, matrix_ncells(&r->m), r->m.reps,
-	       matrix_ncells(&r->m) * (size_t)r->m.reps, r->o.shard_k,
-	       r->o.shard_n, nplan, r->o.seed, r->o.jobs);
+		fprintf(out,
+			"matrix %s: %zu cells x %d reps = %zu boots (shard %d/%d: %zu), seed %" PRIu64
+			", jobs %d\n",
+			r->m.name, matrix_ncells(&r->m), r->m.reps,
+			matrix_ncells(&r->m) * (size_t)r->m.reps, r->o.shard_k,
+			r->o.shard_n, nplan, r->o.seed, r->o.jobs);
 	for (size_t i = 0; i < nplan; i++) {
 		struct slot s = { .busy = 0 };
 		struct argv_buf a = { .n = 0 };
@@ -393,8 +394,10 @@ int sched_print_plan(struct run *r, const struct boot_plan *plan,
 			return -1;
 		if (argv_join(&a, cmd, sizeof(cmd))) {
 			argv_free(&a);
-			return ERR(r, "the QEMU command line of %s is over %zu bytes",
-				   id, sizeof(cmd) - 1);
+			return ERR(
+				r,
+				"the QEMU command line of %s is over %zu bytes",
+				id, sizeof(cmd) - 1);
 		}
 		if (out)
 			fprintf(out, "%s: %s\n", id, cmd);
@@ -409,13 +412,14 @@ static void canary_why(struct run *r, struct vm *vm)
 	if (vm->err_len) {
 		for (char *nl = vm->err; (nl = strchr(nl, '\n'));)
 			*nl = ' ';
-		set_text(r->kvm_why, "KVM canary boot failed: QEMU said: %.300s",
-			 vm->err);
-	} else {
 		set_text(r->kvm_why,
-			 "KVM canary boot made no progress in %d s (nothing from the guest; "
-			 "nested or paravirtual KVM that cannot run a standard guest?)",
-			 r->o.canary_s);
+			 "KVM canary boot failed: QEMU said: %.300s", vm->err);
+	} else {
+		set_text(
+			r->kvm_why,
+			"KVM canary boot made no progress in %d s (nothing from the guest; "
+			"nested or paravirtual KVM that cannot run a standard guest?)",
+			r->o.canary_s);
 	}
 }
 

@@ -23,8 +23,8 @@ int sched_run(struct run *r, const struct boot_plan *plan, size_t nplan);
  * Build every boot's QEMU command line, so a limit is an error before the
  * sweep; with out, print the plan and the lines there (--dry-run).
  */
-int sched_print_plan(struct run *r, const struct boot_plan *plan,
-		     size_t nplan, FILE *out);
+int sched_print_plan(struct run *r, const struct boot_plan *plan, size_t nplan,
+		     FILE *out);
 /*
  * Before KVM cells: /dev/kvm checks, then a canary boot of the matrix's
  * first KVM cell that must show the probe's first record within

@@ -139,7 +139,8 @@ static int group_cells(const struct row *rows, size_t nrows,
 			if (same_cell(cells[c].first, &rows[i]))
 				break;
 		if (c == n) {
-			struct cellrows *p = realloc(cells, (n + 1) * sizeof(*p));
+			struct cellrows *p =
+				realloc(cells, (n + 1) * sizeof(*p));
 
 			if (!p)
 				goto oom;
@@ -320,8 +321,7 @@ int summary_write(const char *dir, uint64_t seed, FILE *out, char *err,
 		rc = err_set(err, errlen, "cannot write %s: %s", tmp,
 			     strerror(errno));
 	else if (write_table(f, out, cells, ncells, rows, seed))
-		rc = err_set(err, errlen, "out of memory summarizing %s",
-			     path);
+		rc = err_set(err, errlen, "out of memory summarizing %s", path);
 	if (f && fclose(f) && !rc)
 		rc = err_set(err, errlen, "cannot write %s: %s", tmp,
 			     strerror(errno));

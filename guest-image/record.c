@@ -452,8 +452,9 @@ int crb_read_stream(const char *buf, size_t len,
 					return -1;
 			}
 			memset(&s, 0, sizeof(s));
-			if (crb_parse_header(hdr, llen - (size_t)(hdr - p), name,
-					 sizeof(name), err, sizeof(err))) {
+			if (crb_parse_header(hdr, llen - (size_t)(hdr - p),
+					     name, sizeof(name), err,
+					     sizeof(err))) {
 				snprintf(s.info.name, sizeof(s.info.name), "?");
 				snprintf(s.info.error, sizeof(s.info.error),
 					 "%s", err);

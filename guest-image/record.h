@@ -74,12 +74,12 @@
  * program may use for randomness before the CRNG is ready. The probe
  * implements each; the matrix accepts exactly these names.
  */
-#define CRB_READS(X)                                                      \
-	X("urandom", "read(2) of /dev/urandom")                           \
-	X("urandom-nb", "read(2) of /dev/urandom opened O_NONBLOCK")      \
-	X("random", "read(2) of /dev/random")                             \
-	X("getrandom", "getrandom(2), flags 0")                           \
-	X("getrandom-nb", "getrandom(2), GRND_NONBLOCK")                  \
+#define CRB_READS(X)                                                 \
+	X("urandom", "read(2) of /dev/urandom")                      \
+	X("urandom-nb", "read(2) of /dev/urandom opened O_NONBLOCK") \
+	X("random", "read(2) of /dev/random")                        \
+	X("getrandom", "getrandom(2), flags 0")                      \
+	X("getrandom-nb", "getrandom(2), GRND_NONBLOCK")             \
 	X("getrandom-insecure", "getrandom(2), GRND_INSECURE")
 
 /* The read kinds' names, in CRB_READS order, and how many there are. */

@@ -40,7 +40,7 @@ check_only=0
 if [ "${1:-}" = --check ]; then check_only=1; shift; fi
 [ $# -eq 1 ] || die "usage: kernel/build.sh [--check] VARIANT[,VARIANT...]"
 
-known=$(awk '!/^#/ && NF {print $1}' "$here/variants")
+known=$("$here/../scripts/variants.sh" --lines)
 patches_of() { awk -v v="$1" '!/^#/ && $1 == v {for (i = 2; i <= NF; i++) print $i}' "$here/variants"; }
 patch_file() {
 	local f

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/crngbench-bench-build.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-all=$(awk '!/^#/ && NF {print $1}' kernel/variants | paste -sd,)
+all=$(scripts/variants.sh)
 now() { date +%s.%N; }
 timed() { # label, cache, build.sh args...
 	local label=$1 cache=$2; shift 2

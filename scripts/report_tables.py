@@ -17,7 +17,8 @@ import sys
 
 BEGIN, END = "<!-- tables:begin -->", "<!-- tables:end -->"
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
-from runlib import VARIANTS, condition  # noqa: E402
+from runlib import VARIANTS, condition, jitter_rows, pick, varying  # noqa: E402
+from runlib import summary_rows as _summary_rows  # noqa: E402
 
 
 def fmt(r):
@@ -36,7 +37,7 @@ def ms(text):
 
 def table(rows, measure, title, where=lambda r: True, accel="tcg"):
     sel = [r for r in rows if r["measure"] == measure and r["accel"] == accel and where(r)]
-    conds = sorted({condition(r) for r in sel})
+    conds = sorted({r["_cond"] for r in sel})
     if not sel:
         return f"### {title}\n\nNot measured in this run.\n"
     out = [f"### {title}\n", "median ms [95% bootstrap CI of the median]; n boots (censored)\n",
@@ -45,7 +46,7 @@ def table(rows, measure, title, where=lambda r: True, accel="tcg"):
     for c in conds:
         cells = []
         for v in VARIANTS:
-            r = next((x for x in sel if condition(x) == c and x["variant"] == v), None)
+            r = pick(sel, _cond=c, variant=v)
             if r is None:
                 cells.append("")
                 continue
@@ -56,9 +57,13 @@ def table(rows, measure, title, where=lambda r: True, accel="tcg"):
 
 
 def summary_rows(run):
-    """A run's summary.csv, every row."""
-    with open(os.path.join(run, "summary.csv")) as f:
-        return list(csv.DictReader(f))
+    """A run's summary.csv, each row labelled with its condition in the
+    words of the axes that vary in that run."""
+    rows = _summary_rows(run)
+    axes = varying(rows)
+    for r in rows:
+        r["_cond"] = condition(r, axes)
+    return rows
 
 
 def run_name(run):
@@ -67,8 +72,7 @@ def run_name(run):
 
 def hz_table(run):
     """The jitter loop's duration per CONFIG_HZ (the hz matrix)."""
-    rows = [r for r in summary_rows(run) if r["measure"] == "first_urandom_latency"
-            and r["accel"] == "tcg" and r["nocounter"] == "off"]
+    rows = jitter_rows(summary_rows(run))
     hzs = sorted({int(r["hz"]) for r in rows})
     out = [f"### Chart 5: the jitter loop's cost against CONFIG_HZ (run `{run_name(run)}`)\n",
            "first blocking urandom read's duration, median ms [95% CI]; 256/HZ s for comparison\n",
@@ -76,7 +80,7 @@ def hz_table(run):
     for hz in hzs:
         cells = []
         for v in VARIANTS:
-            r = next((x for x in rows if int(x["hz"]) == hz and x["variant"] == v), None)
+            r = pick(rows, hz=str(hz), variant=v)
             cells.append(f"{fmt(r)}; n={r['n']}" if r else "")
         out.append(f"| {hz} | {256000 / hz:.0f} | " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"
@@ -85,7 +89,10 @@ def hz_table(run):
 def guest_table(run):
     """What the guest itself costs (the guest matrix): per accel and trace."""
     rows = [r for r in summary_rows(run) if r["variant"] == "stock"]
-    cols = sorted({(r["accel"], r["trace"], condition(r)) for r in rows},
+    axes = [a for a in varying(rows) if a != "trace"]  # trace is a column of its own
+    for r in rows:
+        r["_cond"] = condition(r, axes)
+    cols = sorted({(r["accel"], r["trace"], r["_cond"]) for r in rows},
                   key=lambda c: (c[0] != "tcg", c[1] != "off", c[2]))
     several = len({c[2] for c in cols}) > 1
     measures = [("probe_overhead", "probe overhead: PID 1 entry to exec of systemd, less its reads"),
@@ -102,8 +109,7 @@ def guest_table(run):
     for m, title in measures:
         cells = []
         for a, t, c in cols:
-            r = next((x for x in rows if x["measure"] == m and x["accel"] == a
-                      and x["trace"] == t and condition(x) == c), None)
+            r = pick(rows, measure=m, accel=a, trace=t, _cond=c)
             cells.append(f"{fmt(r)}; n={r['n']}" if r else "")
         out.append(f"| {title} | " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"
@@ -116,7 +122,7 @@ def sources_tables(run):
     return "\n".join([
         table(rows, "first_urandom_latency",
               f"Seeds and virtio-rng: the first blocking urandom read's duration (run `{name}`)"),
-        table(rows, "crng_ready_kmsg",
+        table(rows, "crng_ready",
               f"Seeds and virtio-rng: CRNG ready, from kernel start (run `{name}`)"),
         table(rows, "userspace_finished",
               f"Seeds and virtio-rng: systemd's boot finished (run `{name}`)"),
@@ -143,8 +149,8 @@ def tables(run):
               "Chart 1: the same moment from QEMU start (host clock)", counter),
         table(rows, "first_urandom_latency",
               "The first blocking /dev/urandom read's own duration (guest clock)", counter),
-        table(rows, "crng_ready_kmsg", "Chart 2: CRNG ready, from kernel start (kernel log, guest clock)"),
-        table(rows, "crng_ready_kmsg", "Chart 3: CRNG ready under KVM (same cells)", accel="kvm"),
+        table(rows, "crng_ready", "Chart 2: CRNG ready, from kernel start (kernel log, else the watcher; guest clock)"),
+        table(rows, "crng_ready", "Chart 3: CRNG ready under KVM (same cells)", accel="kvm"),
         table(rows, "first_urandom_return",
               "Chart 6: without a usable cycle counter (random.no_cycle_counter=1)", nocounter),
         table(rows, "userspace_finished", "systemd: boot finished (guest clock)"),

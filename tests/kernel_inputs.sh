@@ -26,6 +26,6 @@ P
 t "a patch that does not apply is named before building" "patch $(basename "$bad") does not apply for variant 'stock'" \
 	env EXTRA_PATCHES="$bad" kernel/build.sh --check stock
 rm -f "$bad"
-out=$(kernel/build.sh --check "$(awk '!/^#/ && NF {print $1}' kernel/variants | paste -sd,)" 2>&1) &&
+out=$(kernel/build.sh --check "$(scripts/variants.sh)" 2>&1) &&
 	echo "PASS: kernel: every variant's series applies in order to the pristine tree" ||
 	echo "FAIL: kernel: series do not apply: $out"

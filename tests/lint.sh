@@ -22,7 +22,7 @@ else
 fi
 
 # checkpatch needs the tree (scripts/checkpatch.pl and its spelling lists).
-if ! kernel/build.sh --check "$(awk '!/^#/ && NF {print $1}' kernel/variants | paste -sd,)" >/dev/null 2>&1; then
+if ! kernel/build.sh --check "$(scripts/variants.sh)" >/dev/null 2>&1; then
 	say FAIL: "lint: kernel/build.sh --check failed, cannot run checkpatch"
 	exit 1
 fi

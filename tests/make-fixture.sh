@@ -11,6 +11,6 @@ fx=tests/fixtures/run
 rm -rf "$fx"
 mkdir -p "$fx"
 cp "$run"/{raw.csv,reads.csv,summary.csv,meta.json,seed,run.matrix} "$fx/"
-keep=$(tail -n +2 "$run/raw.csv" | cut -d, -f1 | grep -- '-r0$' | paste -sd'|')
+keep=$(tests/csvget.py "$run/raw.csv" boot_id | grep -- '-r0$' | paste -sd'|')
 { head -n 1 "$run/traces.csv"; grep -E "^($keep)," "$run/traces.csv" || true; } >"$fx/traces.csv"
 du -sh "$fx"

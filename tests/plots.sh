@@ -31,22 +31,79 @@ if build/crngbench-run --summarize "$tmp/run" --seed "$(cat "$fx/seed")" >/dev/n
 else
 	echo "FAIL: summary: recomputed summary differs: $(diff "$tmp/expected.csv" "$tmp/run/summary.csv" | head -3 | tr '\n' ' ')"
 fi
-# Every median in the generated tables (main, hz, sources, guest) is the summary's median.
-python3 - "$tmp/run" <<'PY' && echo "PASS: report tables match the fixture's summary" || echo "FAIL: report tables do not match the summary"
-import csv, re, subprocess, sys
+# Every number in the generated tables is the summary's median of exactly
+# that table's measure, that row's condition and that column's variant:
+# a number from another cell (or another measure) fails.
+python3 - "$tmp/run" <<'PY' && echo "PASS: report tables: each cell is its own cell's median in summary.csv" || echo "FAIL: report tables do not match the summary cell by cell"
+import re, subprocess, sys
 sys.path.insert(0, "scripts")
-from report_tables import ms  # the tables' own number format
+from report_tables import ms, summary_rows  # the tables' own number format and labels
+from runlib import VARIANTS
 run = sys.argv[1]
 text = subprocess.run(["python3", "scripts/report_tables.py", run, "-", "--hz", run, "--guest", run,
-                       "--sources", run],
-                      capture_output=True, text=True, check=True).stdout
+                       "--sources", run], capture_output=True, text=True, check=True).stdout
+# Which measure and accelerator each section shows (written out here, not
+# taken from report_tables.py).
+SECTIONS = [("Chart 1: first blocking", "first_urandom_return", "tcg"),
+            ("Chart 1: the same moment", "host_first_urandom", "tcg"),
+            ("The first blocking /dev/urandom read's own", "first_urandom_latency", "tcg"),
+            ("Chart 2: CRNG ready", "crng_ready", "tcg"),
+            ("Chart 3: CRNG ready under KVM", "crng_ready", "kvm"),
+            ("Chart 6:", "first_urandom_return", "tcg"),
+            ("systemd: boot finished", "userspace_finished", "tcg"),
+            ("Host wall time", "host_wall", "tcg"),
+            ("Seeds and virtio-rng: the first", "first_urandom_latency", "tcg"),
+            ("Seeds and virtio-rng: CRNG ready", "crng_ready", "tcg"),
+            ("Seeds and virtio-rng: systemd", "userspace_finished", "tcg")]
+rows = summary_rows(run)
+checked = 0
+for sec in text.split("### ")[1:]:
+    title = sec.splitlines()[0]
+    m = next(((me, ac) for p, me, ac in SECTIONS if title.startswith(p)), None)
+    if m is None:
+        continue
+    for line in sec.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != len(VARIANTS) + 1 or cells[0] in ("condition", "---"):
+            continue
+        for v, cell in zip(VARIANTS, cells[1:]):
+            num = re.match(r">?([0-9.]+) \[", cell)
+            if not num:
+                continue
+            want = [r for r in rows if r["measure"] == m[0] and r["accel"] == m[1]
+                    and r["variant"] == v and r["_cond"] == cells[0]]
+            assert len(want) == 1, (title, cells[0], v, len(want))
+            assert num.group(1) == ms(want[0]["median_ms"]), (title, cells[0], v, cell, want[0]["median_ms"])
+            checked += 1
+# The HZ table: row HZ, column variant, the jitter selection at that HZ.
+hz = text.split("### Chart 5")[1].split("###")[0]
+for line in hz.splitlines():
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    if not cells[0].isdigit():
+        continue
+    for v, cell in zip(VARIANTS, cells[2:]):
+        num = re.match(r">?([0-9.]+) \[", cell)
+        if num:
+            want = [r for r in rows if r["measure"] == "first_urandom_latency" and r["accel"] == "tcg"
+                    and r["cpu"] == "qemu64" and r["nocounter"] == "off" and r["hz"] == cells[0]
+                    and r["variant"] == v]
+            assert len(want) == 1 and num.group(1) == ms(want[0]["median_ms"]), (cells[0], v, cell)
+            checked += 1
+assert checked > 50, checked
 assert "### The guest itself" in text and "| probe overhead" in text, "no guest table"
-assert "### Seeds and virtio-rng" in text, "no sources tables"
-rows = list(csv.DictReader(open(run + "/summary.csv")))
-meds = {ms(r["median_ms"]) for r in rows if r["median_ms"]}
-cells = re.findall(r"\| (>?)([0-9.]+) \[", text)
-assert cells, "no numbers in the tables"
-bad = [c for _, c in cells if c not in meds]
-assert not bad, bad
+PY
+# Chart 5 and the HZ table: the same medians (both the runner's).
+python3 - "$tmp/run" <<'PY' && echo "PASS: chart 5's medians are summary.csv's, as in the HZ table" || echo "FAIL: chart 5 and the HZ table disagree"
+import sys
+sys.path.insert(0, "plots")
+from runlib import VARIANTS, jitter_rows, summary_rows
+run = sys.argv[1]
+rows = jitter_rows(summary_rows(run))
+drawn = [l.split() for l in open(run + "/plots/data/hz.dat") if not l.startswith("#")]
+assert drawn
+for line in drawn:
+    for v, val in zip(VARIANTS, line[1:]):
+        want = [r["median_ms"] for r in rows if r["hz"] == line[0] and r["variant"] == v]
+        assert (want[0] if want else "NaN") == val, (line[0], v, val, want)
 PY
 rm -rf "$tmp"

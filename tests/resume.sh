@@ -27,17 +27,17 @@ if [ $rc -eq 130 ] && [ "$rows" -ge 1 ] && [ "$rows" -lt 4 ] && [ -z "$(tail -c 
 else
 	echo "FAIL: interrupted run: exit $rc, $rows rows"
 fi
-before=$(tail -n +2 "$out/raw.csv" | cut -d, -f1 | sort)
+before=$(tests/csvget.py "$out/raw.csv" boot_id | sort)
 "${r[@]}" --out "$out" --resume >/dev/null 2>&1
 rc=$?
-ids=$(tail -n +2 "$out/raw.csv" | cut -d, -f1 | sort)
+ids=$(tests/csvget.py "$out/raw.csv" boot_id | sort)
 if [ $rc -eq 0 ] && [ "$(wc -l <<<"$ids")" -eq 4 ] && [ -z "$(uniq -d <<<"$ids")" ] &&
 	[ "$(comm -23 <(echo "$before") <(echo "$ids"))" = "" ]; then
 	echo "PASS: --resume finishes the run without redoing boots (4 rows, no duplicates)"
 else
 	echo "FAIL: --resume: exit $rc, ids: $(echo $ids)"
 fi
-orphans=$(tail -n +2 "$out/reads.csv" | cut -d, -f1 | sort -u | comm -23 - <(echo "$ids"))
+orphans=$(tests/csvget.py "$out/reads.csv" boot_id | sort -u | comm -23 - <(echo "$ids"))
 if [ -z "$orphans" ] && [ -s "$out/summary.csv" ]; then
 	echo "PASS: reads.csv agrees with raw.csv after resume; summary written"
 else
@@ -58,11 +58,11 @@ if build/crngbench-run --rescan "$rs" --quiet 2>/dev/null && same_tables "$out" 
 else
 	echo "FAIL: --rescan changed an unchanged run: $(diff "$out/raw.csv" "$rs/raw.csv" | head -3 | tr '\n' ' ')"
 fi
-victim=$(tail -n +2 "$rs/raw.csv" | head -n 1 | cut -d, -f1)
+victim=$(tests/csvget.py "$rs/raw.csv" boot_id | head -n 1)
 log="$rs/boots/$victim/result.log"
 head -c $(($(stat -c %s "$log") / 2)) "$log" >"$log.half" && mv "$log.half" "$log"
 msg=$(build/crngbench-run --rescan "$rs" --quiet 2>&1)
-st=$(awk -F, -v id="$victim" '$1 == id {print $16}' "$rs/raw.csv")
+st=$(tests/csvget.py "$rs/raw.csv" status boot_id="$victim")
 others=$(diff <(grep -v "^$victim," "$out/raw.csv") <(grep -v "^$victim," "$rs/raw.csv") | wc -l)
 if [ "$st" != ok ] && [ "$others" -eq 0 ] && grep -q "1 changed status" <<<"$msg"; then
 	echo "PASS: --rescan after a result.log is cut short: that boot becomes '$st', the others stay"

@@ -10,25 +10,25 @@ ok=1
 # Shard 1 also runs each QEMU under perf stat (--perf).
 "${r[@]}" --shard 1/2 --perf --out "$base/s1" >/dev/null 2>&1 || ok=0
 "${r[@]}" --shard 2/2 --out "$base/s2" >/dev/null 2>&1 || ok=0
-a=$(tail -n +2 "$base/s1/raw.csv" 2>/dev/null | cut -d, -f1 | sort)
-b=$(tail -n +2 "$base/s2/raw.csv" 2>/dev/null | cut -d, -f1 | sort)
+a=$(tests/csvget.py "$base/s1/raw.csv" boot_id 2>/dev/null | sort)
+b=$(tests/csvget.py "$base/s2/raw.csv" boot_id 2>/dev/null | sort)
 if [ $ok = 1 ] && [ -n "$a" ] && [ -n "$b" ] && [ -z "$(comm -12 <(echo "$a") <(echo "$b"))" ]; then
 	echo "PASS: shards 1/2 and 2/2 boot disjoint parts of the matrix"
 else
 	echo "FAIL: shards: s1={$a} s2={$b}"
 fi
-if scripts/merge-shards.sh "$base/merged" "$base/s1" "$base/s2" >/dev/null 2>&1 &&
+if build/crngbench-run --quiet --merge "$base/merged" "$base/s1" "$base/s2" >/dev/null 2>&1 &&
 	[ "$(tail -n +2 "$base/merged/raw.csv" | wc -l)" -eq 2 ] && [ -s "$base/merged/summary.csv" ]; then
 	echo "PASS: merged shards hold the whole matrix (2 boots) and a summary"
 else
-	echo "FAIL: merge-shards did not produce the whole matrix"
+	echo "FAIL: --merge did not produce the whole matrix"
 fi
-if scripts/merge-shards.sh "$base/twice" "$base/s1" "$base/s1" >/dev/null 2>&1; then
+if build/crngbench-run --quiet --merge "$base/twice" "$base/s1" "$base/s1" >/dev/null 2>&1; then
 	echo "FAIL: merging a shard with itself was accepted"
 else
 	echo "PASS: merging the same boots twice is refused"
 fi
-tc=$(python3 -c "import csv,sys; print(next(csv.DictReader(open(sys.argv[1])))['host_task_clock_ns'])" "$base/s1/raw.csv" 2>/dev/null)
+tc=$(tests/csvget.py "$base/s1/raw.csv" host_task_clock_ns 2>/dev/null | head -n 1)
 if [ -n "$tc" ] && [ "$tc" -gt 0 ] 2>/dev/null; then
 	echo "PASS: --perf records QEMU's task-clock from perf stat"
 else

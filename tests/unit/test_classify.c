@@ -83,8 +83,11 @@ static void hung_after_ready_is_timeout(void)
 	struct boot_facts f = { .timed_out = 1, .t_exit = 25000000000 };
 	struct row r;
 
+	CHECK(p != NULL); /* the fixture must hold the line cut at */
+	if (!p)
+		return;
 	console("[    1.0] random: crng init done\n");
-	classify(&f, &r, p ? (size_t)(p - chan) + 1 : 0);
+	classify(&f, &r, (size_t)(p - chan) + 1);
 	CHECK(!strcmp(r.status, "timeout"));
 	CHECK(r.crng_ready_censored != 1);
 }
@@ -103,13 +106,52 @@ static void panic_wins_over_timeout(void)
 static void qemu_failing_at_once(void)
 {
 	struct boot_facts f = { .t_exit = 40000000,
+				.qemu_exit = 1,
 				.err = "qemu: bad -cpu\nmore\n" };
 	struct row r;
 
 	console("");
 	classify(&f, &r, 0);
 	CHECK(!strcmp(r.status, "qemu-failed"));
-	CHECK(!strcmp(r.reason, "qemu: bad -cpu"));
+	CHECK(!strcmp(r.reason, "QEMU exited with status 1: qemu: bad -cpu"));
+	CHECK(r.qemu_exit == 1 && r.qemu_signal == -1);
+}
+
+/* QEMU killed by a signal the runner did not send, mid-report: not corrupt. */
+static void qemu_crash_is_qemu_failed(void)
+{
+	struct boot_facts f = { .t_exit = 2000000000,
+				.qemu_exit = -1,
+				.qemu_signal = 11 };
+	struct row r;
+
+	console("[    1.0] random: crng init done\n");
+	classify(&f, &r, chan_len / 2);
+	CHECK(!strcmp(r.status, "qemu-failed"));
+	CHECK(strstr(r.reason, "signal 11") != NULL && r.qemu_signal == 11);
+}
+
+/* A complete report but QEMU exited 0 long after: still ok (exit 0). */
+static void exit_zero_after_report_is_ok(void)
+{
+	struct boot_facts f = { .t_exit = 9000000000, .qemu_exit = 0 };
+	struct row r;
+
+	console("[    1.0] random: crng init done\n");
+	classify(&f, &r, chan_len);
+	CHECK(!strcmp(r.status, "ok") && r.qemu_exit == 0);
+	CHECK(r.crng_ready_ns >= 0 && r.crng_ready_src[0]);
+}
+
+static void flood_is_corrupt(void)
+{
+	struct boot_facts f = { .t_exit = 3000000000, .chan_dropped = 12345 };
+	struct row r;
+
+	console("[    1.0] random: crng init done\n");
+	classify(&f, &r, chan_len);
+	CHECK(!strcmp(r.status, "corrupt"));
+	CHECK(strstr(r.reason, "flooded: 12345 bytes") != NULL);
 }
 
 static void torn_report_is_corrupt(void)
@@ -137,6 +179,9 @@ int main(void)
 	TEST(hung_after_ready_is_timeout);
 	TEST(panic_wins_over_timeout);
 	TEST(qemu_failing_at_once);
+	TEST(qemu_crash_is_qemu_failed);
+	TEST(exit_zero_after_report_is_ok);
+	TEST(flood_is_corrupt);
 	TEST(torn_report_is_corrupt);
 	{
 		char path[sizeof(dir) + 16];

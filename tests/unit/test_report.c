@@ -12,27 +12,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *slurp(const char *path, size_t *len)
+/* A fixture's bytes with util.c's reader; NULL if it cannot be read. */
+static char *read_fixture(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
+	struct strbuf b = { 0 };
 
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		fclose(f);
-		free(buf);
+	if (slurp(path, &b) || !b.len) {
+		sb_free(&b);
 		return NULL;
 	}
-	fclose(f);
-	buf[n] = '\0';
-	*len = (size_t)n;
-	return buf;
+	*len = b.len;
+	return b.p;
 }
 
 static const char *dir = "tests/fixtures";
@@ -46,7 +36,7 @@ static void parse(const char *name, struct row *r, struct report_outcome *o,
 	struct strbuf traces = { 0 };
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	buf = slurp(path, &len);
+	buf = read_fixture(path, &len);
 	CHECK(buf != NULL);
 	row_init(r);
 	snprintf(r->boot_id, sizeof(r->boot_id), "t");
@@ -106,7 +96,7 @@ static void truncated_report_is_not_data(void)
 	char *buf;
 
 	snprintf(path, sizeof(path), "%s/block-qemu64.result", dir);
-	buf = slurp(path, &len);
+	buf = read_fixture(path, &len);
 	free(buf);
 	parse("block-qemu64.result", &r, &o, &reads, len - 10, -1);
 	CHECK(o.probe_complete && !o.report_complete);

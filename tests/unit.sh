@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# make unit: the fast tier, no kernel and no guest image. Unit tests (built
+# by the Makefile from its own source lists, plain and with ASan+UBSan), a
+# fuzz smoke run of the record reader, the runner's input checks, the runner
+# against tests/fake-qemu, and the plot and report scripts on the fixture
+# run. One PASS:/FAIL: line per check; ends with "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export LC_ALL=C
+out=tests/out/unit
+rm -rf "$out" && mkdir -p "$out"
+log=$out/results.txt
+: >"$log"
+say() { echo "$*" | tee -a "$log"; }
+# Run a command whose stdout carries PASS:/FAIL: lines; a command that
+# fails without saying FAIL still counts as one failure.
+collect() {
+	local name=$1 rc; shift
+	"$@" >"$out/step.txt" 2>"$out/step.err"
+	rc=$?
+	grep -E '^(PASS|FAIL|SKIP): ' "$out/step.txt" | tee -a "$log"
+	if [ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$out/step.txt"; then
+		say "FAIL: $name: exit $rc: $(tail -n 3 "$out/step.err" | tr '\n' ' ')"
+	fi
+}
+
+if make -s unit-bins >"$out/make.log" 2>&1; then
+	say "PASS: build: unit tests and runner build with -Wall -Wextra -Werror (plain, ASan+UBSan)"
+	for bin in build/unit/test_*; do
+		name=$(basename "$bin")
+		name=${name#test_}
+		"$bin" >"$out/u.txt" 2>&1
+		rc=$?
+		sed -nE "s/^(PASS|FAIL): /\1: $name: /p" "$out/u.txt" | tee -a "$log"
+		[ $rc -eq 0 ] || grep -q '^FAIL: ' "$out/u.txt" ||
+			say "FAIL: $name: exit $rc: $(tail -n 2 "$out/u.txt" | tr '\n' ' ')"
+	done
+else
+	say "FAIL: build: make unit-bins: $(grep -m3 -E 'error|Error' "$out/make.log" | tr '\n' ' ')"
+fi
+
+# The record reader takes whatever a guest sends: no crash, no sanitizer report.
+if clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o "$out/fuzz_record" \
+	tests/fuzz/fuzz_record.c guest-image/record.c 2>"$out/cc.err"; then
+	mkdir -p "$out/corpus"
+	cp tests/fixtures/*.result "$out/corpus/"
+	if (cd "$out" && ./fuzz_record -max_total_time=10 -seed=1 corpus >fuzz.log 2>&1); then
+		say "PASS: fuzz: record reader survives $(grep -o 'Done [0-9]* runs' "$out/fuzz.log" | cut -d' ' -f2) inputs without a crash or sanitizer report"
+	else
+		say "FAIL: fuzz: record reader crashed: $(grep -m2 -E 'ERROR|runtime error' "$out/fuzz.log" | tr '\n' ' ') (input saved in $out/crash-*)"
+	fi
+else
+	say "FAIL: fuzz: cannot build with clang -fsanitize=fuzzer: $(head -n 2 "$out/cc.err" | tr '\n' ' ') (apt-get install clang libclang-rt-14-dev)"
+fi
+
+collect "runner input checks" tests/runner_inputs.sh
+collect "runner against fake-qemu" tests/fake_boots.sh
+collect "plots and report tables" tests/plots.sh
+
+p=$(grep -c '^PASS: ' "$log")
+f=$(grep -c '^FAIL: ' "$log")
+echo
+grep '^FAIL: ' "$log" || true
+echo "$p passed, $f failed"
+[ "$f" -eq 0 ]
