@@ -41,7 +41,7 @@ ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS)
 RECORD_SRC := guest-image/record.c
 PROBE_SRC := guest-image/probe.c guest-image/analyze.c $(RECORD_SRC)
 RUNNER_SRC := bench/run.c bench/accel.c bench/classify.c bench/matrix.c bench/qemu.c bench/report.c \
-	bench/merge.c bench/rescan.c bench/results.c bench/row.c bench/sched.c bench/stats.c bench/summary.c bench/util.c $(RECORD_SRC)
+	bench/merge.c bench/rescan.c bench/results.c bench/row.c bench/runargs.c bench/sched.c bench/stats.c bench/summary.c bench/util.c $(RECORD_SRC)
 RUNNER_HDR := $(wildcard bench/*.h) guest-image/record.h
 # Unit tests link the runner's and the probe's parts, nothing else.
 UNIT_LIB := $(filter-out bench/run.c,$(RUNNER_SRC)) guest-image/analyze.c
@@ -170,11 +170,25 @@ bench-build:
 $(BUILD)/unit:
 	mkdir -p $@
 
-$(BUILD)/unit/%-plain: tests/unit/%.c tests/unit/check.h $(UNIT_LIB) $(RUNNER_HDR) | $(BUILD)/unit
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(UNIT_LIB) -lm
+# The library parts are compiled once per flavour and linked into each test.
+UNIT_OBJ_plain := $(patsubst %.c,$(BUILD)/unit/plain/%.o,$(UNIT_LIB))
+UNIT_OBJ_asan := $(patsubst %.c,$(BUILD)/unit/asan/%.o,$(UNIT_LIB))
+FLAGS_plain := $(ALL_CFLAGS)
+FLAGS_asan := $(CSTD) $(WARN) -g -O1 $(SAN)
 
-$(BUILD)/unit/%-asan: tests/unit/%.c tests/unit/check.h $(UNIT_LIB) $(RUNNER_HDR) | $(BUILD)/unit
-	$(CC) $(CSTD) $(WARN) -g -O1 $(SAN) -o $@ $< $(UNIT_LIB) -lm
+$(BUILD)/unit/plain/%.o: %.c $(RUNNER_HDR) guest-image/analyze.h
+	@mkdir -p $(dir $@)
+	$(CC) $(FLAGS_plain) -c -o $@ $<
+
+$(BUILD)/unit/asan/%.o: %.c $(RUNNER_HDR) guest-image/analyze.h
+	@mkdir -p $(dir $@)
+	$(CC) $(FLAGS_asan) -c -o $@ $<
+
+$(BUILD)/unit/%-plain: tests/unit/%.c tests/unit/check.h $(UNIT_OBJ_plain) | $(BUILD)/unit
+	$(CC) $(FLAGS_plain) -o $@ $< $(UNIT_OBJ_plain) -lm
+
+$(BUILD)/unit/%-asan: tests/unit/%.c tests/unit/check.h $(UNIT_OBJ_asan) | $(BUILD)/unit
+	$(CC) $(FLAGS_asan) -o $@ $< $(UNIT_OBJ_asan) -lm
 
 unit-bins: $(UNIT_BINS) $(RUNNER)
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *const axis_names[] = {
 #define AX_NAME(name, def) #name,
@@ -125,7 +126,17 @@ int matrix_set(struct matrix *m, const char *assignment, char *err,
 				    "read_timeout=%s: need seconds from 0 to 3600",
 				    val) :
 			       0;
+	/* What a matrix file cannot hold cannot be saved in run.matrix. */
+	if (strpbrk(val, "#\n\r"))
+		return fail(
+			err, errlen,
+			"%s: '#' and line breaks cannot be part of a value ('#' starts a comment)",
+			key);
 	if (!strcmp(key, "name")) {
+		if (strlen(val) >= sizeof(m->name))
+			return fail(err, errlen,
+				    "name: longer than %zu characters",
+				    sizeof(m->name) - 1);
 		snprintf(m->name, sizeof(m->name), "%s", val);
 		return 0;
 	}
@@ -189,33 +200,88 @@ int matrix_set(struct matrix *m, const char *assignment, char *err,
 	return 0;
 }
 
+/* The key of "key = value", for duplicate checks; "" if none. */
+static void line_key(const char *line, char *key, size_t len)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(line, "="), line);
+	snprintf(key, len, "%s", trim(buf));
+}
+
+#define MATRIX_MAX_LINE 4096
+
+/* One line of a matrix file: comment stripped, duplicate keys refused. */
+static int load_line(struct matrix *m, char *line, int lineno, char (*seen)[32],
+		     int *nseen, char *err, size_t errlen)
+{
+	char key[32], *p = strchr(line, '#');
+
+	if (p)
+		*p = '\0';
+	p = trim(line);
+	if (!*p)
+		return 0;
+	line_key(p, key, sizeof(key));
+	for (int i = 0; i < *nseen; i++)
+		if (!strcmp(seen[i], key))
+			return fail(
+				err, errlen,
+				"line %d sets '%s' again; one line per axis or setting",
+				lineno, key);
+	if (*nseen < AX_N + 8)
+		snprintf(seen[(*nseen)++], 32, "%s", key);
+	return matrix_set(m, p, err, errlen);
+}
+
 int matrix_load(struct matrix *m, const char *path, char *err, size_t errlen)
 {
-	char line[1024], sub[768];
-	int lineno = 0;
+	char sub[768], seen[AX_N + 8][32], *line = NULL;
+	int lineno = 0, nseen = 0, rc = 0;
+	size_t cap = 0;
+	ssize_t len;
+	struct stat st;
 	FILE *f = fopen(path, "re");
 
 	if (!f)
 		return fail(err, errlen, "cannot read matrix file %s: %s", path,
 			    strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		char *p;
-
-		lineno++;
-		p = strchr(line, '#');
-		if (p)
-			*p = '\0';
-		p = trim(line);
-		if (!*p)
-			continue;
-		if (matrix_set(m, p, sub, sizeof(sub))) {
-			fclose(f);
-			return fail(err, errlen, "%s:%d: %s", path, lineno,
-				    sub);
-		}
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+		fclose(f);
+		return fail(err, errlen,
+			    "cannot read matrix file %s: not a regular file",
+			    path);
 	}
+	while (!rc && (len = getline(&line, &cap, f)) > 0) {
+		lineno++;
+		if (len > MATRIX_MAX_LINE)
+			rc = fail(err, errlen,
+				  "%s:%d: line longer than %d characters", path,
+				  lineno, MATRIX_MAX_LINE);
+		else if (load_line(m, line, lineno, seen, &nseen, sub,
+				   sizeof(sub)))
+			rc = fail(err, errlen, "%s:%d: %s", path, lineno, sub);
+	}
+	if (!rc && ferror(f))
+		rc = fail(err, errlen, "cannot read matrix file %s: %s", path,
+			  strerror(errno));
+	free(line);
 	fclose(f);
-	return 0;
+	return rc;
+}
+
+int matrix_write(const struct matrix *m, FILE *f)
+{
+	fprintf(f,
+		"# resolved by crngbench-run\nname = %s\nreps = %d\ntimeout = %d\nread_timeout = %d\n",
+		m->name, m->reps, m->timeout_s, m->read_timeout_s);
+	for (int a = 0; a < AX_N; a++) {
+		fprintf(f, "%s = ", axis_names[a]);
+		for (int i = 0; i < m->nvalues[a]; i++)
+			fprintf(f, "%s%s", i ? "," : "", m->values[a][i]);
+		fputc('\n', f);
+	}
+	return ferror(f) ? -1 : 0;
 }
 
 static int one_of(const char *v, const char *const *list, size_t n)

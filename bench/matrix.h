@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define AXES(X)                                                      \
 	X(variant, "stock") /* kernel variant (kernel/variants) */   \
@@ -64,6 +65,9 @@ void matrix_init(struct matrix *m);
 int matrix_load(struct matrix *m, const char *path, char *err, size_t errlen);
 int matrix_set(struct matrix *m, const char *assignment, char *err,
 	       size_t errlen);
+/* The resolved matrix as a matrix file that matrix_load reads back
+ * identically (run.matrix). 0, or -1 on a write error. */
+int matrix_write(const struct matrix *m, FILE *f);
 /* Check every value against what its axis accepts (static rules only). */
 int matrix_validate(const struct matrix *m, char *err, size_t errlen);
 

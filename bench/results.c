@@ -97,23 +97,19 @@ static int write_out(struct run *r, const char *name, const char *buf,
 /* The resolved matrix, so --resume and shard merges run exactly this. */
 static int save_matrix(struct run *r)
 {
-	const struct matrix *m = &r->m;
-	struct strbuf b = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
 	int rc;
 
-	sb_printf(
-		&b,
-		"# resolved by crngbench-run\nname = %s\nreps = %d\ntimeout = %d\nread_timeout = %d\n",
-		m->name, m->reps, m->timeout_s, m->read_timeout_s);
-	for (int a = 0; a < AX_N; a++) {
-		sb_printf(&b, "%s = ", axis_name((enum axis)a));
-		for (int i = 0; i < m->nvalues[a]; i++)
-			sb_printf(&b, "%s%s", i ? "," : "", m->values[a][i]);
-		sb_printf(&b, "\n");
-	}
-	rc = b.oom ? ERR(r, "out of memory") :
-		     write_out(r, "run.matrix", b.p, b.len);
-	sb_free(&b);
+	if (!mem)
+		return ERR(r, "out of memory");
+	rc = matrix_write(&r->m, mem);
+	if (fclose(mem) || rc)
+		rc = ERR(r, "out of memory");
+	else
+		rc = write_out(r, "run.matrix", buf, len);
+	free(buf);
 	return rc;
 }
 
@@ -144,7 +140,8 @@ int results_start(struct run *r)
 			   strerror(errno));
 	if (!r->o.resume) {
 		snprintf(line, sizeof(line), "%" PRIu64 "\n", r->o.seed);
-		if (write_out(r, "seed", line, strlen(line)) || save_matrix(r))
+		if (write_out(r, "seed", line, strlen(line)) ||
+		    save_matrix(r) || results_save_args(r))
 			return -1;
 	}
 	mem = open_memstream(&hdr, &hlen);

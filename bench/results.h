@@ -41,6 +41,15 @@ int results_write_meta(struct run *r, int argc, char **argv, size_t nplan);
 int results_commit(struct run *r, const struct row *row,
 		   const struct strbuf *reads, const struct strbuf *traces);
 
+/*
+ * run.args (runargs.c): save how the run was started; on --resume take
+ * it back into r->o (options given again must match), then check that the
+ * kernels and the image are the files the run started with.
+ */
+int results_save_args(struct run *r);
+int results_load_args(struct run *r);
+int results_check_files(struct run *r);
+
 /* DIR/seed, strictly parsed. */
 int results_read_seed(const char *dir, uint64_t *seed, char *err,
 		      size_t errlen);

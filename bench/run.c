@@ -343,7 +343,6 @@ static void default_paths(struct run *r)
 				"%s/kernels", base);
 	bad |= path_fmt(r->image_path, sizeof(r->image_path), "%s",
 			r->o.image ? r->o.image : "build/guest.cpio");
-	bad |= path_fmt(r->out_dir, sizeof(r->out_dir), "%s", r->o.out);
 	if (bad)
 		die("a path is longer than %d bytes", PATH_MAX - 1);
 }
@@ -463,10 +462,12 @@ static int mode_run(struct run *r, int argc, char **argv)
 
 	if (!r->o.out)
 		die("--out DIR is required (the Makefile picks results/<matrix>-<time>)");
-	default_paths(r);
-	/* A resumed run is locked before its saved matrix is read. */
-	if (r->o.resume && results_open(r))
+	if (path_fmt(r->out_dir, sizeof(r->out_dir), "%s", r->o.out))
+		die("--out %.60s...: path too long", r->o.out);
+	/* A resumed run is locked, then started as it was the first time. */
+	if (r->o.resume && (results_open(r) || results_load_args(r)))
 		die("%s", r->err);
+	default_paths(r);
 	load_matrix(r);
 	if (!r->o.jobs) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -476,6 +477,8 @@ static int mode_run(struct run *r, int argc, char **argv)
 				     (int)(n - 1 > MAX_JOBS ? MAX_JOBS : n - 1);
 	}
 	check_files(r);
+	if (r->o.resume && results_check_files(r))
+		die("%s", r->err);
 	check_qemu(r);
 	r->tsc_khz = host_tsc_khz();
 	plan = matrix_plan(&r->m, r->o.seed, r->o.shard_k, r->o.shard_n,

@@ -40,6 +40,14 @@ struct run_opts {
 	int nqemu_args;
 };
 
+/* Options a resumed run takes back from run.args (runargs.c). */
+struct run_saved {
+	char qemu[PATH_MAX], kernels[PATH_MAX], image[PATH_MAX];
+	char append[4096];
+	char qemu_args[MAX_QEMU_ARGS][512];
+	int nqemu_args;
+};
+
 struct run {
 	struct run_opts o;
 	struct matrix m;
@@ -52,6 +60,7 @@ struct run {
 	char **done_ids; /* boots raw.csv already holds */
 	size_t ndone;
 	int lock_fd; /* flock on the results directory, -1 if none */
+	struct run_saved saved;
 	char err[2048];
 };
 

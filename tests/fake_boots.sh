@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fx=$PWD/tests/fixtures/block-qemu64.result
+runner=${CRNGBENCH_RUNNER:-build/crngbench-run}
 get() { tests/csvget.py "$@"; }
 ok() { echo "PASS: fake boots: $*"; }
 bad() { echo "FAIL: fake boots: $*"; }
@@ -20,7 +21,7 @@ scen slow "slow-ok $fx"
 scen censored "censored $fx"
 for s in hang leaky panic guest-fail garbage flood crash qemu-error; do scen "$s" "$s"; done
 touch "$tmp/image"
-run=(timeout 120 build/crngbench-run --qemu tests/fake-qemu --kernels "$k" --image "$tmp/image" --quiet
+run=(timeout 120 "$runner" --qemu tests/fake-qemu --kernels "$k" --image "$tmp/image" --quiet
 	--kvm-canary 1)
 
 # 1. Every status, each from the scenario that must produce it.
@@ -65,7 +66,7 @@ helper=$(grep -ho 'helper pid [0-9]*' "$tmp"/all/boots/*/console.log | awk '{pri
 [ -n "$helper" ] && [ $rc -ne 124 ] && ok "a boot whose helper keeps the channel open still ends at its timeout" ||
 	bad "leaky boot: helper '$helper', run exit $rc"
 # Every status the runner can write was produced (skipped included).
-for st in $(build/crngbench-run --describe | python3 -c 'import json,sys; print(*json.load(sys.stdin)["statuses"])'); do
+for st in $("$runner" --describe | /usr/bin/python3 -c 'import json,sys; print(*json.load(sys.stdin)["statuses"])'); do
 	get "$tmp/all/raw.csv" status | grep -x "$st" >/dev/null || bad "no boot ended '$st'"
 done
 
@@ -92,6 +93,38 @@ else
 	bad "resume after SIGKILL: $before before, ids $(echo $ids)"
 fi
 
+# 2b. --resume boots as the run was started (run.args): shard, --append;
+# other options are refused, and so is a kernel changed since.
+"${run[@]:2}" --out "$tmp/args" --jobs 1 --seed 7 --shard 1/2 --append "crngbench_test=1" \
+	--set variant=slow --set reps=6 --set timeout=5 >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 300); do
+	[ "$(tail -n +2 "$tmp/args/raw.csv" 2>/dev/null | wc -l)" -ge 1 ] && break
+	sleep 0.05
+done
+kill -KILL $pid; wait $pid 2>/dev/null
+msg=$("${run[@]}" --out "$tmp/args" --resume --append "other=1" 2>&1)
+grep -q "started with --append crngbench_test=1" <<<"$msg" &&
+	ok "--resume with another --append is refused, naming the original" || bad "resume --append: $msg"
+"${run[@]}" --out "$tmp/args" --resume >/dev/null 2>&1
+n=$(get "$tmp/args/raw.csv" boot_id | wc -l)
+noappend=$(grep -L "crngbench_test=1" "$tmp"/args/boots/*/cmd | wc -l)
+[ "$n" -eq 3 ] && [ "$noappend" -eq 0 ] &&
+	ok "--resume of a --shard 1/2 --append run boots only its shard, with the --append" ||
+	bad "resume of shard+append: $n rows (want 3), $noappend boots without the --append"
+"${run[@]:2}" --out "$tmp/args2" --jobs 1 --set variant=slow --set reps=4 --set timeout=5 >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 300); do
+	[ "$(tail -n +2 "$tmp/args2/raw.csv" 2>/dev/null | wc -l)" -ge 1 ] && break
+	sleep 0.05
+done
+kill -KILL $pid; wait $pid 2>/dev/null
+echo "slow-ok $fx # rebuilt" >"$k/slow-hz250/bzImage"
+msg=$("${run[@]}" --out "$tmp/args2" --resume 2>&1)
+grep -q "is not the file this run started with" <<<"$msg" &&
+	ok "--resume after a kernel changed is refused" || bad "resume with a changed kernel: $msg"
+echo "slow-ok $fx" >"$k/slow-hz250/bzImage"
+
 # 3. One runner per results directory.
 lock=(--out "$tmp/lock" --jobs 1 --set variant=hang --set reps=1 --set timeout=5)
 "${run[@]:2}" "${lock[@]}" >/dev/null 2>&1 &
@@ -109,13 +142,13 @@ done
 a=$(get "$tmp/s1/raw.csv" boot_id | sort); b=$(get "$tmp/s2/raw.csv" boot_id | sort)
 [ -n "$a" ] && [ -n "$b" ] && [ -z "$(comm -12 <(echo "$a") <(echo "$b"))" ] &&
 	ok "shards 1/2 and 2/2 boot disjoint parts" || bad "shards overlap: {$a} {$b}"
-build/crngbench-run --quiet --merge "$tmp/m" "$tmp/s1" "$tmp/s2" >/dev/null 2>&1 &&
+"$runner" --quiet --merge "$tmp/m" "$tmp/s1" "$tmp/s2" >/dev/null 2>&1 &&
 	[ "$(get "$tmp/m/raw.csv" boot_id | wc -l)" -eq 4 ] && [ -s "$tmp/m/summary.csv" ] &&
 	grep -q merged_from "$tmp/m/meta.json" && ok "merged shards hold the whole matrix and a summary" ||
 	bad "merge of s1 and s2"
 refused() { # name, merge args...
 	local name=$1 msg; shift
-	if msg=$(build/crngbench-run --quiet --merge "$tmp/r" "$@" 2>&1); then
+	if msg=$("$runner" --quiet --merge "$tmp/r" "$@" 2>&1); then
 		bad "merge $name was accepted"
 	elif [ -e "$tmp/r" ] || ls -d "$tmp"/r.merge-* >/dev/null 2>&1; then
 		bad "merge $name was refused but left files: $(ls -d "$tmp"/r*)"
@@ -129,7 +162,7 @@ refused "of another run's shard" "$tmp/s1" "$tmp/kill"
 
 # 5. --summarize uses the run's own seed: the same bytes as the run's summary.
 cp "$tmp/m/summary.csv" "$tmp/summary.before"
-build/crngbench-run --summarize "$tmp/m" >/dev/null 2>&1 && cmp -s "$tmp/m/summary.csv" "$tmp/summary.before" &&
+"$runner" --summarize "$tmp/m" >/dev/null 2>&1 && cmp -s "$tmp/m/summary.csv" "$tmp/summary.before" &&
 	ok "--summarize DIR reproduces the run's summary (it reads DIR/seed)" ||
 	bad "--summarize gave another summary than the run"
 

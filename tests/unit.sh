@@ -24,7 +24,7 @@ collect() {
 	fi
 }
 
-if make -s unit-bins >"$out/make.log" 2>&1; then
+if make -s -j"$(nproc)" unit-bins >"$out/make.log" 2>&1; then
 	say "PASS: build: unit tests and runner build with -Wall -Wextra -Werror (plain, ASan+UBSan)"
 	for bin in build/unit/test_*; do
 		name=$(basename "$bin")

@@ -94,6 +94,98 @@ static void load_file(void)
 	unlink(path);
 }
 
+/* A matrix file holding text: returns its path (caller unlinks). */
+static int write_tmp(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	CHECK(f != NULL);
+	if (!f)
+		return -1;
+	fputs(text, f);
+	fclose(f);
+	return 0;
+}
+
+/* What the reader must refuse instead of misreading. */
+static void load_refuses_what_it_would_misread(void)
+{
+	char err[512], path[] = "/tmp/crngbench-test-matrix-XXXXXX",
+		       path2[] = "/tmp/crngbench-test-matrix-XXXXXX";
+	char *longline = malloc(5000);
+	struct matrix m;
+
+	CHECK(longline != NULL);
+	if (!longline)
+		return;
+	memset(longline, 'x', 4999);
+	longline[0] = '#';
+	longline[4990] = '\n';
+	memcpy(longline + 4991, "reps=7\n", 8);
+	if (!write_tmp(path, "reps = 3\nvariant = stock\nreps = 4\n")) {
+		matrix_init(&m);
+		CHECK(matrix_load(&m, path, err, sizeof(err)) == -1);
+		CHECK(strstr(err, "sets 'reps' again") != NULL);
+		unlink(path);
+	}
+	if (!write_tmp(path2, longline)) {
+		matrix_init(&m);
+		CHECK(matrix_load(&m, path2, err, sizeof(err)) == -1);
+		CHECK(strstr(err, ":1: line longer than") != NULL);
+		CHECK(m.reps == 3); /* the tail was not read as a setting */
+		unlink(path2);
+	}
+	free(longline);
+	matrix_init(&m);
+	CHECK(matrix_load(&m, "/tmp", err, sizeof(err)) == -1);
+	CHECK(strstr(err, "not a regular file") != NULL);
+	CHECK(matrix_set(&m, "cpu=max,pmu=off#1", err, sizeof(err)) == -1);
+	CHECK(matrix_set(&m, "name=a\nb", err, sizeof(err)) == -1);
+}
+
+/* run.matrix reads back as written, for a value of every axis. */
+static void write_then_load_round_trips(void)
+{
+	static const char *const sets[] = {
+		"variant=stock,my-kernel_2",
+		"hz=100,1000",
+		"accel=tcg,icount,kvm",
+		"cpu=qemu64,max,-rdrand,+rdseed,Haswell-v4,pmu=off",
+		"trust_cpu=off,on",
+		"virtio_rng=on",
+		"nocounter=on,off",
+		"smp=1,4",
+		"reads=urandom:random,none",
+		"trace=off",
+		"seed=saved,none",
+		"reps=12",
+		"timeout=600",
+		"read_timeout=0",
+		"name=my run, take 2",
+	};
+	struct matrix a, b;
+	char err[512], path[] = "/tmp/crngbench-test-matrix-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	matrix_init(&a);
+	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
+		CHECK(matrix_set(&a, sets[i], err, sizeof(err)) == 0);
+	CHECK(matrix_validate(&a, err, sizeof(err)) == 0);
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	CHECK(matrix_write(&a, f) == 0);
+	fclose(f);
+	matrix_init(&b);
+	CHECK(matrix_load(&b, path, err, sizeof(err)) == 0);
+	CHECK(memcmp(&a, &b, sizeof(a)) == 0);
+	CHECK(b.nvalues[AX_cpu] == 3 &&
+	      !strcmp(b.values[AX_cpu][1], "max,-rdrand,+rdseed"));
+	unlink(path);
+}
+
 static void plan_interleaves_and_covers(void)
 {
 	struct matrix m;
@@ -190,6 +282,8 @@ int main(void)
 	TEST(expansion_is_the_cross_product);
 	TEST(bad_input_names_what_is_accepted);
 	TEST(load_file);
+	TEST(load_refuses_what_it_would_misread);
+	TEST(write_then_load_round_trips);
 	TEST(plan_interleaves_and_covers);
 	TEST(shards_disjoint_union_is_matrix);
 	TEST(host_cpu_is_kvm_only);
