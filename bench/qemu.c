@@ -591,7 +591,7 @@ void qemu_version(const char *qemu, char *buf, size_t len)
 {
 	char *argv[] = { (char *)qemu, "--version", NULL };
 
-	if (run_quick(argv, NULL, 10, buf, len) != 0)
+	if (run_quick(argv, NULL, 5, buf, len) != 0)
 		buf[0] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 }

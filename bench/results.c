@@ -210,6 +210,57 @@ static int prune_detail(struct run *r, const char *name)
 	return rc;
 }
 
+/*
+ * Rows of raw.csv that do not parse are set aside, never deleted: appended
+ * to raw.csv.rejected with their line number, and raw.csv is rewritten
+ * without them, so their boots run again and no id is doubled.
+ */
+static int set_aside_bad_rows(struct run *r, const char *path)
+{
+	struct strbuf keep = { 0 }, bad = { 0 };
+	char *line = NULL, *header = NULL, rej[PATH_MAX];
+	size_t cap = 0, lineno = 0, nbad = 0;
+	ssize_t len;
+	int rc = 0;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return ERR(r, "cannot read %s: %s", path, strerror(errno));
+	while ((len = getline(&line, &cap, f)) > 0) {
+		struct row row;
+
+		lineno++;
+		if (!header) {
+			header = strndup(line, (size_t)len - 1);
+			sb_append(&keep, line, (size_t)len);
+			continue;
+		}
+		line[len - 1] = '\0';
+		if (header && row_parse(line, header, &row) == 0) {
+			line[len - 1] = '\n';
+			sb_append(&keep, line, (size_t)len);
+			continue;
+		}
+		sb_printf(&bad, "line %zu: %s\n", lineno, line);
+		if (!nbad++)
+			fprintf(stderr,
+				"[resume] %s line %zu is not a row: set aside in raw.csv.rejected; its boot runs again\n",
+				path, lineno);
+	}
+	fclose(f);
+	if (nbad && (keep.oom || bad.oom ||
+		     path_fmt(rej, sizeof(rej), "%s.rejected", path) ||
+		     append_atomic(rej, bad.p, bad.len) ||
+		     write_file_atomic(path, keep.p, keep.len)))
+		rc = ERR(r, "cannot set aside %zu bad rows of %s: %s", nbad,
+			 path, strerror(errno));
+	free(line);
+	free(header);
+	sb_free(&keep);
+	sb_free(&bad);
+	return rc;
+}
+
 int results_load_done(struct run *r)
 {
 	char path[PATH_MAX];
@@ -219,7 +270,8 @@ int results_load_done(struct run *r)
 	if (out_path(r, "raw.csv", path, sizeof(path)) || trim_partial(path))
 		return ERR(r, "cannot repair %s/raw.csv: %s", r->out_dir,
 			   strerror(errno));
-	if (row_read_file(path, &rows, &n, r->err, sizeof(r->err)))
+	if (set_aside_bad_rows(r, path) ||
+	    row_read_file(path, &rows, &n, r->err, sizeof(r->err)))
 		return -1;
 	r->done_ids = calloc(n ? n : 1, sizeof(*r->done_ids));
 	if (!r->done_ids) {

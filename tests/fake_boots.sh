@@ -19,6 +19,7 @@ scen() { mkdir -p "$k/$1-hz250" && echo "$2" >"$k/$1-hz250/bzImage"; }
 scen ok "ok $fx"
 scen slow "slow-ok $fx"
 scen censored "censored $fx"
+scen inject "inject $fx"
 for s in hang leaky panic guest-fail garbage flood crash qemu-error; do scen "$s" "$s"; done
 touch "$tmp/image"
 run=(timeout 120 "$runner" --qemu tests/fake-qemu --kernels "$k" --image "$tmp/image" --quiet
@@ -165,6 +166,69 @@ cp "$tmp/m/summary.csv" "$tmp/summary.before"
 "$runner" --summarize "$tmp/m" >/dev/null 2>&1 && cmp -s "$tmp/m/summary.csv" "$tmp/summary.before" &&
 	ok "--summarize DIR reproduces the run's summary (it reads DIR/seed)" ||
 	bad "--summarize gave another summary than the run"
+
+# 5b. Nothing from the guest is trusted: an iface holding a comma and a
+# line break stays one field of its own boot's row (the break as a space).
+"${run[@]}" --out "$tmp/inject" --set variant=inject --set reps=1 >/dev/null 2>&1
+id=$(get "$tmp/inject/raw.csv" boot_id)
+ifaces=$(get "$tmp/inject/reads.csv" iface boot_id="$id" | head -n 1)
+others=$(get "$tmp/inject/reads.csv" boot_id | grep -vcx "$id")
+[ "$others" -eq 0 ] && [ "$ifaces" = "urandom,c0-r9,0,x c0-r9" ] &&
+	ok "guest text with a comma and a line break cannot inject rows into reads.csv" ||
+	bad "injection: $others rows of other boots, first iface '$ifaces'"
+
+# 5c. raw.csv damage on resume: a row that does not parse is set aside
+# (raw.csv.rejected), its boot runs again; an empty raw.csv gets its header.
+cp -r "$tmp/m" "$tmp/bad"
+rm -f "$tmp/bad/.lock" "$tmp/bad/run.args"
+cp "$tmp/s1/run.args" "$tmp/bad/run.args"
+sed -i 's/^shard = .*/shard = 1\/1/' "$tmp/bad/run.args"
+victim=$(get "$tmp/bad/raw.csv" boot_id | head -n 1)
+sed -i "2s/,ok,/,ok,\"unterminated/" "$tmp/bad/raw.csv"
+"${run[@]}" --out "$tmp/bad" --resume >"$tmp/bad.log" 2>&1
+ids=$(get "$tmp/bad/raw.csv" boot_id)
+grep -q "^line 2: $victim," "$tmp/bad/raw.csv.rejected" 2>/dev/null && [ "$(wc -l <<<"$ids")" -eq 4 ] &&
+	[ -z "$(sort <<<"$ids" | uniq -d)" ] &&
+	ok "a damaged raw.csv row is set aside with its line number and its boot redone once" ||
+	bad "damaged row: $(tail -n 2 "$tmp/bad.log" | tr '\n' ' ') ids: $(echo $ids)"
+"${run[@]:2}" --out "$tmp/empty" --jobs 1 --set variant=slow --set reps=2 >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 300); do [ -s "$tmp/empty/run.args" ] && [ -s "$tmp/empty/raw.csv" ] && break; sleep 0.05; done
+kill -KILL $pid; wait $pid 2>/dev/null
+: >"$tmp/empty/raw.csv"
+"${run[@]}" --out "$tmp/empty" --resume >/dev/null 2>&1
+[ "$(head -n 1 "$tmp/empty/raw.csv" | cut -d, -f1)" = boot_id ] && [ "$(get "$tmp/empty/raw.csv" boot_id | wc -l)" -eq 2 ] &&
+	ok "an empty raw.csv gets its header back on resume" || bad "empty raw.csv: $(head -c 200 "$tmp/empty/raw.csv")"
+
+# 5d. No shell between the user's arguments and exec; bounded QEMU checks.
+mkdir -p "$tmp/my qemu;true"
+cp tests/fake-qemu "$tmp/my qemu;true/qemu"
+"${run[@]}" --qemu "$tmp/my qemu;true/qemu" --out "$tmp/path" --set variant=ok --set reps=1 >/dev/null 2>&1 &&
+	grep -q '"qemu": "QEMU emulator version 7.2.0 (crngbench fake-qemu)"' "$tmp/path/meta.json" &&
+	ok "a QEMU path with a space and ';' runs, no shell involved" || bad "QEMU path with a space: $(grep qemu "$tmp/path/meta.json")"
+FAKE_QEMU_VERSION=hang FAKE_QEMU_CPU_CHECK=exit "${run[@]}" --out "$tmp/ver" --set variant=ok --set reps=1 \
+	>"$tmp/ver.log" 2>&1
+[ $? -eq 0 ] && grep -q '"qemu": ""' "$tmp/ver/meta.json" &&
+	[ "$(get "$tmp/ver/raw.csv" status)" = ok ] &&
+	ok "a QEMU that never answers --version, and a -cpu check that exits unread, do not stop the run" ||
+	bad "version hang / cpu-check exit: $(tail -n 2 "$tmp/ver.log" | tr '\n' ' ')"
+
+# 5e. SIGHUP ends a sweep like Ctrl-C: exit 130, no QEMU left behind.
+"${run[@]:2}" --out "$tmp/hup" --jobs 2 --set variant=hang --set reps=2 --set timeout=30 >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 200); do [ "$(ls "$tmp/hup/boots" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.05; done
+sleep 0.3
+kill -HUP $pid; wait $pid; rc=$?
+sleep 0.3
+left=$(pgrep -f "fake-qemu -M microvm.*$tmp/hup/" | wc -l)
+[ $rc -eq 130 ] && [ "$left" -eq 0 ] && ok "SIGHUP: the runner exits 130 and leaves no QEMU" ||
+	bad "SIGHUP: exit $rc, $left QEMU processes left"
+
+# 5f. A seed file that is not a number is an error, never seed 0.
+cp -r "$tmp/m" "$tmp/seedbad" && echo "12abc" >"$tmp/seedbad/seed"
+msg=$("$runner" --summarize "$tmp/seedbad" 2>&1)
+[ $? -eq 2 ] && grep -q "does not hold a seed" <<<"$msg" && ok "a garbage seed file is refused, naming it" ||
+	bad "garbage seed: $msg"
 
 # 6. Limits are errors before the sweep, never silent truncation.
 long=$(printf 'x%.0s' $(seq 2100))
