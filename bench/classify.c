@@ -82,6 +82,37 @@ static int qemu_failed(const struct boot_facts *f)
 static const char *const panic_markers[] = { "Kernel panic", "BUG:", NULL };
 static const char *const crng_done[] = { "crng init done", NULL };
 
+/*
+ * Killed at the host timeout. Still waiting for entropy (the probe ran, the
+ * kernel never said "crng init done") is a measurement, not a failure:
+ * censored at T. Anything else that hangs is a timeout.
+ */
+static void timed_out(const struct boot_facts *f,
+		      const struct report_outcome *o, struct row *r)
+{
+	int64_t t = (int64_t)f->timeout_s * 1000000000;
+	int waiting = !console_line(f->dir, crng_done, NULL, 0) &&
+		      (o->probe_complete || o->last[0]);
+
+	set_text(r->status, waiting ? "censored" : "timeout");
+	set_text(r->reason, "%s after %d s (%s%s)",
+		 waiting ? "not ready" : "no report", f->timeout_s,
+		 o->last[0]	   ? "last record: " :
+		 o->probe_complete ? "PID 1 probe done; systemd never "
+				     "reached the report unit" :
+				     "nothing from the guest",
+		 o->last);
+	if (!waiting)
+		return;
+	r->crng_ready_censored = 1;
+	r->crng_ready_bound_ns = t;
+	if (r->first_urandom_end_ns < 0 &&
+	    strstr(o->last, "reading iface=urandom ")) {
+		r->first_urandom_censored = 1;
+		r->first_urandom_end_ns = r->first_urandom_dur_ns = t;
+	}
+}
+
 void classify_boot(const struct boot_facts *f, struct row *r,
 		   struct strbuf *reads, struct strbuf *traces)
 {
@@ -138,35 +169,7 @@ void classify_boot(const struct boot_facts *f, struct row *r,
 		set_text(r->status, "panic");
 		set_text(r->reason, "%s", panic_line);
 	} else if (f->timed_out) {
-		/*
-		 * Still waiting for entropy at the timeout (the probe ran, the
-		 * kernel never said "crng init done") is a measurement, not a
-		 * failure: censored at T. Anything else that hangs is a timeout.
-		 */
-		int waiting = !console_line(f->dir, crng_done, NULL, 0) &&
-			      (o.probe_complete || o.last[0]);
-
-		set_text(r->status, waiting ? "censored" : "timeout");
-		set_text(r->reason, "%s after %d s (%s%s)",
-			 waiting ? "not ready" : "no report", f->timeout_s,
-			 o.last[0]	  ? "last record: " :
-			 o.probe_complete ? "PID 1 probe done; systemd never "
-					    "reached the report unit" :
-					    "nothing from the guest",
-			 o.last);
-		if (waiting) {
-			r->crng_ready_censored = 1;
-			r->crng_ready_bound_ns =
-				(int64_t)f->timeout_s * 1000000000;
-			if (r->first_urandom_end_ns < 0 &&
-			    strstr(o.last, "reading iface=urandom ")) {
-				r->first_urandom_censored = 1;
-				r->first_urandom_end_ns =
-					r->first_urandom_dur_ns =
-						(int64_t)f->timeout_s *
-						1000000000;
-			}
-		}
+		timed_out(f, &o, r);
 		/* Only verified segments gave data: the probe's, if complete. */
 	} else {
 		set_text(r->status, "corrupt");

@@ -89,11 +89,67 @@ static int parse_int(const char *s, int lo, int hi, int *out)
 	return 0;
 }
 
+/*
+ * The comma-separated values of axis a into m; their count, or -1 with a
+ * message. Duplicates are refused.
+ */
+static int set_values(struct matrix *m, int a, const char *key, char *val,
+		      char *err, size_t errlen)
+{
+	char *tok, *save = NULL;
+	int n = 0;
+
+	for (tok = strtok_r(val, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		tok = trim(tok);
+		if (!*tok)
+			return fail(err, errlen, "%s: empty value in the list",
+				    key);
+		/*
+		 * QEMU's -cpu spelling has commas of its own: a flag (+x, -x,
+		 * x=on) belongs to the model before it, so "qemu64,max,-rdrand"
+		 * is the two values qemu64 and max,-rdrand.
+		 */
+		if (a == AX_cpu && n > 0 &&
+		    (*tok == '+' || *tok == '-' || strchr(tok, '='))) {
+			char *prev = m->values[a][n - 1];
+
+			if (strlen(prev) + 1 + strlen(tok) >= MAX_VALUE_LEN)
+				return fail(err, errlen,
+					    "cpu: value '%s,%s' too long", prev,
+					    tok);
+			strcat(prev, ",");
+			strcat(prev, tok);
+			continue;
+		}
+		if (a == AX_cpu &&
+		    (*tok == '+' || *tok == '-' || strchr(tok, '=')))
+			return fail(
+				err, errlen,
+				"cpu=%s: a CPU flag needs a model before it (e.g. max,-rdrand)",
+				tok);
+		if (n == MAX_VALUES)
+			return fail(err, errlen, "%s: more than %d values", key,
+				    MAX_VALUES);
+		if (strlen(tok) >= MAX_VALUE_LEN)
+			return fail(err, errlen,
+				    "%s: value '%.30s...' too long", key, tok);
+		snprintf(m->values[a][n++], MAX_VALUE_LEN, "%s", tok);
+	}
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < i; j++)
+			if (!strcmp(m->values[a][j], m->values[a][i]))
+				return fail(err, errlen,
+					    "%s: value '%s' given twice", key,
+					    m->values[a][i]);
+	return n;
+}
+
 int matrix_set(struct matrix *m, const char *assignment, char *err,
 	       size_t errlen)
 {
-	char buf[1024], *eq, *key, *val, *tok, *save = NULL;
-	int a, n = 0;
+	char buf[1024], *eq, *key, *val;
+	int a, n;
 
 	if (strlen(assignment) >= sizeof(buf))
 		return fail(err, errlen, "'%.40s...' is too long", assignment);
@@ -153,49 +209,9 @@ int matrix_set(struct matrix *m, const char *assignment, char *err,
 			"unknown axis '%s'; axes are: %sand settings reps timeout read_timeout name",
 			key, known);
 	}
-	for (tok = strtok_r(val, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		tok = trim(tok);
-		if (!*tok)
-			return fail(err, errlen, "%s: empty value in the list",
-				    key);
-		/*
-		 * QEMU's -cpu spelling has commas of its own: a flag (+x, -x,
-		 * x=on) belongs to the model before it, so "qemu64,max,-rdrand"
-		 * is the two values qemu64 and max,-rdrand.
-		 */
-		if (a == AX_cpu && n > 0 &&
-		    (*tok == '+' || *tok == '-' || strchr(tok, '='))) {
-			char *prev = m->values[a][n - 1];
-
-			if (strlen(prev) + 1 + strlen(tok) >= MAX_VALUE_LEN)
-				return fail(err, errlen,
-					    "cpu: value '%s,%s' too long", prev,
-					    tok);
-			strcat(prev, ",");
-			strcat(prev, tok);
-			continue;
-		}
-		if (a == AX_cpu &&
-		    (*tok == '+' || *tok == '-' || strchr(tok, '=')))
-			return fail(
-				err, errlen,
-				"cpu=%s: a CPU flag needs a model before it (e.g. max,-rdrand)",
-				tok);
-		if (n == MAX_VALUES)
-			return fail(err, errlen, "%s: more than %d values", key,
-				    MAX_VALUES);
-		if (strlen(tok) >= MAX_VALUE_LEN)
-			return fail(err, errlen,
-				    "%s: value '%.30s...' too long", key, tok);
-		snprintf(m->values[a][n++], MAX_VALUE_LEN, "%s", tok);
-	}
-	for (int i = 0; i < n; i++)
-		for (int j = 0; j < i; j++)
-			if (!strcmp(m->values[a][j], m->values[a][i]))
-				return fail(err, errlen,
-					    "%s: value '%s' given twice", key,
-					    m->values[a][i]);
+	n = set_values(m, a, key, val, err, errlen);
+	if (n < 0)
+		return -1;
 	m->nvalues[a] = n;
 	return 0;
 }

@@ -107,38 +107,39 @@ static void parse_shard(struct run_opts *o, const char *s)
 		    s);
 }
 
+static const struct option long_opts[] = {
+	{ "matrix", required_argument, 0, 'm' },
+	{ "set", required_argument, 0, 's' },
+	{ "out", required_argument, 0, 'o' },
+	{ "resume", no_argument, 0, 'r' },
+	{ "kernels", required_argument, 0, 'k' },
+	{ "image", required_argument, 0, 'i' },
+	{ "qemu", required_argument, 0, 'q' },
+	{ "jobs", required_argument, 0, 'j' },
+	{ "seed", required_argument, 0, 'S' },
+	{ "shard", required_argument, 0, 'h' },
+	{ "kvm-canary", required_argument, 0, 'c' },
+	{ "perf", no_argument, 0, 'p' },
+	{ "dry-run", no_argument, 0, 'n' },
+	{ "summarize", required_argument, 0, 'u' },
+	{ "rescan", required_argument, 0, 'R' },
+	{ "merge", required_argument, 0, 'M' },
+	{ "describe", no_argument, 0, 'D' },
+	{ "print-axis", required_argument, 0, 'P' },
+	{ "quiet", no_argument, 0, 'Q' },
+	{ "append", required_argument, 0, 'A' },
+	{ "qemu-arg", required_argument, 0, 'X' },
+	{ "help", no_argument, 0, 'H' },
+	{ 0, 0, 0, 0 }
+};
+
 static enum mode parse_args(struct run_opts *o, int argc, char **argv,
 			    const char **dir)
 {
-	static const struct option lo[] = {
-		{ "matrix", required_argument, 0, 'm' },
-		{ "set", required_argument, 0, 's' },
-		{ "out", required_argument, 0, 'o' },
-		{ "resume", no_argument, 0, 'r' },
-		{ "kernels", required_argument, 0, 'k' },
-		{ "image", required_argument, 0, 'i' },
-		{ "qemu", required_argument, 0, 'q' },
-		{ "jobs", required_argument, 0, 'j' },
-		{ "seed", required_argument, 0, 'S' },
-		{ "shard", required_argument, 0, 'h' },
-		{ "kvm-canary", required_argument, 0, 'c' },
-		{ "perf", no_argument, 0, 'p' },
-		{ "dry-run", no_argument, 0, 'n' },
-		{ "summarize", required_argument, 0, 'u' },
-		{ "rescan", required_argument, 0, 'R' },
-		{ "merge", required_argument, 0, 'M' },
-		{ "describe", no_argument, 0, 'D' },
-		{ "print-axis", required_argument, 0, 'P' },
-		{ "quiet", no_argument, 0, 'Q' },
-		{ "append", required_argument, 0, 'A' },
-		{ "qemu-arg", required_argument, 0, 'X' },
-		{ "help", no_argument, 0, 'H' },
-		{ 0, 0, 0, 0 }
-	};
 	enum mode mode = M_RUN;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			o->matrix_file = optarg;
