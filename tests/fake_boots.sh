@@ -11,6 +11,20 @@ fx=$PWD/tests/fixtures/block-qemu64.result
 runner=${CRNGBENCH_RUNNER:-build/crngbench-run}
 get() { tests/csvget.py "$@"; }
 ok() { echo "PASS: fake boots: $*"; }
+# Start a sweep in the background and SIGKILL the runner once DIR/raw.csv
+# holds a row (bounded wait): an interrupted run to resume.
+killed_run() {
+	local dir=$1 pid
+	shift
+	"${run[@]:2}" --out "$dir" "$@" >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 300); do
+		[ "$(tail -n +2 "$dir/raw.csv" 2>/dev/null | wc -l)" -ge "${rows:-1}" ] && break
+		sleep 0.05
+	done
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+}
 bad() { echo "FAIL: fake boots: $*"; }
 
 # One "kernel" per scenario: the fake reads what to do from the bzImage.
@@ -73,14 +87,7 @@ done
 
 # 2. SIGKILL of the runner mid-sweep: no QEMU left; --resume finishes the
 # run without redoing or doubling a boot.
-"${run[@]:2}" --out "$tmp/kill" --jobs 1 --seed 7 --set variant=slow --set reps=6 --set timeout=5 \
-	>/dev/null 2>&1 &
-pid=$!
-for _ in $(seq 300); do
-	[ "$(tail -n +2 "$tmp/kill/raw.csv" 2>/dev/null | wc -l)" -ge 2 ] && break
-	sleep 0.05
-done
-kill -KILL $pid; wait $pid 2>/dev/null
+rows=2 killed_run "$tmp/kill" --jobs 1 --seed 7 --set variant=slow --set reps=6 --set timeout=5
 sleep 0.5
 orphans=$(pgrep -f "fake-qemu -M microvm.*$tmp/kill/" | wc -l)
 [ "$orphans" -eq 0 ] && ok "no QEMU outlives a SIGKILLed runner" || bad "$orphans QEMU processes left behind"
@@ -96,14 +103,8 @@ fi
 
 # 2b. --resume boots as the run was started (run.args): shard, --append;
 # other options are refused, and so is a kernel changed since.
-"${run[@]:2}" --out "$tmp/args" --jobs 1 --seed 7 --shard 1/2 --append "crngbench_test=1" \
-	--set variant=slow --set reps=6 --set timeout=5 >/dev/null 2>&1 &
-pid=$!
-for _ in $(seq 300); do
-	[ "$(tail -n +2 "$tmp/args/raw.csv" 2>/dev/null | wc -l)" -ge 1 ] && break
-	sleep 0.05
-done
-kill -KILL $pid; wait $pid 2>/dev/null
+killed_run "$tmp/args" --jobs 1 --seed 7 --shard 1/2 --append "crngbench_test=1" \
+	--set variant=slow --set reps=6 --set timeout=5
 msg=$("${run[@]}" --out "$tmp/args" --resume --append "other=1" 2>&1)
 grep -q "started with --append crngbench_test=1" <<<"$msg" &&
 	ok "--resume with another --append is refused, naming the original" || bad "resume --append: $msg"
@@ -113,13 +114,7 @@ noappend=$(grep -L "crngbench_test=1" "$tmp"/args/boots/*/cmd | wc -l)
 [ "$n" -eq 3 ] && [ "$noappend" -eq 0 ] &&
 	ok "--resume of a --shard 1/2 --append run boots only its shard, with the --append" ||
 	bad "resume of shard+append: $n rows (want 3), $noappend boots without the --append"
-"${run[@]:2}" --out "$tmp/args2" --jobs 1 --set variant=slow --set reps=4 --set timeout=5 >/dev/null 2>&1 &
-pid=$!
-for _ in $(seq 300); do
-	[ "$(tail -n +2 "$tmp/args2/raw.csv" 2>/dev/null | wc -l)" -ge 1 ] && break
-	sleep 0.05
-done
-kill -KILL $pid; wait $pid 2>/dev/null
+killed_run "$tmp/args2" --jobs 1 --set variant=slow --set reps=4 --set timeout=5
 echo "slow-ok $fx # rebuilt" >"$k/slow-hz250/bzImage"
 msg=$("${run[@]}" --out "$tmp/args2" --resume 2>&1)
 grep -q "is not the file this run started with" <<<"$msg" &&
@@ -191,10 +186,7 @@ grep -q "^line 2: $victim," "$tmp/bad/raw.csv.rejected" 2>/dev/null && [ "$(wc -
 	[ -z "$(sort <<<"$ids" | uniq -d)" ] &&
 	ok "a damaged raw.csv row is set aside with its line number and its boot redone once" ||
 	bad "damaged row: $(tail -n 2 "$tmp/bad.log" | tr '\n' ' ') ids: $(echo $ids)"
-"${run[@]:2}" --out "$tmp/empty" --jobs 1 --set variant=slow --set reps=2 >/dev/null 2>&1 &
-pid=$!
-for _ in $(seq 300); do [ -s "$tmp/empty/run.args" ] && [ -s "$tmp/empty/raw.csv" ] && break; sleep 0.05; done
-kill -KILL $pid; wait $pid 2>/dev/null
+killed_run "$tmp/empty" --jobs 1 --set variant=slow --set reps=2
 : >"$tmp/empty/raw.csv"
 "${run[@]}" --out "$tmp/empty" --resume >/dev/null 2>&1
 [ "$(head -n 1 "$tmp/empty/raw.csv" | cut -d, -f1)" = boot_id ] && [ "$(get "$tmp/empty/raw.csv" boot_id | wc -l)" -eq 2 ] &&

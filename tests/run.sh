@@ -16,21 +16,8 @@ cache=${CRNGBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/crngbench}
 export CRNGBENCH_CACHE=$cache
 
 step() { echo "== $*"; }
-# Run a command whose stdout carries PASS:/FAIL:/SKIP: lines; a command that
-# fails without saying FAIL still counts as one failure.
-collect() {
-	local name=$1; shift
-	local tmp=$out/step.txt
-	"$@" >"$tmp" 2>"$out/step.err"
-	local rc=$?
-	grep -E '^(PASS|FAIL|SKIP): ' "$tmp" | tee -a "$log"
-	grep -E '^# ' "$tmp" || true
-	if [ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$tmp"; then
-		echo "FAIL: $name: exit $rc: $(tail -n 3 "$out/step.err" | tr '\n' ' ')" | tee -a "$log"
-	fi
-}
-pass() { echo "PASS: $*" | tee -a "$log"; }
-fail() { echo "FAIL: $*" | tee -a "$log"; }
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
 
 step "the fast tier: make unit (unit tests, fuzz smoke, fake-qemu runner tests, plots)"
 collect "make unit" tests/unit.sh
@@ -69,10 +56,4 @@ else
 	fail "boots: not run, the kernels or the image did not build"
 fi
 
-p=$(grep -c '^PASS: ' "$log")
-f=$(grep -c '^FAIL: ' "$log")
-s=$(grep -c '^SKIP: ' "$log")
-echo
-grep '^FAIL: ' "$log" || true
-echo "$p passed, $f failed, $s skipped"
-[ "$f" -eq 0 ]
+closing --skipped

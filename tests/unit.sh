@@ -11,18 +11,8 @@ out=tests/out/unit
 rm -rf "$out" && mkdir -p "$out"
 log=$out/results.txt
 : >"$log"
-say() { echo "$*" | tee -a "$log"; }
-# Run a command whose stdout carries PASS:/FAIL: lines; a command that
-# fails without saying FAIL still counts as one failure.
-collect() {
-	local name=$1 rc; shift
-	"$@" >"$out/step.txt" 2>"$out/step.err"
-	rc=$?
-	grep -E '^(PASS|FAIL|SKIP): ' "$out/step.txt" | tee -a "$log"
-	if [ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$out/step.txt"; then
-		say "FAIL: $name: exit $rc: $(tail -n 3 "$out/step.err" | tr '\n' ' ')"
-	fi
-}
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
 
 if make -s -j"$(nproc)" unit-bins >"$out/make.log" 2>&1; then
 	say "PASS: build: unit tests and runner build with -Wall -Wextra -Werror (plain, ASan+UBSan)"
@@ -57,9 +47,4 @@ collect "runner input checks" tests/runner_inputs.sh
 collect "runner against fake-qemu" tests/fake_boots.sh
 collect "plots and report tables" tests/plots.sh
 
-p=$(grep -c '^PASS: ' "$log")
-f=$(grep -c '^FAIL: ' "$log")
-echo
-grep '^FAIL: ' "$log" || true
-echo "$p passed, $f failed"
-[ "$f" -eq 0 ]
+closing

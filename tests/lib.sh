@@ -1,0 +1,38 @@
+# Sourced by tests/run.sh and tests/unit.sh: one way to run a step and
+# count its PASS:/FAIL:/SKIP: lines. The caller sets out (a directory) and
+# log (the file every result line is appended to).
+
+say() { echo "$*" | tee -a "$log"; }
+pass() { say "PASS: $*"; }
+fail() { say "FAIL: $*"; }
+
+# Run a command whose stdout carries PASS:/FAIL:/SKIP: lines; a command that
+# fails without saying FAIL still counts as one failure.
+collect() {
+	local name=$1 rc
+	shift
+	"$@" >"$out/step.txt" 2>"$out/step.err"
+	rc=$?
+	grep -E '^(PASS|FAIL|SKIP): ' "$out/step.txt" | tee -a "$log"
+	grep -E '^# ' "$out/step.txt" || true
+	if [ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$out/step.txt"; then
+		fail "$name: exit $rc: $(tail -n 3 "$out/step.err" | tr '\n' ' ')"
+	fi
+}
+
+# The closing lines: the failures again, then "N passed, N failed[, N skipped]".
+# Returns non-zero if anything failed.
+closing() {
+	local p f s
+	p=$(grep -c '^PASS: ' "$log")
+	f=$(grep -c '^FAIL: ' "$log")
+	s=$(grep -c '^SKIP: ' "$log")
+	echo
+	grep '^FAIL: ' "$log" || true
+	if [ "${1:-}" = --skipped ]; then
+		echo "$p passed, $f failed, $s skipped"
+	else
+		echo "$p passed, $f failed"
+	fi
+	[ "$f" -eq 0 ]
+}
