@@ -319,7 +319,7 @@ int results_merge(const char *out, char *const *dirs, int ndirs, char *err,
 	    merge_copy(s[0].dir, tmp, "seed", err, errlen) ||
 	    merge_meta(s, ndirs, tmp, err, errlen) ||
 	    merge_boots(s, ndirs, tmp, err, errlen) ||
-	    summary_write(tmp, seed, NULL, err, errlen)) {
+	    summary_write(tmp, seed, NULL, 0, err, errlen)) {
 		remove_tree(tmp);
 		goto done;
 	}

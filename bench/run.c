@@ -69,6 +69,7 @@ static void usage(FILE *f)
 	      "  --describe          axes, settings, columns and measures, as JSON\n"
 	      "  --print-axis AXIS   the resolved matrix's values of AXIS (--matrix, --set)\n"
 	      "  --quiet             no progress line\n"
+	      "  --verbose           every measure of every cell at the end, not the compact table\n"
 	      "  --append 'ARGS'     extra kernel command line for every boot\n"
 	      "  --qemu-arg ARG      extra QEMU argument for every boot (repeatable)\n"
 	      "axes:",
@@ -203,6 +204,9 @@ static enum mode parse_args(struct run_opts *o, int argc, char **argv,
 		case 'Q':
 			o->quiet = 1;
 			break;
+		case 'V':
+			o->verbose = 1;
+			break;
 		case 'A':
 			o->append = optarg;
 			break;
@@ -229,7 +233,8 @@ static enum mode parse_args(struct run_opts *o, int argc, char **argv,
 
 static int summarize(struct run *r, FILE *out)
 {
-	if (summary_write(r->out_dir, r->o.seed, out, r->err, sizeof(r->err)))
+	if (summary_write(r->out_dir, r->o.seed, out, r->o.verbose, r->err,
+			  sizeof(r->err)))
 		die("%s", r->err);
 	return 0;
 }

@@ -35,6 +35,7 @@ struct run_opts {
 	int perf;
 	int dry_run;
 	int quiet;
+	int verbose;
 	const char *append;
 	char *qemu_args[MAX_QEMU_ARGS + 1];
 	int nqemu_args;

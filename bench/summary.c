@@ -194,8 +194,14 @@ static void fmt_ms(char *buf, size_t len, double ns, int censored)
 		snprintf(buf, len, "%s%.3f", censored ? ">" : "", ns / 1e6);
 }
 
+/* One cell's statistics of one measure, kept for the terminal. */
+struct result {
+	int have; /* summarize() gave figures */
+	struct summary su;
+};
+
 static void print_measure(FILE *out, const struct measure *me,
-			  const struct summary *su, const char *note)
+			  const struct summary *su)
 {
 	char med[32], lo[32], hi[32];
 
@@ -211,23 +217,26 @@ static void print_measure(FILE *out, const struct measure *me,
 	if (su->censored)
 		fprintf(out, "  (%zu of %zu censored)", su->censored, su->n);
 	if (su->outliers)
-		fprintf(out, "  warning: %s", note);
+		fprintf(out, "  warning: %zu outlier(s) beyond 3 MAD",
+			su->outliers);
 	fprintf(out, "\n");
 }
 
-/* One summary.csv line (and terminal line) for a cell and a measure. */
-static int write_measure(FILE *f, FILE *out, const struct cellrows *cr,
-			 const struct row *rows, size_t m, uint64_t seed)
+/* One summary.csv line for a cell and a measure; the figures into res. */
+static int write_measure(FILE *f, const struct cellrows *cr,
+			 const struct row *rows, size_t m, uint64_t seed,
+			 struct result *res)
 {
 	const struct measure *me = &measures[m];
 	struct sample *s = calloc(cr->n ? cr->n : 1, sizeof(*s));
-	struct summary su;
+	struct summary *su = &res->su;
 	size_t k;
 	char note[128] = "";
 
 	if (!s)
 		return -1;
 	k = samples(cr, rows, me, s);
+	res->have = 0;
 	for (int a = 0; a < AX_N; a++) {
 		char q[256];
 		size_t off = 0;
@@ -242,22 +251,21 @@ static int write_measure(FILE *f, FILE *out, const struct cellrows *cr,
 		csv_field(q, sizeof(q), &off, cr->skip_reason, 1);
 		fprintf(f, "%s,%s,0,0,%zu,%zu,,,,,,,,,,,,not measured: %s\n",
 			me->name, me->clock, cr->failed, cr->skipped, q);
-	} else if (summarize(s, k, seed + m, 0, &su)) {
+	} else if (summarize(s, k, seed + m, 0, su)) {
 		fprintf(f, "%s,%s,0,0,%zu,%zu,,,,,,,,,,,,no data\n", me->name,
 			me->clock, cr->failed, cr->skipped);
 	} else {
-		if (su.outliers)
+		res->have = 1;
+		if (su->outliers)
 			snprintf(note, sizeof(note),
-				 "%zu outlier(s) beyond 3 MAD", su.outliers);
+				 "%zu outlier(s) beyond 3 MAD", su->outliers);
 		fprintf(f,
 			"%s,%s,%zu,%zu,%zu,%zu,%.3f,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%zu,%s\n",
-			me->name, me->clock, su.n, su.censored, cr->failed,
-			cr->skipped, su.median / 1e6, su.median_censored,
-			su.mean / 1e6, su.sd / 1e6, su.min / 1e6, su.max / 1e6,
-			su.p10 / 1e6, su.p90 / 1e6, su.ci_lo / 1e6,
-			su.ci_hi / 1e6, su.outliers, note);
-		if (out)
-			print_measure(out, me, &su, note);
+			me->name, me->clock, su->n, su->censored, cr->failed,
+			cr->skipped, su->median / 1e6, su->median_censored,
+			su->mean / 1e6, su->sd / 1e6, su->min / 1e6,
+			su->max / 1e6, su->p10 / 1e6, su->p90 / 1e6,
+			su->ci_lo / 1e6, su->ci_hi / 1e6, su->outliers, note);
 	}
 	free(s);
 	return 0;
@@ -278,30 +286,258 @@ static void print_cell(FILE *out, const struct cellrows *cr)
 	fprintf(out, "\n");
 }
 
-static int write_table(FILE *f, FILE *out, const struct cellrows *cells,
-		       size_t ncells, const struct row *rows, uint64_t seed)
+/* --verbose: every measure of every cell. */
+static void print_verbose(FILE *out, const struct cellrows *cells,
+			  size_t ncells, const struct result *res)
+{
+	for (size_t c = 0; c < ncells; c++) {
+		print_cell(out, &cells[c]);
+		for (size_t m = 0; m < NMEASURES; m++)
+			if (res[c * NMEASURES + m].have)
+				print_measure(out, &measures[m],
+					      &res[c * NMEASURES + m].su);
+	}
+}
+
+static int write_table(FILE *f, const struct cellrows *cells, size_t ncells,
+		       const struct row *rows, uint64_t seed,
+		       struct result *res)
 {
 	for (int a = 0; a < AX_N; a++)
 		fprintf(f, "%s,", axis_name((enum axis)a));
 	fputs("measure,clock,n,censored,failed,skipped,median_ms,median_censored,mean_ms,sd_ms,min_ms,max_ms,"
 	      "p10_ms,p90_ms,ci95_lo_ms,ci95_hi_ms,outliers,note\n",
 	      f);
-	for (size_t c = 0; c < ncells; c++) {
-		if (out)
-			print_cell(out, &cells[c]);
+	for (size_t c = 0; c < ncells; c++)
 		for (size_t m = 0; m < NMEASURES; m++)
-			if (write_measure(f, out, &cells[c], rows, m, seed))
+			if (write_measure(f, &cells[c], rows, m, seed,
+					  &res[c * NMEASURES + m]))
 				return -1;
-	}
 	return 0;
 }
 
-int summary_write(const char *dir, uint64_t seed, FILE *out, char *err,
-		  size_t errlen)
+/* --- the compact terminal table (hyperfine-like) --- */
+
+static size_t measure_index(const char *name)
+{
+	for (size_t m = 0; m < NMEASURES; m++)
+		if (!strcmp(measures[m].name, name))
+			return m;
+	return 0;
+}
+
+/* Milliseconds at a precision that shows sub-millisecond reads. */
+static void fmt_short(char *buf, size_t len, double ns, int censored)
+{
+	double v = ns / 1e6;
+
+	snprintf(buf, len,
+		 v >= 100 ? "%s%.0f" :
+		 v >= 1	  ? "%s%.1f" :
+			    "%s%.3f",
+		 censored ? ">" : "", v);
+}
+
+/* "median [lo, hi]" of a result, or what stands in for it. */
+static void fmt_result(char *buf, size_t len, const struct result *r)
+{
+	char med[24], lo[24], hi[24];
+
+	if (!r->have) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	fmt_short(med, sizeof(med), r->su.median, r->su.median_censored);
+	fmt_short(lo, sizeof(lo), r->su.ci_lo, 0);
+	fmt_short(hi, sizeof(hi), r->su.ci_hi, r->su.ci_censored);
+	text_printf(buf, len, "%s [%s, %s]", med, lo, hi);
+}
+
+/* The axes whose value differs between cells, variant and accel aside. */
+static void varying_axes(const struct cellrows *cells, size_t n, int *vary)
+{
+	for (int a = 0; a < AX_N; a++) {
+		vary[a] = 0;
+		for (size_t c = 1; c < n && !vary[a]; c++)
+			vary[a] = strcmp(cells[c].first->axis[a],
+					 cells[0].first->axis[a]) != 0;
+	}
+	vary[AX_variant] = vary[AX_accel] = 0;
+}
+
+/* A cell's condition: its value of each varying axis. */
+static void condition(const struct cellrows *c, const int *vary, char *buf,
+		      size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int a = 0; a < AX_N && off < len; a++)
+		if (vary[a])
+			off += (size_t)snprintf(buf + off, len - off, "%s%s=%s",
+						off ? " " : "",
+						axis_name((enum axis)a),
+						c->first->axis[a]);
+}
+
+static int same_condition(const struct cellrows *a, const struct cellrows *b)
+{
+	for (int i = 0; i < AX_N; i++)
+		if (i != AX_variant &&
+		    strcmp(a->first->axis[i], b->first->axis[i]))
+			return 0;
+	return 1;
+}
+
+/* Skipped cells, one line per reason. */
+static void print_skipped(FILE *out, const struct cellrows *cells, size_t n)
+{
+	for (size_t c = 0; c < n; c++) {
+		size_t count = 0;
+		int first = 1;
+
+		if (!cells[c].skipped || cells[c].n)
+			continue;
+		for (size_t d = 0; d < n && first; d++)
+			first = d >= c || !cells[d].skipped || cells[d].n ||
+				strcmp(cells[d].skip_reason,
+				       cells[c].skip_reason);
+		if (!first)
+			continue;
+		for (size_t d = c; d < n; d++)
+			count += cells[d].skipped && !cells[d].n &&
+				 !strcmp(cells[d].skip_reason,
+					 cells[c].skip_reason);
+		fprintf(out, "skipped: %zu %s cells: %s\n", count,
+			cells[c].first->axis[AX_accel], cells[c].skip_reason);
+	}
+}
+
+/* The cells of c's condition with figures for measure m, fastest first. */
+static size_t by_speed(const struct cellrows *cells, size_t n, size_t c,
+		       const struct result *res, size_t m, size_t *out)
+{
+	size_t k = 0;
+
+	for (size_t d = c; d < n; d++) {
+		size_t i = k;
+
+		if (!same_condition(&cells[d], &cells[c]) ||
+		    !res[d * NMEASURES + m].have)
+			continue;
+		while (i > 0 && res[out[i - 1] * NMEASURES + m].su.median >
+					res[d * NMEASURES + m].su.median) {
+			out[i] = out[i - 1];
+			i--;
+		}
+		out[i] = d;
+		k++;
+	}
+	return k;
+}
+
+/*
+ * Per condition, the variants' first blocking urandom read against the
+ * fastest variant's: the answer to "what does blocking cost", in words.
+ */
+static void print_comparisons(FILE *out, const struct cellrows *cells, size_t n,
+			      const struct result *res, const int *vary)
+{
+	size_t lat = measure_index("first_urandom_latency"), *order;
+
+	order = calloc(n + 1, sizeof(*order));
+	if (!order)
+		return;
+	fprintf(out,
+		"\nfirst blocking /dev/urandom read, against the fastest variant:\n");
+	for (size_t c = 0; c < n; c++) {
+		const struct summary *best;
+		char cond[256], v[32];
+		int done = 0;
+		size_t k;
+
+		for (size_t d = 0; d < c && !done; d++)
+			done = same_condition(&cells[d], &cells[c]);
+		k = done ? 0 : by_speed(cells, n, c, res, lat, order);
+		if (k < 2 || res[order[0] * NMEASURES + lat].su.median <= 0)
+			continue;
+		best = &res[order[0] * NMEASURES + lat].su;
+		condition(&cells[c], vary, cond, sizeof(cond));
+		fmt_short(v, sizeof(v), best->median, best->median_censored);
+		fprintf(out, "  %s, %s: %s %s ms;", cond,
+			cells[c].first->axis[AX_accel],
+			cells[order[0]].first->axis[AX_variant], v);
+		for (size_t i = 1; i < k; i++) {
+			const struct summary *su =
+				&res[order[i] * NMEASURES + lat].su;
+			double x = su->median / best->median;
+
+			fprintf(out, x < 10 ? " %s %s%.1fx" : " %s %s%.0fx",
+				cells[order[i]].first->axis[AX_variant],
+				su->median_censored ? ">" : "", x);
+		}
+		fprintf(out, "\n");
+	}
+	free(order);
+}
+
+/*
+ * One line per measured cell: n, the first blocking urandom read's
+ * duration and when the CRNG became ready (median [95% CI], ms, guest
+ * clock); skipped cells collapsed; then the comparisons. --verbose (or
+ * summary.csv) has every measure.
+ */
+static void print_compact(FILE *out, const struct cellrows *cells, size_t n,
+			  const struct result *res)
+{
+	size_t lat = measure_index("first_urandom_latency"),
+	       ready = measure_index("crng_ready");
+	int vary[AX_N], w = 9;
+	char(*label)[320] = calloc(n + 1, sizeof(*label));
+
+	if (!label)
+		return;
+	varying_axes(cells, n, vary);
+	for (size_t c = 0; c < n; c++) {
+		char cond[256];
+
+		condition(&cells[c], vary, cond, sizeof(cond));
+		text_printf(label[c], sizeof(label[c]), "%s %s %s",
+			    cells[c].first->axis[AX_variant],
+			    cells[c].first->axis[AX_accel], cond);
+		if (cells[c].n && (int)strlen(label[c]) > w)
+			w = (int)strlen(label[c]);
+	}
+	fprintf(out, "\n%-*s %4s  %-22s %s\n", w, "variant accel condition",
+		"n", "urandom read (ms)", "CRNG ready (ms)");
+	for (size_t c = 0; c < n; c++) {
+		char a[80], b[80];
+
+		if (!cells[c].n && !cells[c].failed)
+			continue;
+		fmt_result(a, sizeof(a), &res[c * NMEASURES + lat]);
+		fmt_result(b, sizeof(b), &res[c * NMEASURES + ready]);
+		fprintf(out, "%-*s %4zu  %-22s %s", w, label[c], cells[c].n, a,
+			b);
+		if (cells[c].failed)
+			fprintf(out, "  %zu failed", cells[c].failed);
+		fprintf(out, "\n");
+	}
+	free(label);
+	print_skipped(out, cells, n);
+	print_comparisons(out, cells, n, res, vary);
+	fprintf(out,
+		"median [95%% CI], guest clock; '>': still waiting at the bound.\n"
+		"Every measure: --summarize DIR --verbose, or summary.csv.\n");
+}
+
+int summary_write(const char *dir, uint64_t seed, FILE *out, int verbose,
+		  char *err, size_t errlen)
 {
 	char path[PATH_MAX], tmp[PATH_MAX];
 	struct row *rows;
 	struct cellrows *cells = NULL;
+	struct result *res = NULL;
 	size_t nrows, ncells = 0;
 	int rc = 0;
 	FILE *f;
@@ -311,16 +547,16 @@ int summary_write(const char *dir, uint64_t seed, FILE *out, char *err,
 		return err_set(err, errlen, "path too long: %s", dir);
 	if (row_read_file(path, &rows, &nrows, err, errlen))
 		return -1;
-	if (group_cells(rows, nrows, &cells, &ncells)) {
-		free(rows);
-		return err_set(err, errlen, "out of memory summarizing %s",
-			       path);
+	if (group_cells(rows, nrows, &cells, &ncells) ||
+	    !(res = calloc(ncells * NMEASURES + 1, sizeof(*res)))) {
+		rc = err_set(err, errlen, "out of memory summarizing %s", path);
+		goto out;
 	}
 	f = fopen(tmp, "we");
 	if (!f)
 		rc = err_set(err, errlen, "cannot write %s: %s", tmp,
 			     strerror(errno));
-	else if (write_table(f, out, cells, ncells, rows, seed))
+	else if (write_table(f, cells, ncells, rows, seed, res))
 		rc = err_set(err, errlen, "out of memory summarizing %s", path);
 	if (f && fclose(f) && !rc)
 		rc = err_set(err, errlen, "cannot write %s: %s", tmp,
@@ -331,9 +567,15 @@ int summary_write(const char *dir, uint64_t seed, FILE *out, char *err,
 			     strerror(errno));
 	if (rc)
 		unlink(tmp);
+	else if (out && verbose)
+		print_verbose(out, cells, ncells, res);
+	else if (out)
+		print_compact(out, cells, ncells, res);
+out:
 	for (size_t c = 0; c < ncells; c++)
 		free(cells[c].idx);
 	free(cells);
+	free(res);
 	free(rows);
 	return rc;
 }

@@ -8,12 +8,13 @@
 
 /*
  * Read DIR/raw.csv, write DIR/summary.csv (one line per cell and measure,
- * cells in matrix order) and print the terminal table to out (may be
- * NULL). Every statistic a chart or table shows comes from here. Returns 0,
- * or -1 with a message in err.
+ * cells in matrix order) and print to out (may be NULL) the compact table
+ * (terminal.c), or with verbose every measure of every cell. Every
+ * statistic a chart or table shows comes from here. Returns 0, or -1 with
+ * a message in err.
  */
-int summary_write(const char *dir, uint64_t seed, FILE *out, char *err,
-		  size_t errlen);
+int summary_write(const char *dir, uint64_t seed, FILE *out, int verbose,
+		  char *err, size_t errlen);
 
 /* The measures' names, in summary.csv order, for --describe. */
 size_t summary_nmeasures(void);
