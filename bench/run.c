@@ -128,6 +128,7 @@ static const struct option long_opts[] = {
 	{ "describe", no_argument, 0, 'D' },
 	{ "print-axis", required_argument, 0, 'P' },
 	{ "quiet", no_argument, 0, 'Q' },
+	{ "verbose", no_argument, 0, 'V' },
 	{ "append", required_argument, 0, 'A' },
 	{ "qemu-arg", required_argument, 0, 'X' },
 	{ "help", no_argument, 0, 'H' },
