@@ -57,7 +57,7 @@ IMAGE_INPUTS := guest-image/build-image.sh $(wildcard guest-image/units/* guest-
 
 .DELETE_ON_ERROR:
 .PHONY: all help deps kernels kernels-check image runner bench run plots report check test \
-	unit unit-bins lint bench-build clean distclean
+	unit unit-bins lint post bench-build clean distclean
 
 all: runner image
 
@@ -73,6 +73,7 @@ help:
 	@echo "  make report      REPORT.md tables and plots/figures from RUN (and HZRUN, GUESTRUN, SOURCESRUN)"
 	@echo "  make unit        the fast tier: unit tests (plain, ASan+UBSan), fuzz smoke,"
 	@echo "                   the runner against tests/fake-qemu, plots on the fixture (< 1 min)"
+	@echo "  make post        RUN/post.txt (plain-text mail) and post.mbox (charts attached)"
 	@echo "  make check       unit, then kernels and real boots; ends 'N passed, N failed, N skipped'"
 	@echo "  make lint        clang-format check, cppcheck, checkpatch on kernel/patches"
 	@echo "  make bench-build kernel build speed figures (cold builds: ~15 min)"
@@ -162,6 +163,11 @@ report:
 	mkdir -p plots/figures
 	cp $(RUN)/plots/*.png plots/figures/
 	$(if $(HZRUN),cp $(HZRUN)/plots/5-jitter-vs-hz.png plots/figures/)
+
+# A plain-text mail of RUN (and HZRUN's CONFIG_HZ table): RUN/post.txt, post.mbox.
+post:
+	@test -d $(RUN)/plots || plots/render.sh $(RUN)
+	scripts/post.py $(RUN) $(if $(HZRUN),--hz $(HZRUN))
 
 bench-build:
 	scripts/bench-build.sh

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Render every chart of a results directory: PNG and SVG, and for the
-# headline charts (1, 2, 6) a plain-text version for 80-column mail.
+# Render every chart of a results directory: PNG and SVG with gnuplot, and
+# a plain-text version of each for an 80-column mail (plots/textcharts.py).
 #   plots/render.sh RUN_DIR     -> RUN_DIR/plots/*.{png,svg,txt}
 # Any gnuplot warning is an error: a chart that warns is probably wrong.
 set -euo pipefail
@@ -15,11 +15,8 @@ python3 plots/prepare.py "$run" "$data"
 status=0
 for gp in plots/[0-9]-*.gp; do
 	name=$(basename "$gp" .gp)
-	fmts="png svg"
-	case $name in 1-*|2-*|6-*) fmts="$fmts dumb" ;; esac
-	for fmt in $fmts; do
-		ext=$fmt; [ "$fmt" = dumb ] && ext=txt
-		if ! gnuplot -e "datadir='$data'; fmt='$fmt'; out='$out/$name.$ext'" "$gp" 2>"$data/$name.$fmt.err" ||
+	for fmt in png svg; do
+		if ! gnuplot -e "datadir='$data'; fmt='$fmt'; out='$out/$name.$fmt'" "$gp" 2>"$data/$name.$fmt.err" ||
 			[ -s "$data/$name.$fmt.err" ]; then
 			echo "plots/render.sh: gnuplot warned or failed on $name ($fmt):" >&2
 			sed 's/^/    /' "$data/$name.$fmt.err" >&2
@@ -27,5 +24,6 @@ for gp in plots/[0-9]-*.gp; do
 		fi
 	done
 done
+python3 plots/textcharts.py "$data" "$out" || status=1
 echo "[plots] $(ls "$out"/*.png 2>/dev/null | wc -l) charts in $out"
 exit $status

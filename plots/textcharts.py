@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""The charts as plain text for an 80-column mail, from the same data
+tables the gnuplot charts draw (plots/prepare.py's DATA_DIR):
+
+    plots/textcharts.py DATA_DIR OUT_DIR   -> OUT_DIR/<chart>.txt
+
+Every row is labelled with its variant, reference lines are columns of ':'
+that a point always covers, named once below the axis, and every chart
+ends with its legend. Numbers are the data tables' (the runner's), never
+computed here, except the marks' positions on the axis.
+"""
+import math
+import os
+import shlex
+import sys
+
+from runlib import VARIANTS
+
+WIDTH = 80
+LABEL = 22  # row label column
+PLOT = WIDTH - LABEL - 2  # plot columns between the label and the margin
+
+
+def rows_of(path):
+    """A data table's rows, split as gnuplot reads them (quoted labels)."""
+    with open(path) as f:
+        return [shlex.split(l) for l in f if l.strip() and not l.startswith("#")]
+
+
+def vname(vi):
+    vi = int(float(vi))
+    return VARIANTS[vi] if vi < len(VARIANTS) else f"variant {vi}"
+
+
+class LogAxis:
+    """A decade axis over [lo, hi] ms mapped onto PLOT columns."""
+
+    def __init__(self, values, refs=()):
+        vals = [v for v in list(values) + [r for r, _ in refs] if v and v > 0]
+        self.lo = 10 ** math.floor(math.log10(min(vals))) if vals else 1
+        self.hi = 10 ** math.ceil(math.log10(max(vals))) if vals else 10
+        if self.hi <= self.lo:
+            self.hi = self.lo * 10
+        self.refs = refs
+
+    def col(self, v):
+        f = (math.log10(max(v, self.lo)) - math.log10(self.lo)) / (math.log10(self.hi) - math.log10(self.lo))
+        return min(PLOT - 1, max(0, round(f * (PLOT - 1))))
+
+    def blank(self):
+        line = [" "] * PLOT
+        for r, _ in self.refs:
+            line[self.col(r)] = ":"
+        return line
+
+    def axis(self):
+        ticks, line = [" "] * PLOT, ["-"] * PLOT
+        d = self.lo
+        while d <= self.hi * 1.0001:
+            c = self.col(d)
+            line[c] = "+"
+            text = (f"{d:g}" if d < 1000 else f"{d / 1000:g}k")
+            c = min(c, PLOT - len(text))  # the last label ends at the margin
+            for i, ch in enumerate(text):
+                ticks[c + i] = ch
+            d *= 10
+        for i, (r, _) in enumerate(self.refs):
+            line[self.col(r)] = chr(ord("A") + i)
+        pad = " " * (LABEL + 1)
+        return [pad + "".join(line).rstrip(), pad + "".join(ticks).rstrip()]
+
+    def legend(self):
+        return [f"{chr(ord('A') + i)}: {text}" for i, (_, text) in enumerate(self.refs)]
+
+
+def strip_chart(title, unit, groups, refs, symbols):
+    """groups: [(condition, [(variant, [(value, symbol)])])] on a log axis."""
+    axis = LogAxis([v for _, rows in groups for _, pts in rows for v, _ in pts], refs)
+    out = [title, f"{unit}, log scale", ""]
+    for cond, rows in groups:
+        out.append(cond)
+        for v, pts in rows:
+            line = axis.blank()
+            for val, sym in pts:
+                line[axis.col(val)] = sym
+            out.append(f"  {v:<{LABEL - 2}.{LABEL - 2}} " + "".join(line).rstrip())
+    out += axis.axis() + [""] + axis.legend() + [symbols]
+    return out
+
+
+def first_read(data, name, title):
+    rows = rows_of(os.path.join(data, name))
+    groups = []
+    for g in dict.fromkeys(r[5] for r in rows):
+        per = []
+        for vi in sorted({int(r[1]) for r in rows if r[5] == g}):
+            pts = [(float(r[2]), ">" if r[3] == "1" else "o") for r in rows
+                   if r[5] == g and int(r[1]) == vi]
+            per.append((vname(vi), pts))
+        groups.append((g, per))
+    refs = [(50, "50 ms, the NetHack boot"), (750, "750 ms, the complaint")]
+    return strip_chart(title, "guest ms from kernel start", groups, refs,
+                       "o: one boot   >: still waiting at the read timeout (drawn at it)")
+
+
+def cdf(data):
+    path, groups, cur = os.path.join(data, "cdf.dat"), [], None
+    with open(path) as f:
+        for line in f:
+            if line.startswith("# condition"):
+                head = line[len("# condition "):].strip()
+                cond = head[head.index("(") + 1:head.rindex(") variant")]
+                v = head.rsplit(" variant ", 1)[1]
+                if not groups or groups[-1][0] != cond:
+                    groups.append((cond, []))
+                cur = []
+                groups[-1][1].append((v, cur))
+            elif line.strip() and cur is not None:
+                t, q = line.split()
+                cur.append((float(t), "o"))
+    return strip_chart("CRNG ready across boots, per condition (TCG)", "guest ms from kernel start",
+                       groups, [], "o: one boot whose CRNG became ready (boots never ready are not drawn)")
+
+
+def bars(title, unit, items, note):
+    """items: [(label, value or None, text)] as bars on a linear scale."""
+    top = max([v for _, v, _ in items if v is not None] or [1])
+    w = PLOT - 24
+    out = [title, unit, ""]
+    for label, v, text in items:
+        if v is None and not text:
+            out.append(label)  # a group's heading, whole
+            continue
+        bar = "#" * max(1, round(v / top * w)) if v is not None else ""
+        out.append(f"{label:<{LABEL}.{LABEL}} {bar} {text}".rstrip())
+    return out + ["", note]
+
+
+def accel(data):
+    items = []
+    for r in rows_of(os.path.join(data, "accel.dat")):
+        v, cond = r[4].split("\\n", 1)
+        tcg = None if r[1] == "NaN" else float(r[1])
+        items.append((f"{v} {cond}", None, ""))
+        items.append(("  tcg", tcg, (">" if r[5] == "1" else "") + f"{r[1]} ms" if tcg is not None else "no data"))
+        kvm = None if r[2] == "NaN" else float(r[2])
+        items.append(("  kvm", kvm, f"{r[2]} ms" if kvm is not None else
+                      "not measured (KVM unusable here)" if r[3] == "not_measured" else "not in this run"))
+    return bars("Median CRNG ready, TCG against KVM", "median ms from kernel start (summary.csv)",
+                [(l, v, t) for l, v, t in items], "#: median; '>': still not ready at the bound")
+
+
+def hz(data):
+    items = []
+    for r in rows_of(os.path.join(data, "hz.dat")):
+        items.append((f"CONFIG_HZ={r[0]}", None, f"256 ticks = {256000 / int(r[0]):g} ms"))
+        for vi, val in enumerate(r[1:]):
+            if val != "NaN":
+                items.append((f"  {vname(vi)}", float(val), f"{val} ms"))
+    return bars("The jitter loop's cost against CONFIG_HZ (cpu=qemu64)",
+                "median ms of the first blocking urandom read (summary.csv)", items,
+                "#: median; the loop credits one bit per tick, so it should take 256/HZ s")
+
+
+def timeline(data):
+    rows = rows_of(os.path.join(data, "timeline.dat"))
+    if not rows:
+        return ["One boot's timeline", "", "no boot in this run"]
+    end = max(float(r[1]) + float(r[2]) for r in rows) or 1
+    lab = 34
+    w = WIDTH - lab - 1 - 7  # room for " <start>" after the bar
+    out = ["One boot's timeline (guest ms from kernel start; the slowest to ready)", ""]
+    for r in rows:
+        start, dur = float(r[1]), float(r[2])
+        a = round(start / end * (w - 1))
+        b = max(a + 1, round((start + dur) / end * (w - 1)))
+        line = [" "] * w
+        for i in range(a, min(b, w)):
+            line[i] = "=" if r[4] != "0" else "|"
+        line[a] = "|" if r[4] == "0" else "["
+        out.append(f"{r[3]:<{lab}.{lab}} " + "".join(line).rstrip() + f" {start:.0f}")
+    return out + ["", f"scale: one column = {end / w:.1f} ms; |: an event; [===: a read, its length",
+                  "the number after a row: its start, ms"]
+
+
+def main():
+    data, out = sys.argv[1], sys.argv[2]
+    charts = {
+        "1-nethack": first_read(data, "nethack.dat", "When the first /dev/urandom read returns (TCG)"),
+        "2-crng-ready-cdf": cdf(data),
+        "3-tcg-vs-kvm": accel(data),
+        "4-timeline": timeline(data),
+        "5-jitter-vs-hz": hz(data),
+        "6-nocounter": first_read(data, "nocounter.dat",
+                                  "Without a usable cycle counter: the first urandom read (qemu64)"),
+    }
+    for name, lines in charts.items():
+        with open(os.path.join(out, name + ".txt"), "w") as f:
+            f.write("\n".join(l.rstrip() for l in lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Write a run's results as a plain-text mail for a kernel list (make post).
+
+    scripts/post.py RUN_DIR [--hz HZ_RUN_DIR]
+
+Writes RUN_DIR/post.txt (Documentation/process/email-clients.rst: plain
+text, lines of at most 80 columns, no trailing white space, no HTML or
+Markdown tables) and RUN_DIR/post.mbox (the same text with the PNG and SVG
+charts attached, for a mail client to import). Every figure comes from
+summary.csv and meta.json as the runner wrote them; the text charts are
+RUN_DIR/plots/*.txt (run make plots first). Nothing measured is typed in.
+"""
+import argparse
+import email.message
+import email.policy
+import json
+import mailbox
+import os
+import subprocess
+import sys
+import textwrap
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
+from runlib import VARIANTS, jitter_rows, pick  # noqa: E402
+from report_tables import ms, summary_rows  # noqa: E402
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+CHARTS = ["1-nethack", "6-nocounter", "2-crng-ready-cdf", "5-jitter-vs-hz", "3-tcg-vs-kvm", "4-timeline"]
+
+
+def wrap(text, indent=""):
+    return textwrap.wrap(text, 78 - len(indent), initial_indent=indent, subsequent_indent=indent,
+                         break_long_words=True, break_on_hyphens=False)
+
+
+def med(r):
+    """A summary row's median as the tables print it ('>' when censored)."""
+    if r is None or not r["median_ms"]:
+        return None
+    return (">" if r["median_censored"] == "1" else "") + ms(r["median_ms"])
+
+
+def ci(r):
+    return f"{ms(r['ci95_lo_ms'])} - {ms(r['ci95_hi_ms'])}"
+
+
+def table(rows, measure, title, accel="tcg"):
+    """Rows: condition, variant, median, 95% CI, n (censored)."""
+    sel = [r for r in rows if r["measure"] == measure and r["accel"] == accel]
+    out = [title, "", f"  {'condition':<24} {'variant':<9} {'median':>9}  {'95% CI of the median':<22} n (>)"]
+    for c in sorted({r["_cond"] for r in sel}):
+        for v in VARIANTS:
+            r = pick(sel, _cond=c, variant=v)
+            if r is None:
+                continue
+            if med(r) is None:
+                out.append(f"  {c:<24.24} {v:<9} {'-':>9}  {r['note'][:30]}")
+                continue
+            n = r["n"] + (f" ({r['censored']} >)" if r["censored"] not in ("0", "") else "")
+            out.append(f"  {c:<24.24} {v:<9} {med(r):>9}  {ci(r):<22} {n}")
+    return out + [""]
+
+
+def hz_table(run):
+    rows = jitter_rows(summary_rows(run))
+    out = ["The jitter loop's cost against CONFIG_HZ (first blocking urandom read,",
+           "cpu=qemu64, TCG; the loop needs 256 timer ticks)", "",
+           f"  {'CONFIG_HZ':<10} {'256/HZ ms':>9}  {'variant':<9} {'median':>9}  {'95% CI':<18} n"]
+    for hz in sorted({int(r["hz"]) for r in rows}):
+        for v in VARIANTS:
+            r = pick(rows, hz=str(hz), variant=v)
+            if r is not None and med(r) is not None:
+                out.append(f"  {hz:<10} {256000 / hz:>9.0f}  {v:<9} {med(r):>9}  {ci(r):<18} {r['n']}")
+    return out + [""]
+
+
+def findings(rows):
+    """Two lines: where blocking costs most and least, block against legacy
+    (or the slowest against the fastest variant), from the medians."""
+    lat = [r for r in rows if r["measure"] == "first_urandom_latency" and r["accel"] == "tcg" and med(r)]
+    pairs = []
+    for c in sorted({r["_cond"] for r in lat}):
+        by = {r["variant"]: r for r in lat if r["_cond"] == c}
+        if "block" in by and "legacy" in by:
+            a, b = by["block"], by["legacy"]
+        elif len(by) >= 2:
+            a, b = max(by.values(), key=lambda r: float(r["median_ms"])), \
+                min(by.values(), key=lambda r: float(r["median_ms"]))
+        else:
+            continue
+        pairs.append((float(a["median_ms"]) / max(float(b["median_ms"]), 1e-9), c, a, b))
+    if not pairs:
+        return ["No condition in this run has two variants to compare."]
+    pairs.sort(key=lambda p: p[0])
+    out = []
+    for _, c, a, b in ([pairs[-1], pairs[0]] if len(pairs) > 1 else [pairs[0]]):
+        out += wrap(f"{c}: the first blocking /dev/urandom read takes {med(a)} ms on "
+                    f"{a['variant']} and {med(b)} ms on {b['variant']} (median, guest clock, TCG).")
+    return out
+
+
+def setup(meta, rows, run):
+    kernels = meta.get("kernels", {})
+    release = next(iter(kernels.values()), {}).get("release", "?").split("-crngbench")[0]
+    patches = {}
+    for k in kernels.values():
+        for p in filter(None, k.get("patches", "").split("; ")):
+            name, _, sha = p.partition(" ")
+            patches[name] = sha[:12]
+    ns = sorted({int(r["n"]) for r in rows if r["n"] not in ("", "0")})
+    accels = sorted({r["accel"] for r in rows if r["n"] not in ("", "0")})
+    out = ["Setup", ""]
+    out += wrap(f"kernel: Linux {release} from Debian's linux-source-6.1 "
+                f"{meta.get('kernel_package', '?')}, variants {', '.join(VARIANTS)}", "  ")
+    out += ["  patches (sha256, first 12 hex digits):"]
+    out += [f"    {sha}  {name}"[:78] for name, sha in sorted(patches.items())]
+    out += wrap(f"QEMU: {meta.get('qemu', '?')}", "  ")
+    out += wrap(f"measured under: {', '.join(accels) or 'nothing'}"
+                + ("" if "usable" in meta.get("kvm", "usable") else f"; KVM not measured: {meta['kvm']}"), "  ")
+    out += wrap(f"host: {meta.get('host_cpu', '?')}, {meta.get('host_cpus', '?')} CPUs", "  ")
+    out += wrap(f"matrix {meta.get('matrix', '?')}, seed {meta.get('seed', '?')}, "
+                f"n = {'-'.join(str(n) for n in sorted({ns[0], ns[-1]})) if ns else 0} boots per cell, "
+                f"run {os.path.basename(os.path.normpath(run))}", "  ")
+    return out + [""]
+
+
+CAVEATS = [
+    "Times are the guest's CLOCK_BOOTTIME under QEMU's TCG: emulation time, in "
+    "which the kernel runs several times slower than on hardware; under "
+    "accel=icount guest time counts instructions instead. Compare variants "
+    "within a condition, not against a real machine's seconds.",
+    "\"no counter\" is simulated on x86 by a test-only boot parameter "
+    "(random.no_cycle_counter=1) that makes the jitter loop give up; a machine "
+    "whose random_get_entropy() returns 0 may do worse.",
+    "An idle guest gets few interrupts: a wait that depends on interrupt "
+    "entropy is longer here than on a busy machine, and is cut at the run's "
+    "bound (shown with '>').",
+]
+
+
+def reproduce(meta):
+    rev = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=12", "HEAD"],
+                         capture_output=True, text=True).stdout.strip() or "?"
+    return ["To reproduce (Debian 12, as root, from a clone of crngbench at " + rev + "):", "",
+            f"  scripts/deps.sh && make bench MATRIX={meta.get('matrix', 'quick')} \\",
+            f"      RUNFLAGS='--seed {meta.get('seed', 0)}'",
+            "  make post RUN=results/latest", ""]
+
+
+def body(run, hz):
+    rows = summary_rows(run)
+    meta = json.load(open(os.path.join(run, "meta.json")))
+    out = findings(rows) + [""] + setup(meta, rows, run)
+    out += ["Results: median ms, 95% bootstrap CI of the median, n boots;",
+            "'>': still waiting at the bound, (k >): k boots of n were", ""]
+    out += table(rows, "first_urandom_latency", "The first blocking /dev/urandom read's own duration (TCG)")
+    out += table(rows, "first_urandom_return", "When that read returned, from kernel start (TCG)")
+    out += table(rows, "crng_ready", "CRNG ready, from kernel start (TCG)")
+    if hz:
+        out += hz_table(hz)
+    for c in CHARTS:
+        p = os.path.join(run, "plots", c + ".txt")
+        if os.path.exists(p):
+            out += [open(p).read().rstrip("\n"), ""]
+    out += ["Caveats", ""]
+    for c in CAVEATS:
+        out += wrap(c, "  ") + [""]
+    out += reproduce(meta)
+    return "\n".join(l.rstrip() for l in out).rstrip("\n") + "\n", meta
+
+
+def subject(meta):
+    release = next(iter(meta.get("kernels", {}).values()), {}).get("release", "?").split("-crngbench")[0]
+    return f"[crngbench] Boot cost of a blocking /dev/urandom (Linux {release}, QEMU)"
+
+
+def mbox(run, hz, text, meta):
+    msg = email.message.EmailMessage(policy=email.policy.SMTP)
+    msg["From"] = "crngbench <crngbench@localhost>"
+    msg["Subject"] = subject(meta)
+    msg.set_content(text, cte="8bit")
+    charts = [os.path.join(run, "plots", f) for f in sorted(os.listdir(os.path.join(run, "plots")))
+              if f.endswith((".png", ".svg"))]
+    if hz:
+        charts += [os.path.join(hz, "plots", "5-jitter-vs-hz." + e) for e in ("png", "svg")]
+    for p in charts:
+        if os.path.exists(p):
+            sub = "png" if p.endswith(".png") else "svg+xml"
+            msg.add_attachment(open(p, "rb").read(), maintype="image", subtype=sub,
+                               filename=os.path.basename(p))
+    path = os.path.join(run, "post.mbox")
+    if os.path.exists(path):
+        os.unlink(path)
+    box = mailbox.mbox(path)
+    box.add(msg)
+    box.close()
+    return path
+
+
+def main():
+    ap = argparse.ArgumentParser(description="A run as a plain-text mail for a kernel list.")
+    ap.add_argument("run")
+    ap.add_argument("--hz", help="an hz-matrix run: the CONFIG_HZ table and chart 5")
+    args = ap.parse_args()
+    for d in (args.run, args.hz):
+        if d and not os.path.exists(os.path.join(d, "summary.csv")):
+            sys.exit(f"post.py: error: {d}/summary.csv not found (a results/<run> directory?)")
+    if not os.path.isdir(os.path.join(args.run, "plots")):
+        sys.exit(f"post.py: error: {args.run}/plots not found: run make plots RUN={args.run} first")
+    text, meta = body(args.run, args.hz)
+    with open(os.path.join(args.run, "post.txt"), "w") as f:
+        f.write("Subject: " + subject(meta) + "\n\n" + text)
+    print(f"[post] {args.run}/post.txt and {mbox(args.run, args.hz, text, meta)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# make post and the terminal summary on the fixture run: the mail is plain
+# text in 80 columns; every figure in it is the runner's (summary.csv);
+# every chart has a text version whose legend names every variant drawn;
+# the terminal summary fits a screen and names every cell.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp -r tests/fixtures/run "$tmp/run"
+if ! plots/render.sh "$tmp/run" >/dev/null 2>&1 || ! out=$(scripts/post.py "$tmp/run" --hz "$tmp/run" 2>&1); then
+	echo "FAIL: post: make post on the fixture failed: $(head -c 300 <<<"${out:-render failed}")"
+	exit 0
+fi
+p=$tmp/run/post.txt
+bad=$(awk 'length > 80 || /\t/ || / $/ || /^ *\|/ || /<(html|br|table|p>)/ || /\*\*/' "$p" | head -n 3)
+[ -z "$bad" ] && echo "PASS: post: plain text, lines of at most 80 columns, no tab, trailing space, Markdown table or HTML" ||
+	echo "FAIL: post: lines that break the mail conventions: $bad"
+
+/usr/bin/python3 - "$tmp/run" <<'PY' && echo "PASS: post: every table figure and finding is the runner's median and CI of its own cell" || echo "FAIL: post: a figure differs from summary.csv"
+import re, sys
+sys.path.insert(0, "scripts"); sys.path.insert(0, "plots")
+from report_tables import ms, summary_rows
+run = sys.argv[1]
+rows = summary_rows(run)
+text = open(run + "/post.txt").read()
+TITLES = {"The first blocking /dev/urandom read's own duration": "first_urandom_latency",
+          "When that read returned, from kernel start": "first_urandom_return",
+          "CRNG ready, from kernel start": "crng_ready"}
+checked = 0
+for block in text.split("\n\n"):
+    lines = block.splitlines()
+    measure = next((m for t, m in TITLES.items() if lines and lines[0].startswith(t)), None)
+    if measure:
+        cur = measure
+        continue
+    if not lines or not lines[0].startswith("  condition ") or "CONFIG_HZ" in lines[0]:
+        continue
+    for l in lines[1:]:
+        m = re.match(r"  (.{24}) (\S+)\s+(>?[0-9.]+)  ([0-9.]+) - ([0-9.]+)\s+(\d+)", l)
+        assert m, l
+        cond, v, med, lo, hi, n = m.groups()
+        want = [r for r in rows if r["measure"] == cur and r["accel"] == "tcg" and r["variant"] == v
+                and r["_cond"] == cond.strip()]
+        assert len(want) == 1, (cur, cond, v)
+        r = want[0]
+        assert med.lstrip(">") == ms(r["median_ms"]) and (med[0] == ">") == (r["median_censored"] == "1"), l
+        assert (lo, hi, n) == (ms(r["ci95_lo_ms"]), ms(r["ci95_hi_ms"]), r["n"]), l
+        checked += 1
+assert checked >= 40, checked
+# The findings: "COND: ... takes A ms on V1 and B ms on V2"
+for cond, a, v1, b, v2 in re.findall(r"^(.+?): the first blocking /dev/urandom read takes (\S+) ms on\s+(\S+)\s+and\s+(\S+) ms on (\S+)",
+                                     text, re.M | re.S):
+    for val, v in ((a, v1), (b, v2)):
+        r = [x for x in rows if x["measure"] == "first_urandom_latency" and x["accel"] == "tcg"
+             and x["variant"] == v and x["_cond"] == cond.splitlines()[-1]]
+        assert len(r) == 1 and val.lstrip(">") == ms(r[0]["median_ms"]), (cond, v, val)
+        checked += 1
+assert checked >= 42, checked
+PY
+
+/usr/bin/python3 - "$tmp/run" <<'PY' && echo "PASS: post: every chart has a text version naming every variant it draws, within 80 columns" || echo "FAIL: post: a text chart is missing, too wide, or leaves a variant unnamed"
+import glob, os, sys
+run = sys.argv[1]
+sys.path.insert(0, "plots")
+from runlib import VARIANTS
+charts = sorted(os.path.basename(p)[:-3] for p in glob.glob("plots/[0-9]-*.gp"))
+data = run + "/plots/data/"
+drawn = {"1-nethack": "nethack.dat", "6-nocounter": "nocounter.dat", "2-crng-ready-cdf": "cdf.dat",
+         "3-tcg-vs-kvm": "accel.dat", "5-jitter-vs-hz": "hz.dat"}
+for c in charts:
+    txt = open(f"{run}/plots/{c}.txt").read()
+    assert max(len(l) for l in txt.splitlines()) <= 80, c
+    if c in drawn:
+        dat = open(data + drawn[c]).read()
+        for v in VARIANTS:
+            shown = f"'{v}'" in open(f"{run}/plots/data/series.gp").read() or f" {v}" in dat or f'"{v}' in dat
+            if shown:
+                assert f"  {v}" in txt or f"{v} " in txt, (c, v)
+PY
+
+/usr/bin/python3 - "$tmp/run" <<'PY' && echo "PASS: post: post.mbox holds the text and the charts as attachments" || echo "FAIL: post: post.mbox"
+import mailbox, sys
+run = sys.argv[1]
+msgs = list(mailbox.mbox(run + "/post.mbox"))
+assert len(msgs) == 1
+parts = list(msgs[0].walk())
+text = [p for p in parts if p.get_content_type() == "text/plain"][0].get_payload(decode=True).decode()
+assert text.replace("\r\n", "\n").strip() in open(run + "/post.txt").read()
+imgs = [p.get_filename() for p in parts if p.get_content_maintype() == "image"]
+assert sum(i.endswith(".png") for i in imgs) >= 6 and sum(i.endswith(".svg") for i in imgs) >= 6, imgs
+PY
+
+# The terminal summary: at most 60 lines, every measured cell named, the
+# skipped ones counted.
+runner=${CRNGBENCH_RUNNER:-build/crngbench-run}
+"$runner" --summarize "$tmp/run" >"$tmp/term.txt" 2>&1
+/usr/bin/python3 - "$tmp/run" "$tmp/term.txt" <<'PY' && echo "PASS: terminal summary fits in 60 lines and names every cell" || echo "FAIL: terminal summary: $(wc -l <"$tmp/term.txt") lines or a cell missing"
+import csv, sys
+run, term = sys.argv[1], open(sys.argv[2]).read()
+assert len(term.splitlines()) <= 60
+rows = [r for r in csv.DictReader(open(run + "/summary.csv")) if r["measure"] == "kernel_to_init"]
+vary = [a for a in ("hz", "cpu", "trust_cpu", "virtio_rng", "nocounter", "smp", "reads", "trace", "seed")
+        if len({r[a] for r in rows}) > 1]
+skipped = 0
+for r in rows:
+    if r["n"] == "0" and r["skipped"] != "0":
+        skipped += 1
+        continue
+    label = " ".join([r["variant"], r["accel"]] + [f"{a}={r[a]}" for a in vary])
+    assert any(l.startswith(label + " ") for l in term.splitlines()), label
+assert f"skipped: {skipped} kvm cells" in term, skipped
+PY
