@@ -14,11 +14,21 @@ struct accel {
 	const char *cmdline; /* more kernel command line, or NULL */
 	int host_tsc_hint; /* pass the host's measured TSC rate to the guest */
 	int needs_kvm; /* /dev/kvm checks and a canary boot before the sweep */
+	const char *timer; /* the guest's tick for timer=auto: lapic or pit */
+	/*
+	 * Guest time does not depend on the host's load: boots may run in
+	 * parallel (--parallel-jobs) without distorting what they measure.
+	 */
+	int parallel_safe;
 };
 
 /* The row for a matrix value, or NULL. */
 const struct accel *accel_find(const char *name);
 /* "tcg, kvm, icount": the accepted values, for messages. */
 const char *accel_list(void);
+/* The tick a cell's guest gets: timer, or the accelerator's for "auto". */
+const char *accel_timer(const char *accel, const char *timer);
+/* Does this accelerator's guest time stay free of host load? */
+int accel_parallel_safe(const char *accel);
 
 #endif /* CRNGBENCH_ACCEL_H */

@@ -30,6 +30,11 @@ const char *axis_name(enum axis a)
 	return (unsigned int)a < AX_N ? axis_names[a] : "?";
 }
 
+const char *axis_default(enum axis a)
+{
+	return (unsigned int)a < AX_N ? axis_defaults[a] : "";
+}
+
 int axis_lookup(const char *name)
 {
 	for (int a = 0; a < AX_N; a++)
@@ -329,6 +334,7 @@ int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 	static const char *const onoff[] = { "on", "off" };
 	static const char *const hz[] = { "100", "250", "1000" };
 	static const char *const seed[] = { "none", "saved" };
+	static const char *const timer[] = { "auto", "lapic", "pit" };
 
 	for (int a = 0; a < AX_N; a++) {
 		for (int i = 0; i < m->nvalues[a]; i++) {
@@ -366,6 +372,13 @@ int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 					return fail(
 						err, errlen,
 						"seed=%s: accepted values are none, saved",
+						v);
+				break;
+			case AX_timer:
+				if (!one_of(v, timer, 3))
+					return fail(
+						err, errlen,
+						"timer=%s: accepted values are auto (the accelerator's own: lapic, pit under icount), lapic, pit",
 						v);
 				break;
 			case AX_smp:

@@ -26,7 +26,8 @@
 	X(smp, "1") /* vCPUs: 1..8 */                                \
 	X(reads, "urandom") /* probe's early reads, ':'-separated */ \
 	X(trace, "on") /* ftrace of the read paths: on off */        \
-	X(seed, "none") /* saved seed: none (first boot) saved */
+	X(seed, "none") /* saved seed: none (first boot) saved */    \
+	X(timer, "auto") /* tick: lapic pit, auto = the accel's own */
 
 enum axis {
 #define AX_ENUM(name, def) AX_##name,
@@ -54,6 +55,7 @@ struct cell {
 
 const char *axis_name(enum axis a);
 int axis_lookup(const char *name);
+const char *axis_default(enum axis a);
 
 /* Defaults for every axis, reps 3, timeout 60 s, read timeout 20 s. */
 void matrix_init(struct matrix *m);

@@ -118,6 +118,9 @@ static void kernel_cmdline(const struct cell *c, const struct accel *acc,
 		kcmd_add(k, "tsc_early_khz=%ld tsc=reliable", p->tsc_khz);
 	if (acc->cmdline)
 		kcmd_add(k, "%s", acc->cmdline);
+	/* The guest's tick: the PIT when the LAPIC timer is switched off. */
+	if (!strcmp(accel_timer(c->v[AX_accel], c->v[AX_timer]), "pit"))
+		kcmd_add(k, "noapictimer");
 	kcmd_add(k, "random.trust_cpu=%s", c->v[AX_trust_cpu]);
 	if (!strcmp(c->v[AX_nocounter], "on"))
 		kcmd_add(k, "random.no_cycle_counter=1");

@@ -511,8 +511,9 @@ int results_write_meta(struct run *r, int argc, char **argv, size_t nplan)
 	sb_printf(
 		&b,
 		",\n  \"seed\": %" PRIu64
-		",\n  \"shard\": \"%d/%d\",\n  \"boots_planned\": %zu,\n  \"jobs\": %d,\n  \"kvm\": ",
-		r->o.seed, r->o.shard_k, r->o.shard_n, nplan, r->o.jobs);
+		",\n  \"shard\": \"%d/%d\",\n  \"boots_planned\": %zu,\n  \"jobs\": %d,\n  \"parallel_jobs\": %d,\n  \"kvm\": ",
+		r->o.seed, r->o.shard_k, r->o.shard_n, nplan, r->o.jobs,
+		r->o.par_jobs);
 	json_str(&b, r->kvm_ok ? "usable or not needed" : r->kvm_why);
 	sb_printf(&b, ",\n  \"command_line\": [");
 	for (int i = 0; i < argc; i++) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "row.h"
+#include "accel.h"
 #include "util.h"
 
 #include <errno.h>
@@ -192,6 +193,16 @@ int row_parse(const char *line, const char *header, struct row *r)
 					break;
 				}
 	}
+	/*
+	 * An axis added after a run was recorded has no column there: the
+	 * run used the axis's default, which keeps the earlier behaviour.
+	 */
+	for (int a = 0; a < AX_N; a++)
+		if (!r->axis[a][0])
+			snprintf(r->axis[a], sizeof(r->axis[a]), "%s",
+				 axis_default((enum axis)a));
+	snprintf(r->axis[AX_timer], sizeof(r->axis[AX_timer]), "%s",
+		 accel_timer(r->axis[AX_accel], r->axis[AX_timer]));
 	row_derive(r);
 	return r->boot_id[0] ? 0 : -1;
 }

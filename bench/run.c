@@ -57,7 +57,8 @@ static void usage(FILE *f)
 	      "  --kernels DIR       built kernels (kernel/build.sh's cache kernels/)\n"
 	      "  --image FILE        guest initramfs (default build/guest.cpio, from make image)\n"
 	      "  --qemu PATH         QEMU binary (default qemu-system-x86_64)\n"
-	      "  --jobs N            boots in parallel (default: 1 on <= 2 CPUs, else CPUs - 1)\n"
+	      "  --jobs N            TCG/KVM boots at once (default: 1 on <= 2 CPUs, else CPUs - 1)\n"
+	      "  --parallel-jobs N   icount boots at once (guest time free of host load; default: CPUs)\n"
 	      "  --seed N            run-order and bootstrap seed (default: random, recorded)\n"
 	      "  --shard K/N         run only shard K of N (deterministic, disjoint)\n"
 	      "  --kvm-canary S      seconds a KVM canary boot gets to show progress (default 15)\n"
@@ -117,6 +118,7 @@ static const struct option long_opts[] = {
 	{ "image", required_argument, 0, 'i' },
 	{ "qemu", required_argument, 0, 'q' },
 	{ "jobs", required_argument, 0, 'j' },
+	{ "parallel-jobs", required_argument, 0, 'J' },
 	{ "seed", required_argument, 0, 'S' },
 	{ "shard", required_argument, 0, 'h' },
 	{ "kvm-canary", required_argument, 0, 'c' },
@@ -168,6 +170,10 @@ static enum mode parse_args(struct run_opts *o, int argc, char **argv,
 			break;
 		case 'j':
 			o->jobs = (int)number("--jobs", optarg, 1, MAX_JOBS);
+			break;
+		case 'J':
+			o->par_jobs = (int)number("--parallel-jobs", optarg, 1,
+						  MAX_JOBS);
 			break;
 		case 'S':
 			o->seed = (uint64_t)number("--seed", optarg, 0,
@@ -400,6 +406,53 @@ static int mode_axis(struct run *r, const char *name)
 	return 0;
 }
 
+/*
+ * How many boots at once. TCG guests time themselves with the host's
+ * clock: by default one CPU is left for the host's noise, and more boots
+ * than CPUs would time each other. icount guests count instructions, so
+ * every CPU may run one.
+ */
+static void set_jobs(struct run *r)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		n = 1;
+	if (r->o.jobs > n)
+		die("--jobs %d: more than this machine's %ld CPUs; TCG and KVM boots would slow each other and their guest clocks (icount boots: --parallel-jobs)",
+		    r->o.jobs, n);
+	if (!r->o.jobs)
+		r->o.jobs = n <= 2 ? 1 :
+				     (int)(n - 1 > MAX_JOBS ? MAX_JOBS : n - 1);
+	if (!r->o.par_jobs)
+		r->o.par_jobs = (int)(n > MAX_JOBS ? MAX_JOBS : n);
+}
+
+/*
+ * Boots whose guest time is free of host load (icount) first, in their
+ * shuffled order, then the others in theirs: both can then run at their
+ * own parallelism. The shuffle that spreads host drift matters only for
+ * the others, and is kept among them.
+ */
+static void order_plan(struct boot_plan *plan, size_t n, const struct run *r)
+{
+	struct boot_plan *tmp = malloc(n * sizeof(*tmp));
+	size_t k = 0;
+
+	if (!tmp)
+		die("out of memory");
+	for (int pass = 1; pass >= 0; pass--)
+		for (size_t i = 0; i < n; i++) {
+			struct cell c;
+
+			matrix_cell(&r->m, plan[i].cell, &c);
+			if (accel_parallel_safe(c.v[AX_accel]) == pass)
+				tmp[k++] = plan[i];
+		}
+	memcpy(plan, tmp, n * sizeof(*tmp));
+	free(tmp);
+}
+
 /* Each kernel the matrix needs is built; the image is a file. */
 static void check_files(struct run *r)
 {
@@ -476,13 +529,7 @@ static int mode_run(struct run *r, int argc, char **argv)
 		die("%s", r->err);
 	default_paths(r);
 	load_matrix(r);
-	if (!r->o.jobs) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-		/* TCG guests time themselves: leave a CPU for the host's noise. */
-		r->o.jobs = n <= 2 ? 1 :
-				     (int)(n - 1 > MAX_JOBS ? MAX_JOBS : n - 1);
-	}
+	set_jobs(r);
 	check_files(r);
 	if (r->o.resume && results_check_files(r))
 		die("%s", r->err);
@@ -493,6 +540,7 @@ static int mode_run(struct run *r, int argc, char **argv)
 	if (!plan || !nplan)
 		die("the matrix has no boots for shard %d/%d", r->o.shard_k,
 		    r->o.shard_n);
+	order_plan(plan, nplan, r);
 	/* Every boot's command line is built (and printed for a dry run)
 	 * before the first boot: a limit is an error now, not mid-sweep. */
 	if (sched_print_plan(r, plan, nplan, r->o.dry_run ? stdout : NULL)) {
@@ -510,9 +558,10 @@ static int mode_run(struct run *r, int argc, char **argv)
 	    results_write_meta(r, argc, argv, nplan) || results_load_done(r))
 		die("%s", r->err);
 	fprintf(stderr,
-		"[bench] %s: %zu boots (%zu already done), %d at a time, seed %" PRIu64
+		"[bench] %s: %zu boots (%zu already done), %d at a time (icount: %d), seed %" PRIu64
 		", results in %s\n",
-		r->m.name, nplan, r->ndone, r->o.jobs, r->o.seed, r->out_dir);
+		r->m.name, nplan, r->ndone, r->o.jobs, r->o.par_jobs, r->o.seed,
+		r->out_dir);
 	rc = sched_run(r, plan, nplan);
 	free(plan);
 	if (rc < 0)

@@ -26,7 +26,8 @@ struct run_opts {
 	const char *kernels;
 	const char *image;
 	const char *qemu;
-	int jobs;
+	int jobs; /* boots at once whose guest time follows the host (TCG) */
+	int par_jobs; /* boots at once whose guest time does not (icount) */
 	uint64_t seed;
 	int seed_given;
 	int resume;

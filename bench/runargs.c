@@ -94,9 +94,11 @@ int results_save_args(struct run *r)
 	sb_printf(&b, "# how this run was started; --resume reuses it\n");
 	sb_printf(&b, "qemu = %s\nkernels = %s\nimage = %s\n", r->o.qemu,
 		  r->kernels_dir, r->image_path);
-	sb_printf(&b, "shard = %d/%d\nperf = %d\njobs = %d\nappend = %s\n",
-		  r->o.shard_k, r->o.shard_n, r->o.perf, r->o.jobs,
-		  r->o.append ? r->o.append : "");
+	sb_printf(
+		&b,
+		"shard = %d/%d\nperf = %d\njobs = %d\nparallel_jobs = %d\nappend = %s\n",
+		r->o.shard_k, r->o.shard_n, r->o.perf, r->o.jobs, r->o.par_jobs,
+		r->o.append ? r->o.append : "");
 	for (int i = 0; i < r->o.nqemu_args; i++)
 		sb_printf(&b, "qemu_arg = %s\n", r->o.qemu_args[i]);
 	if (for_each_file(r, print_file, &b)) {
@@ -177,6 +179,9 @@ static int load_line(struct run *r, char *line)
 		return take_int(r, "--perf", &r->o.perf, 0, atoi(v));
 	if (!strcmp(line, "jobs"))
 		return take_int(r, "--jobs", &r->o.jobs, 0, atoi(v));
+	if (!strcmp(line, "parallel_jobs"))
+		return take_int(r, "--parallel-jobs", &r->o.par_jobs, 0,
+				atoi(v));
 	if (!strcmp(line, "shard")) {
 		if (sscanf(v, "%d/%d", &k, &n) != 2)
 			return ERR(r, "cannot resume: run.args shard '%s'", v);

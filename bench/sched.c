@@ -136,6 +136,9 @@ static void fill_row_axes(struct row *row, const struct boot_plan *p,
 	row->rep = p->rep;
 	for (int a = 0; a < AX_N; a++)
 		set_text(row->axis[a], "%s", c->v[a]);
+	/* Recorded as the guest got it, not as "auto". */
+	set_text(row->axis[AX_timer], "%s",
+		 accel_timer(c->v[AX_accel], c->v[AX_timer]));
 }
 
 /* Keep the boot's files, classify it, commit its row (files first). */
@@ -258,7 +261,7 @@ static void progress(const struct run *r, const struct sweep *w,
 
 	if (r->o.quiet)
 		return;
-	for (int j = 0; j < r->o.jobs; j++)
+	for (int j = 0; j < MAX_JOBS; j++)
 		if (slots[j].busy) {
 			set_text(cur, "%s %s cpu=%s",
 				 slots[j].cell.v[AX_variant],
@@ -283,8 +286,35 @@ static int skip_boot(struct run *r, struct sweep *w, const struct cell *c)
 	return results_commit(r, &row, NULL, NULL);
 }
 
-/* Start the next boot that needs starting in slot s, if any. */
-static int fill_slot(struct run *r, struct sweep *w, struct slot *s)
+/*
+ * May a boot of this accelerator start now? Boots whose guest time is free
+ * of host load (icount) share the host, up to --parallel-jobs; any other
+ * boot (TCG) runs only beside its own kind, up to --jobs, so no icount
+ * boot's CPU use lands in a TCG boot's measurement.
+ */
+static int may_start(const struct run *r, const struct slot *slots,
+		     const char *accel)
+{
+	int safe = accel_parallel_safe(accel), same = 0, other = 0;
+
+	for (int j = 0; j < MAX_JOBS; j++)
+		if (slots[j].busy) {
+			if (accel_parallel_safe(slots[j].cell.v[AX_accel]) ==
+			    safe)
+				same++;
+			else
+				other++;
+		}
+	return !other && same < (safe ? r->o.par_jobs : r->o.jobs);
+}
+
+/*
+ * Start the next boot that needs starting in slot s, if the boots already
+ * running allow it; boots start in plan order, so one that must wait holds
+ * back the rest.
+ */
+static int fill_slot(struct run *r, struct sweep *w, struct slot *slots,
+		     struct slot *s)
 {
 	while (w->next < w->nplan) {
 		const struct boot_plan *p = &w->plan[w->next];
@@ -301,6 +331,8 @@ static int fill_slot(struct run *r, struct sweep *w, struct slot *s)
 			if (skip_boot(r, w, &c))
 				return -1;
 			w->next++;
+		} else if (!may_start(r, slots, c.v[AX_accel])) {
+			return 0;
 		} else {
 			return start_boot(r, s, w->plan, w->next++);
 		}
@@ -311,7 +343,7 @@ static int fill_slot(struct run *r, struct sweep *w, struct slot *s)
 /* Finish every slot whose boot ended. */
 static int reap_slots(struct run *r, struct sweep *w, struct slot *slots)
 {
-	for (int j = 0; j < r->o.jobs; j++) {
+	for (int j = 0; j < MAX_JOBS; j++) {
 		int timed_out;
 
 		if (!slots[j].busy || !boot_ended(&slots[j], &timed_out))
@@ -344,18 +376,18 @@ int sched_run(struct run *r, const struct boot_plan *plan, size_t nplan)
 	while (!sched_interrupted && !rc) {
 		int busy = 0;
 
-		for (int j = 0; j < r->o.jobs && !rc; j++)
+		for (int j = 0; j < MAX_JOBS && !rc; j++)
 			if (!slots[j].busy)
-				rc = fill_slot(r, &w, &slots[j]);
-		for (int j = 0; j < r->o.jobs; j++)
+				rc = fill_slot(r, &w, slots, &slots[j]);
+		for (int j = 0; j < MAX_JOBS; j++)
 			busy += slots[j].busy;
 		if (rc || (!busy && w.next >= nplan))
 			break;
-		pump(slots, r->o.jobs, 100);
+		pump(slots, MAX_JOBS, 100);
 		rc = reap_slots(r, &w, slots);
 	}
 	/* Every exit path: no QEMU outlives the sweep; rows only for finished boots. */
-	kill_all(slots, r->o.jobs);
+	kill_all(slots, MAX_JOBS);
 	if (rc)
 		return -1;
 	if (sched_interrupted) {
@@ -375,10 +407,11 @@ int sched_print_plan(struct run *r, const struct boot_plan *plan, size_t nplan,
 	if (out)
 		fprintf(out,
 			"matrix %s: %zu cells x %d reps = %zu boots (shard %d/%d: %zu), seed %" PRIu64
-			", jobs %d\n",
+			", jobs %d (%d parallel-safe)\n",
 			r->m.name, matrix_ncells(&r->m), r->m.reps,
 			matrix_ncells(&r->m) * (size_t)r->m.reps, r->o.shard_k,
-			r->o.shard_n, nplan, r->o.seed, r->o.jobs);
+			r->o.shard_n, nplan, r->o.seed, r->o.jobs,
+			r->o.par_jobs);
 	for (size_t i = 0; i < nplan; i++) {
 		struct slot s = { .busy = 0 };
 		struct argv_buf a = { .n = 0 };

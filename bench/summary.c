@@ -464,7 +464,7 @@ static void print_comparisons(FILE *out, const struct cellrows *cells, size_t n,
 		best = &res[order[0] * NMEASURES + lat].su;
 		condition(&cells[c], vary, cond, sizeof(cond));
 		fmt_short(v, sizeof(v), best->median, best->median_censored);
-		fprintf(out, "  %s, %s: %s %s ms;", cond,
+		fprintf(out, "  %s%s%s: %s %s ms;", cond, cond[0] ? ", " : "",
 			cells[c].first->axis[AX_accel],
 			cells[order[0]].first->axis[AX_variant], v);
 		for (size_t i = 1; i < k; i++) {

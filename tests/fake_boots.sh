@@ -40,7 +40,8 @@ run=(timeout 120 "$runner" --qemu tests/fake-qemu --kernels "$k" --image "$tmp/i
 	--kvm-canary 1)
 
 # 1. Every status, each from the scenario that must produce it.
-"${run[@]}" --out "$tmp/all" --jobs 8 --seed 5 --set timeout=5 --set reps=1 --set accel=tcg,kvm \
+# (icount: the fake does not care, and icount boots may run 8 at once)
+"${run[@]}" --out "$tmp/all" --parallel-jobs 8 --seed 5 --set timeout=5 --set reps=1 --set accel=icount,kvm \
 	--set variant=ok,censored,hang,leaky,panic,guest-fail,garbage,flood,crash,qemu-error \
 	>"$tmp/all.log" 2>&1
 rc=$?
@@ -55,25 +56,25 @@ expect() { # variant accel status [reason pattern]
 		bad "$1 under $2: status '$st', reason '$re'; expected '$3'${4:+ with '$4'}"
 	fi
 }
-expect ok tcg ok
-expect censored tcg censored "last record: reading iface=urandom"
-expect hang tcg timeout "nothing from the guest"
-expect leaky tcg timeout
-expect panic tcg panic "Kernel panic"
-expect guest-fail tcg guest-failed "mount devtmpfs"
-expect garbage tcg corrupt
-expect flood tcg corrupt "flooded"
-expect crash tcg qemu-failed "signal 11"
-expect qemu-error tcg qemu-failed "status 1: qemu-system-x86_64: could not load kernel"
+expect ok icount ok
+expect censored icount censored "last record: reading iface=urandom"
+expect hang icount timeout "nothing from the guest"
+expect leaky icount timeout
+expect panic icount panic "Kernel panic"
+expect guest-fail icount guest-failed "mount devtmpfs"
+expect garbage icount corrupt
+expect flood icount corrupt "flooded"
+expect crash icount qemu-failed "signal 11"
+expect qemu-error icount qemu-failed "status 1: qemu-system-x86_64: could not load kernel"
 expect ok kvm skipped "KVM unusable"
 # The flood was capped: what the runner kept is bounded.
-size=$(stat -c %s "$tmp/all/boots/$(get "$tmp/all/raw.csv" boot_id variant=flood accel=tcg)/result.log")
+size=$(stat -c %s "$tmp/all/boots/$(get "$tmp/all/raw.csv" boot_id variant=flood accel=icount)/result.log")
 [ "$size" -le $((16 << 20)) ] && ok "a flooding guest's result.log is capped ($size bytes kept)" ||
 	bad "flood result.log is $size bytes"
 # QEMU's exit status and signal are columns of their own.
-[ "$(get "$tmp/all/raw.csv" qemu_signal variant=crash accel=tcg)" = 11 ] &&
-	[ "$(get "$tmp/all/raw.csv" qemu_exit variant=qemu-error accel=tcg)" = 1 ] &&
-	[ "$(get "$tmp/all/raw.csv" qemu_exit variant=ok accel=tcg)" = 0 ] &&
+[ "$(get "$tmp/all/raw.csv" qemu_signal variant=crash accel=icount)" = 11 ] &&
+	[ "$(get "$tmp/all/raw.csv" qemu_exit variant=qemu-error accel=icount)" = 1 ] &&
+	[ "$(get "$tmp/all/raw.csv" qemu_exit variant=ok accel=icount)" = 0 ] &&
 	ok "raw.csv records QEMU's exit status and signal" || bad "qemu_exit/qemu_signal columns wrong"
 # The leaky boot's helper kept the pipes open; the run ended anyway.
 helper=$(grep -ho 'helper pid [0-9]*' "$tmp"/all/boots/*/console.log | awk '{print $3}')
@@ -221,6 +222,44 @@ cp -r "$tmp/m" "$tmp/seedbad" && echo "12abc" >"$tmp/seedbad/seed"
 msg=$("$runner" --summarize "$tmp/seedbad" 2>&1)
 [ $? -eq 2 ] && grep -q "does not hold a seed" <<<"$msg" && ok "a garbage seed file is refused, naming it" ||
 	bad "garbage seed: $msg"
+
+# 5g. icount boots share the host; a TCG boot never runs beside another boot.
+"${run[@]}" --out "$tmp/par" --jobs 1 --parallel-jobs 3 --seed 3 --set variant=slow --set reps=3 \
+	--set accel=tcg,icount >/dev/null 2>&1
+/usr/bin/python3 - "$tmp/par" <<'PY' && ok "icount boots overlap (--parallel-jobs), TCG boots run alone" || bad "parallel policy: see above"
+import csv, glob, re, sys
+run = sys.argv[1]
+span = {}
+for r in csv.DictReader(open(run + "/raw.csv")):
+    con = open(f"{run}/boots/{r['boot_id']}/console.log").read()
+    t = [float(x) for x in re.findall(r"fake-qemu (?:start|end) ([0-9.]+)", con)]
+    span[r["boot_id"]] = (r["accel"], t[0], t[-1])
+def overlap(a, b):
+    return a[1] < b[2] and b[1] < a[2]
+ic = [s for s in span.values() if s[0] == "icount"]
+tc = [s for s in span.values() if s[0] == "tcg"]
+assert len(ic) == 3 and len(tc) == 3, span
+assert any(overlap(a, b) for a in ic for b in ic if a is not b), "icount boots never overlapped"
+for a in tc:
+    assert not any(overlap(a, b) for b in span.values() if b is not a), ("a TCG boot overlapped", a)
+PY
+n=$(nproc)
+if [ "$n" -lt 16 ]; then
+	msg=$("${run[@]}" --out "$tmp/jobs" --jobs $((n + 1)) --set variant=ok 2>&1)
+	[ $? -eq 2 ] && grep -q "more than this machine's $n CPUs" <<<"$msg" && [ ! -e "$tmp/jobs" ] &&
+		ok "--jobs above the CPUs for TCG boots is refused before the sweep" || bad "--jobs $((n + 1)): $msg"
+fi
+
+# 5h. The timer axis: auto is the accelerator's own tick, recorded as such;
+# pit switches the LAPIC timer off.
+out=$("${run[@]}" --out "$tmp/timer" --set variant=ok --set accel=tcg,icount --set timer=auto,lapic,pit --set reps=1 \
+	--dry-run 2>&1)
+pits=$(grep -c noapictimer <<<"$out")
+"${run[@]}" --out "$tmp/timer2" --set variant=ok --set accel=tcg,icount --set reps=1 >/dev/null 2>&1
+[ "$pits" -eq 3 ] && [ "$(get "$tmp/timer2/raw.csv" timer accel=icount)" = pit ] &&
+	[ "$(get "$tmp/timer2/raw.csv" timer accel=tcg)" = lapic ] &&
+	ok "timer=pit (and auto under icount) gives noapictimer; rows record the tick the guest got" ||
+	bad "timer axis: $pits noapictimer lines (want 3: tcg pit, icount auto and pit), rows: $(get "$tmp/timer2/raw.csv" timer | tr '\n' ' ')"
 
 # 6. Limits are errors before the sweep, never silent truncation.
 long=$(printf 'x%.0s' $(seq 2100))
