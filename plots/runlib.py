@@ -34,6 +34,7 @@ def describe():
 
 
 AXES = [a["name"] for a in describe()["axes"]]
+DEFAULTS = {a["name"]: a["default"] for a in describe()["axes"]}
 
 # How each axis value reads in a label; an empty string is that axis's
 # "nothing special" value, so exactly one value per axis reads as nothing
@@ -47,20 +48,26 @@ WORDS = {
     "hz": lambda v: f"HZ={v}",
     "smp": lambda v: f"smp={v}",
     "trace": lambda v: "traced" if v == "on" else "",
+    "timer": lambda v: f"timer={v}",
 }
 SHOWN_APART = ("variant", "accel")  # a chart's series and panels, not its labels
 
 
 def varying(rows):
     """The axes whose value differs between rows (cells) of a run."""
-    return [a for a in AXES if a not in SHOWN_APART and len({r[a] for r in rows}) > 1]
+    return [a for a in AXES if a not in SHOWN_APART and len({value(r, a) for r in rows}) > 1]
+
+
+def value(r, axis):
+    """A row's value of axis; an axis newer than the run reads as its default."""
+    return r.get(axis) or DEFAULTS[axis]
 
 
 def condition(r, axes):
     """A cell's entropy condition in the words of the thread: its value of
     every axis in axes (the ones that vary in the run), cpu always."""
     names = ["cpu"] + [a for a in axes if a != "cpu"]
-    parts = [WORDS.get(a, lambda v, a=a: f"{a}={v}")(r[a]) for a in names]
+    parts = [WORDS.get(a, lambda v, a=a: f"{a}={v}")(value(r, a)) for a in names]
     return ", ".join(p for p in parts if p)
 
 
