@@ -201,8 +201,9 @@ int row_parse(const char *line, const char *header, struct row *r)
 		if (!r->axis[a][0])
 			snprintf(r->axis[a], sizeof(r->axis[a]), "%s",
 				 axis_default((enum axis)a));
-	snprintf(r->axis[AX_timer], sizeof(r->axis[AX_timer]), "%s",
-		 accel_timer(r->axis[AX_accel], r->axis[AX_timer]));
+	if (!strcmp(r->axis[AX_timer], "auto"))
+		snprintf(r->axis[AX_timer], sizeof(r->axis[AX_timer]), "%s",
+			 accel_timer(r->axis[AX_accel], "auto"));
 	row_derive(r);
 	return r->boot_id[0] ? 0 : -1;
 }

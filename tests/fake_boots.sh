@@ -258,6 +258,7 @@ pits=$(grep -c noapictimer <<<"$out")
 "${run[@]}" --out "$tmp/timer2" --set variant=ok --set accel=tcg,icount --set reps=1 >/dev/null 2>&1
 [ "$pits" -eq 3 ] && [ "$(get "$tmp/timer2/raw.csv" timer accel=icount)" = pit ] &&
 	[ "$(get "$tmp/timer2/raw.csv" timer accel=tcg)" = lapic ] &&
+	[ "$(get "$tmp/timer2/summary.csv" timer measure=crng_ready | sort | paste -sd,)" = lapic,pit ] &&
 	ok "timer=pit (and auto under icount) gives noapictimer; rows record the tick the guest got" ||
 	bad "timer axis: $pits noapictimer lines (want 3: tcg pit, icount auto and pit), rows: $(get "$tmp/timer2/raw.csv" timer | tr '\n' ' ')"
 
