@@ -157,9 +157,11 @@ HZRUN ?=
 # virtio-rng from SOURCESRUN (MATRIX=sources), when given.
 GUESTRUN ?=
 SOURCESRUN ?=
+# Minutes without a counter under icount from LONGWAITRUN (MATRIX=longwait).
+LONGWAITRUN ?=
 report:
 	scripts/report_tables.py $(RUN) REPORT.md $(if $(HZRUN),--hz $(HZRUN)) $(if $(GUESTRUN),--guest $(GUESTRUN)) \
-		$(if $(SOURCESRUN),--sources $(SOURCESRUN))
+		$(if $(SOURCESRUN),--sources $(SOURCESRUN)) $(if $(LONGWAITRUN),--longwait $(LONGWAITRUN))
 	mkdir -p plots/figures
 	cp $(RUN)/plots/*.png plots/figures/
 	$(if $(HZRUN),cp $(HZRUN)/plots/5-jitter-vs-hz.png plots/figures/)

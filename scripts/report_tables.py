@@ -2,7 +2,7 @@
 """Generate REPORT.md's tables from a run's summary.csv (make report).
 
     scripts/report_tables.py RUN_DIR REPORT.md|- [--hz HZ_RUN_DIR] [--guest GUEST_RUN_DIR]
-                             [--sources SOURCES_RUN_DIR]
+                             [--sources SOURCES_RUN_DIR] [--longwait LONGWAIT_RUN_DIR]
 
 Replaces the text between "<!-- tables:begin -->" and "<!-- tables:end -->"
 in REPORT.md, so the numbers can never drift from the data. With "-" as the
@@ -129,6 +129,20 @@ def sources_tables(run):
     ])
 
 
+def longwait_tables(run):
+    """Minutes without a counter, under icount, by guest tick (the longwait matrix)."""
+    rows = summary_rows(run)
+    name = run_name(run)
+    return "\n".join([
+        table(rows, "crng_ready",
+              f"Without a counter or RDRAND, under icount: CRNG ready, from kernel start (run `{name}`)",
+              accel="icount"),
+        table(rows, "first_urandom_latency",
+              f"Without a counter or RDRAND, under icount: the first blocking urandom read (run `{name}`)",
+              accel="icount"),
+    ])
+
+
 def tables(run):
     rows = summary_rows(run)
     meta = {}
@@ -166,8 +180,9 @@ def main():
     ap.add_argument("--hz", help="an hz-matrix run: chart 5's table")
     ap.add_argument("--guest", help="a guest-matrix run: the guest's own costs")
     ap.add_argument("--sources", help="a sources-matrix run: seeds and virtio-rng")
+    ap.add_argument("--longwait", help="a longwait-matrix run: minutes without a counter, icount")
     args = ap.parse_args()
-    for d in (args.run, args.hz, args.guest, args.sources):
+    for d in (args.run, args.hz, args.guest, args.sources, args.longwait):
         if d and not os.path.exists(os.path.join(d, "summary.csv")):
             sys.exit(f"report_tables.py: error: {d}/summary.csv not found (a results/<run> directory?)")
     text = tables(args.run)
@@ -177,6 +192,8 @@ def main():
         text += "\n" + sources_tables(args.sources)
     if args.guest:
         text += "\n" + guest_table(args.guest)
+    if args.longwait:
+        text += "\n" + longwait_tables(args.longwait)
     report = args.report
     if report == "-":
         print(text)
