@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /*
  * Copy the first console line containing one of needles (NULL-terminated)
@@ -31,6 +32,16 @@ static int console_line(const char *dir, const char *const *needles, char *buf,
 		text_printf(buf, len, "%s", line);
 	}
 	return found;
+}
+
+/* No console log, or an empty one. */
+static int console_empty(const char *dir)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	set_text(path, "%s/console.log", dir);
+	return stat(path, &st) || st.st_size == 0;
 }
 
 static void perf_numbers(const char *dir, struct row *r)
@@ -168,6 +179,18 @@ void classify_boot(const struct boot_facts *f, struct row *r,
 				sizeof(panic_line))) {
 		set_text(r->status, "panic");
 		set_text(r->reason, "%s", panic_line);
+	} else if (console_empty(f->dir)) {
+		/*
+		 * Every kernel prints its banner: an empty console log means
+		 * QEMU could not write it (a full disk), so a panic or the
+		 * kernel's "crng init done" would be invisible. Not a timeout.
+		 */
+		set_text(r->status, "corrupt");
+		set_text(
+			r->reason,
+			"console.log is empty: QEMU could not write it (disk full?), so the boot cannot be classified%s",
+			f->timed_out ? " (killed at the timeout)" : "");
+		reads->len = traces->len = 0;
 	} else if (f->timed_out) {
 		timed_out(f, &o, r);
 		/* Only verified segments gave data: the probe's, if complete. */

@@ -34,7 +34,7 @@ scen ok "ok $fx"
 scen slow "slow-ok $fx"
 scen censored "censored $fx"
 scen inject "inject $fx"
-for s in hang leaky panic guest-fail garbage flood crash qemu-error; do scen "$s" "$s"; done
+for s in hang leaky panic guest-fail garbage flood crash qemu-error silent-console; do scen "$s" "$s"; done
 touch "$tmp/image"
 run=(timeout 120 "$runner" --qemu tests/fake-qemu --kernels "$k" --image "$tmp/image" --quiet
 	--kvm-canary 1)
@@ -42,7 +42,7 @@ run=(timeout 120 "$runner" --qemu tests/fake-qemu --kernels "$k" --image "$tmp/i
 # 1. Every status, each from the scenario that must produce it.
 # (icount: the fake does not care, and icount boots may run 8 at once)
 "${run[@]}" --out "$tmp/all" --parallel-jobs 8 --seed 5 --set timeout=5 --set reps=1 --set accel=icount,kvm \
-	--set variant=ok,censored,hang,leaky,panic,guest-fail,garbage,flood,crash,qemu-error \
+	--set variant=ok,censored,hang,leaky,panic,guest-fail,garbage,flood,crash,qemu-error,silent-console \
 	>"$tmp/all.log" 2>&1
 rc=$?
 [ $rc -eq 0 ] || bad "the all-statuses run exited $rc: $(tail -n 3 "$tmp/all.log" | tr '\n' ' ')"
@@ -67,6 +67,7 @@ expect flood icount corrupt "flooded"
 expect crash icount qemu-failed "signal 11"
 expect qemu-error icount qemu-failed "status 1: qemu-system-x86_64: could not load kernel"
 expect ok kvm skipped "KVM unusable"
+expect silent-console icount corrupt "console.log is empty"
 # The flood was capped: what the runner kept is bounded.
 size=$(stat -c %s "$tmp/all/boots/$(get "$tmp/all/raw.csv" boot_id variant=flood accel=icount)/result.log")
 [ "$size" -le $((16 << 20)) ] && ok "a flooding guest's result.log is capped ($size bytes kept)" ||
