@@ -50,6 +50,7 @@ step "TCG boots: behaviour of each variant"
 if [ "$kernels_ok" = 1 ]; then
 	collect "boot behaviour" python3 tests/boot_behaviour.py build/crngbench-run build/guest.cpio \
 		"$cache/kernels" "$out/boots"
+	collect "icount" tests/icount.sh
 	collect "resume" tests/resume.sh
 	collect "shards" tests/shards.sh
 else
