@@ -70,7 +70,7 @@ help:
 	@echo "  make bench       everything: deps, kernels, image, runner, run MATRIX, plots"
 	@echo "  make run         run MATRIX only (kernels and image must be built)"
 	@echo "  make plots       render charts for RUN=<results dir> (default results/latest)"
-	@echo "  make report      REPORT.md tables and plots/figures from RUN (and HZRUN, GUESTRUN, SOURCESRUN)"
+	@echo "  make report      REPORT.md tables and plots/figures from RUN (and HZRUN, GUESTRUN, SOURCESRUN, LONGWAITRUN)"
 	@echo "  make unit        the fast tier: unit tests (plain, ASan+UBSan), fuzz smoke,"
 	@echo "                   the runner against tests/fake-qemu, plots on the fixture (< 1 min)"
 	@echo "  make post        RUN/post.txt (plain-text mail) and post.mbox (charts attached)"
