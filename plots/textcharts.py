@@ -178,9 +178,10 @@ def timeline(data):
         for i in range(a, min(b, w)):
             line[i] = "=" if r[4] != "0" else "|"
         line[a] = "|" if r[4] == "0" else "["
-        out.append(f"{r[3]:<{lab}.{lab}} " + "".join(line).rstrip() + f" {start:.0f}")
+        label = r[3].replace("pid 1 (probe, then systemd)", "pid 1")  # said below
+        out.append(f"{label:<{lab}.{lab}} " + "".join(line).rstrip() + f" {start:.0f}")
     return out + ["", f"scale: one column = {end / w:.1f} ms; |: an event; [===: a read, its length",
-                  "the number after a row: its start, ms"]
+                  "the number after a row: its start, ms; pid 1: the probe, then systemd"]
 
 
 def main():
