@@ -12,14 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define ERR(r, ...) err_set((r)->err, sizeof((r)->err), __VA_ARGS__)
-
-static int out_path(const struct run *r, const char *name, char *buf,
-		    size_t len)
-{
-	return path_fmt(buf, len, "%s/%s", r->out_dir, name);
-}
-
 /* Open DIR/<name>.rescan for writing and put the table's header in it. */
 static FILE *rescan_table(struct run *r, const char *name, const char *header)
 {
@@ -45,7 +37,8 @@ static int rescan_commit(struct run *r, FILE *f, const char *name)
 	char from[PATH_MAX], to[PATH_MAX];
 
 	if (path_fmt(from, sizeof(from), "%s/%s.rescan", r->out_dir, name) ||
-	    out_path(r, name, to, sizeof(to)) || fclose(f) || rename(from, to))
+	    results_path(r, name, to, sizeof(to)) || fclose(f) ||
+	    rename(from, to))
 		return ERR(r, "cannot write %s/%s: %s", r->out_dir, name,
 			   strerror(errno));
 	return 0;
@@ -162,7 +155,7 @@ int results_rescan(struct run *r)
 
 	if (results_read_matrix(r->out_dir, &r->m, r->err, sizeof(r->err)) ||
 	    results_read_seed(r->out_dir, &r->o.seed, r->err, sizeof(r->err)) ||
-	    out_path(r, "raw.csv", path, sizeof(path)) ||
+	    results_path(r, "raw.csv", path, sizeof(path)) ||
 	    row_read_file(path, &old, &n, r->err, sizeof(r->err)) ||
 	    rescan_check(r, old, n))
 		goto out;

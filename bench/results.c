@@ -15,7 +15,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#define ERR(r, ...) err_set((r)->err, sizeof((r)->err), __VA_ARGS__)
+int results_path(const struct run *r, const char *name, char *buf, size_t len)
+{
+	return path_fmt(buf, len, "%s/%s", r->out_dir, name);
+}
 
 int kernel_file(const char *kernels_dir, const char *variant, const char *hz,
 		const char *file, char *buf, size_t len)
@@ -24,19 +27,13 @@ int kernel_file(const char *kernels_dir, const char *variant, const char *hz,
 			file);
 }
 
-static int out_path(const struct run *r, const char *name, char *buf,
-		    size_t len)
-{
-	return path_fmt(buf, len, "%s/%s", r->out_dir, name);
-}
-
 /* One runner per directory: a second gets the holder's pid in its error. */
 static int lock_dir(struct run *r)
 {
 	char path[PATH_MAX], pid[32];
 	ssize_t n;
 
-	if (out_path(r, ".lock", path, sizeof(path)))
+	if (results_path(r, ".lock", path, sizeof(path)))
 		return ERR(r, "results directory path too long: %s",
 			   r->out_dir);
 	r->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -69,7 +66,7 @@ int results_open(struct run *r)
 			   r->out_dir, strerror(errno));
 	if (lock_dir(r))
 		return -1;
-	if (out_path(r, "raw.csv", path, sizeof(path)))
+	if (results_path(r, "raw.csv", path, sizeof(path)))
 		return ERR(r, "results directory path too long");
 	if (!r->o.resume && file_exists(path))
 		return ERR(
@@ -87,7 +84,7 @@ static int write_out(struct run *r, const char *name, const char *buf,
 {
 	char path[PATH_MAX];
 
-	if (out_path(r, name, path, sizeof(path)) ||
+	if (results_path(r, name, path, sizeof(path)) ||
 	    write_file_atomic(path, buf, len))
 		return ERR(r, "cannot write %s/%s: %s", r->out_dir, name,
 			   strerror(errno));
@@ -119,7 +116,7 @@ static int table_header(struct run *r, const char *name, const char *header)
 	char path[PATH_MAX];
 	struct stat st;
 
-	if (out_path(r, name, path, sizeof(path)))
+	if (results_path(r, name, path, sizeof(path)))
 		return ERR(r, "path too long");
 	if (stat(path, &st) == 0 && st.st_size > 0)
 		return 0;
@@ -134,7 +131,7 @@ int results_start(struct run *r)
 	size_t hlen = 0;
 	int rc;
 
-	if (out_path(r, "boots", path, sizeof(path)) ||
+	if (results_path(r, "boots", path, sizeof(path)) ||
 	    (mkdir(path, 0755) && errno != EEXIST))
 		return ERR(r, "cannot create %s/boots: %s", r->out_dir,
 			   strerror(errno));
@@ -179,7 +176,7 @@ static int prune_detail(struct run *r, const char *name)
 	FILE *in, *out;
 	int first = 1, rc = 0;
 
-	if (out_path(r, name, path, sizeof(path)) || trim_partial(path))
+	if (results_path(r, name, path, sizeof(path)) || trim_partial(path))
 		return ERR(r, "cannot repair %s/%s: %s", r->out_dir, name,
 			   strerror(errno));
 	in = fopen(path, "re");
@@ -267,7 +264,8 @@ int results_load_done(struct run *r)
 	struct row *rows;
 	size_t n;
 
-	if (out_path(r, "raw.csv", path, sizeof(path)) || trim_partial(path))
+	if (results_path(r, "raw.csv", path, sizeof(path)) ||
+	    trim_partial(path))
 		return ERR(r, "cannot repair %s/raw.csv: %s", r->out_dir,
 			   strerror(errno));
 	if (set_aside_bad_rows(r, path) ||
@@ -308,13 +306,13 @@ int results_commit(struct run *r, const struct row *row,
 		return ERR(r, "the row of boot %s does not fit in %zu bytes",
 			   row->boot_id, sizeof(line));
 	/* Detail tables first, raw.csv last: raw.csv is the commit record. */
-	if (out_path(r, "reads.csv", path, sizeof(path)) ||
+	if (results_path(r, "reads.csv", path, sizeof(path)) ||
 	    append_atomic(path, reads ? reads->p : "",
 			  reads ? reads->len : 0) ||
-	    out_path(r, "traces.csv", path, sizeof(path)) ||
+	    results_path(r, "traces.csv", path, sizeof(path)) ||
 	    append_atomic(path, traces ? traces->p : "",
 			  traces ? traces->len : 0) ||
-	    out_path(r, "raw.csv", path, sizeof(path)) ||
+	    results_path(r, "raw.csv", path, sizeof(path)) ||
 	    append_atomic(path, line, (size_t)n))
 		return ERR(r, "cannot append to %s: %s", path, strerror(errno));
 	return 0;

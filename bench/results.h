@@ -22,6 +22,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* OUT/<name>, the results directory's file name; -1 if too long. */
+int results_path(const struct run *r, const char *name, char *buf, size_t len);
+
 /* KERNELS/<variant>-hz<hz>/<file>: the one place that path is spelled. */
 int kernel_file(const char *kernels_dir, const char *variant, const char *hz,
 		const char *file, char *buf, size_t len);

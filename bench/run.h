@@ -9,6 +9,7 @@
 #define CRNGBENCH_RUN_H
 
 #include "matrix.h"
+#include "util.h"
 
 #include <limits.h>
 #include <stddef.h>
@@ -65,6 +66,9 @@ struct run {
 	struct run_saved saved;
 	char err[2048];
 };
+
+/* A message into r->err; -1, for "return ERR(r, ...)". */
+#define ERR(r, ...) err_set((r)->err, sizeof((r)->err), __VA_ARGS__)
 
 /* The "c<cell>-r<rep>" id of a planned boot. */
 void boot_id(const struct boot_plan *p, char *buf, size_t len);

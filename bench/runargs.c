@@ -20,8 +20,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define ERR(r, ...) err_set((r)->err, sizeof((r)->err), __VA_ARGS__)
-
 /* CRC-32 of a whole file (record.h's), to notice a rebuilt kernel or image. */
 static int file_crc(const char *path, uint32_t *crc)
 {

@@ -17,8 +17,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define ERR(r, ...) err_set((r)->err, sizeof((r)->err), __VA_ARGS__)
-
 volatile sig_atomic_t sched_interrupted;
 
 struct slot {
