@@ -18,7 +18,7 @@ static const struct accel accels[] = {
 	 * icount: TCG where guest time is instructions (shift=0: one per
 	 * virtual ns), so the host's translation work and load cost the guest
 	 * no time; an idle guest jumps to its next timer (sleep=off). The TSC
-	 * then counts virtual ns: 1 GHz by definition. The LAPIC timer's
+	 * then counts virtual ns: 1 GHz at shift=0 by definition. The LAPIC timer's
 	 * calibration busy-waits on MMIO reads, which icount executes one at
 	 * a time (~16 s of host time per boot here), so by default the PIT
 	 * drives the tick instead (timer=pit: noapictimer), still HZ times a
@@ -26,8 +26,7 @@ static const struct accel accels[] = {
 	 */
 	{ .name = "icount",
 	  .qemu_accel = "tcg",
-	  .qemu_args = { "-icount", "shift=0,sleep=off", NULL },
-	  .cmdline = "tsc_early_khz=1000000 tsc=reliable",
+	  .icount = 1,
 	  .timer = "pit",
 	  .parallel_safe = 1 },
 };

@@ -12,6 +12,11 @@ struct accel {
 	const char *qemu_accel; /* QEMU's -accel */
 	const char *qemu_args[3]; /* more QEMU arguments, NULL-terminated */
 	const char *cmdline; /* more kernel command line, or NULL */
+	/*
+	 * Instruction time: QEMU gets -icount with the matrix's icount
+	 * setting, and the guest the TSC rate that its shift implies.
+	 */
+	int icount;
 	int host_tsc_hint; /* pass the host's measured TSC rate to the guest */
 	int needs_kvm; /* /dev/kvm checks and a canary boot before the sweep */
 	const char *timer; /* the guest's tick for timer=auto: lapic or pit */

@@ -25,6 +25,51 @@ static const char *const axis_defaults[] = {
 #undef AX_DEF
 };
 
+static const char *const setting_names[] = {
+#define SET_NAME(name, def, lo, hi) #name,
+	SETTINGS(SET_NAME)
+#undef SET_NAME
+};
+static const int setting_defaults[] = {
+#define SET_DEF(name, def, lo, hi) def,
+	SETTINGS(SET_DEF)
+#undef SET_DEF
+};
+static const int setting_lo[] = {
+#define SET_LO(name, def, lo, hi) lo,
+	SETTINGS(SET_LO)
+#undef SET_LO
+};
+static const int setting_hi[] = {
+#define SET_HI(name, def, lo, hi) hi,
+	SETTINGS(SET_HI)
+#undef SET_HI
+};
+
+const char *setting_name(enum setting s)
+{
+	return (unsigned int)s < SET_N ? setting_names[s] : "?";
+}
+
+static int ovr_index(const struct matrix *m, const char *accel)
+{
+	for (int i = 0; accel && i < m->novr; i++)
+		if (!strcmp(m->ovr_accel[i], accel))
+			return i;
+	return -1;
+}
+
+int matrix_setting(const struct matrix *m, enum setting s, const char *accel)
+{
+	int i = ovr_index(m, accel), v = m->setting[s];
+
+	if (i >= 0 && m->ovr[i][s] >= 0)
+		v = m->ovr[i][s];
+	if (s == SET_ready_timeout && v < 0)
+		return matrix_setting(m, SET_read_timeout, accel);
+	return v;
+}
+
 const char *axis_name(enum axis a)
 {
 	return (unsigned int)a < AX_N ? axis_names[a] : "?";
@@ -65,8 +110,9 @@ void matrix_init(struct matrix *m)
 		m->nvalues[a] = 1;
 	}
 	m->reps = 3;
-	m->timeout_s = 60;
-	m->read_timeout_s = 20;
+	for (int i = 0; i < SET_N; i++)
+		m->setting[i] = setting_defaults[i];
+	snprintf(m->icount, sizeof(m->icount), "shift=0,sleep=off");
 }
 
 static char *trim(char *s)
@@ -150,6 +196,97 @@ static int set_values(struct matrix *m, int a, const char *key, char *val,
 	return n;
 }
 
+static int setting_lookup(const char *name)
+{
+	for (int i = 0; i < SET_N; i++)
+		if (!strcmp(name, setting_names[i]))
+			return i;
+	return -1;
+}
+
+/* "read_timeout = 5" or, for one accelerator, "read_timeout.icount = 600". */
+static int set_setting(struct matrix *m, char *key, const char *val,
+		       char *err, size_t errlen)
+{
+	char *dot = strchr(key, '.');
+	const char *acc = dot ? dot + 1 : NULL;
+	int s, v, i;
+
+	if (dot)
+		*dot = '\0';
+	s = setting_lookup(key);
+	if (s < 0)
+		return fail(
+			err, errlen,
+			"'%s.%s': only the time settings (timeout, read_timeout, ready_timeout) take an accelerator",
+			key, acc);
+	if (acc && !accel_find(acc))
+		return fail(err, errlen,
+			    "%s.%s: unknown accelerator '%s'; accepted: %s", key,
+			    acc, acc, accel_list());
+	if (parse_int(val, setting_lo[s], setting_hi[s], &v))
+		return fail(err, errlen, "%s%s%s=%s: need seconds from %d to %d",
+			    key, acc ? "." : "", acc ? acc : "", val,
+			    setting_lo[s], setting_hi[s]);
+	if (!acc) {
+		m->setting[s] = v;
+		return 0;
+	}
+	i = ovr_index(m, acc);
+	if (i < 0) {
+		if (m->novr == MAX_ACCEL_OVERRIDES)
+			return fail(err, errlen,
+				    "%s.%s: more than %d accelerators", key,
+				    acc, MAX_ACCEL_OVERRIDES);
+		i = m->novr++;
+		snprintf(m->ovr_accel[i], sizeof(m->ovr_accel[i]), "%s", acc);
+		for (int k = 0; k < SET_N; k++)
+			m->ovr[i][k] = -1;
+	}
+	m->ovr[i][s] = v;
+	return 0;
+}
+
+/* One "axis=v axis=v" exclusion; axes are checked, values need not be in
+ * the matrix (an override may have dropped them: then it matches nothing). */
+static int add_exclude(struct matrix *m, const char *val, char *err,
+		       size_t errlen)
+{
+	char buf[4 * MAX_VALUE_LEN], *tok, *save = NULL;
+	int seen[AX_N] = { 0 };
+
+	if (strlen(val) >= sizeof(buf))
+		return fail(err, errlen, "exclude: value too long");
+	if (m->nexclude == MAX_EXCLUDES)
+		return fail(err, errlen, "exclude: more than %d lines",
+			    MAX_EXCLUDES);
+	snprintf(buf, sizeof(buf), "%s", val);
+	for (tok = strtok_r(buf, " \t", &save); tok;
+	     tok = strtok_r(NULL, " \t", &save)) {
+		char *eq = strchr(tok, '=');
+		int a;
+
+		if (eq)
+			*eq = '\0';
+		a = eq ? axis_lookup(tok) : -1;
+		if (eq && a < 0)
+			return fail(err, errlen,
+				    "exclude: unknown axis '%s' in '%s'", tok,
+				    val);
+		if (a < 0 || !eq[1])
+			return fail(
+				err, errlen,
+				"exclude: '%s%s%s' is not axis=value; an exclusion is axis=value pairs separated by spaces, all of which a cell must match (e.g. exclude = accel=tcg nocounter=on)",
+				tok, eq ? "=" : "", eq ? eq + 1 : "");
+		if (seen[a]++)
+			return fail(err, errlen,
+				    "exclude: axis %s named twice in '%s'",
+				    tok, val);
+	}
+	snprintf(m->exclude[m->nexclude++], sizeof(m->exclude[0]), "%s", val);
+	return 0;
+}
+
 int matrix_set(struct matrix *m, const char *assignment, char *err,
 	       size_t errlen)
 {
@@ -175,24 +312,22 @@ int matrix_set(struct matrix *m, const char *assignment, char *err,
 				    "reps=%s: need a whole number from 1 to 10000",
 				    val) :
 			       0;
-	if (!strcmp(key, "timeout"))
-		return parse_int(val, 5, 3600, &m->timeout_s) ?
-			       fail(err, errlen,
-				    "timeout=%s: need seconds from 5 to 3600",
-				    val) :
-			       0;
-	if (!strcmp(key, "read_timeout"))
-		return parse_int(val, 0, 3600, &m->read_timeout_s) ?
-			       fail(err, errlen,
-				    "read_timeout=%s: need seconds from 0 to 3600",
-				    val) :
-			       0;
+	if (strchr(key, '.') || setting_lookup(key) >= 0)
+		return set_setting(m, key, val, err, errlen);
 	/* What a matrix file cannot hold cannot be saved in run.matrix. */
 	if (strpbrk(val, "#\n\r"))
 		return fail(
 			err, errlen,
 			"%s: '#' and line breaks cannot be part of a value ('#' starts a comment)",
 			key);
+	if (!strcmp(key, "icount")) {
+		if (strlen(val) >= sizeof(m->icount))
+			return fail(err, errlen, "icount: value too long");
+		snprintf(m->icount, sizeof(m->icount), "%s", val);
+		return 0;
+	}
+	if (!strcmp(key, "exclude"))
+		return add_exclude(m, val, err, errlen);
 	if (!strcmp(key, "name")) {
 		if (strlen(val) >= sizeof(m->name))
 			return fail(err, errlen,
@@ -211,7 +346,7 @@ int matrix_set(struct matrix *m, const char *assignment, char *err,
 		}
 		return fail(
 			err, errlen,
-			"unknown axis '%s'; axes are: %sand settings reps timeout read_timeout name",
+			"unknown axis '%s'; axes are: %sand settings reps timeout read_timeout ready_timeout (each also as setting.ACCEL) icount exclude name",
 			key, known);
 	}
 	n = set_values(m, a, key, val, err, errlen);
@@ -244,20 +379,20 @@ static int load_line(struct matrix *m, char *line, int lineno, char (*seen)[32],
 	if (!*p)
 		return 0;
 	line_key(p, key, sizeof(key));
-	for (int i = 0; i < *nseen; i++)
+	for (int i = 0; strcmp(key, "exclude") && i < *nseen; i++)
 		if (!strcmp(seen[i], key))
 			return fail(
 				err, errlen,
 				"line %d sets '%s' again; one line per axis or setting",
 				lineno, key);
-	if (*nseen < AX_N + 8)
+	if (*nseen < AX_N + 48)
 		snprintf(seen[(*nseen)++], 32, "%s", key);
 	return matrix_set(m, p, err, errlen);
 }
 
 int matrix_load(struct matrix *m, const char *path, char *err, size_t errlen)
 {
-	char sub[768], seen[AX_N + 8][32], *line = NULL;
+	char sub[768], seen[AX_N + 48][32], *line = NULL;
 	int lineno = 0, nseen = 0, rc = 0;
 	size_t cap = 0;
 	ssize_t len;
@@ -293,9 +428,19 @@ int matrix_load(struct matrix *m, const char *path, char *err, size_t errlen)
 
 int matrix_write(const struct matrix *m, FILE *f)
 {
-	fprintf(f,
-		"# resolved by crngbench-run\nname = %s\nreps = %d\ntimeout = %d\nread_timeout = %d\n",
-		m->name, m->reps, m->timeout_s, m->read_timeout_s);
+	fprintf(f, "# resolved by crngbench-run\nname = %s\nreps = %d\n", m->name,
+		m->reps);
+	for (int s = 0; s < SET_N; s++)
+		if (m->setting[s] >= 0)
+			fprintf(f, "%s = %d\n", setting_names[s], m->setting[s]);
+	for (int i = 0; i < m->novr; i++)
+		for (int s = 0; s < SET_N; s++)
+			if (m->ovr[i][s] >= 0)
+				fprintf(f, "%s.%s = %d\n", setting_names[s],
+					m->ovr_accel[i], m->ovr[i][s]);
+	fprintf(f, "icount = %s\n", m->icount);
+	for (int i = 0; i < m->nexclude; i++)
+		fprintf(f, "exclude = %s\n", m->exclude[i]);
 	for (int a = 0; a < AX_N; a++) {
 		fprintf(f, "%s = ", axis_names[a]);
 		for (int i = 0; i < m->nvalues[a]; i++)
@@ -328,6 +473,9 @@ static int valid_reads(const char *v, char *bad, size_t badlen)
 		}
 	return 1;
 }
+
+static int validate_settings(const struct matrix *m, char *err,
+			     size_t errlen);
 
 int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 {
@@ -416,6 +564,49 @@ int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 			}
 		}
 	}
+	return validate_settings(m, err, errlen);
+}
+
+int matrix_icount_shift(const struct matrix *m)
+{
+	const char *p = m->icount;
+	int shift;
+
+	/* QEMU's option syntax: "shift=N" alone or among key=value pairs. */
+	while (p && *p) {
+		if (!strncmp(p, "shift=", 6)) {
+			char v[8];
+
+			snprintf(v, sizeof(v), "%.*s", (int)strcspn(p + 6, ","),
+				 p + 6);
+			return parse_int(v, 0, 10, &shift) ? -1 : shift;
+		}
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	return -1;
+}
+
+/* The settings beyond each value's own range, per accelerator in use. */
+static int validate_settings(const struct matrix *m, char *err, size_t errlen)
+{
+	for (int i = 0; i < m->nvalues[AX_accel]; i++) {
+		const char *acc = m->values[AX_accel][i];
+		int rd = matrix_setting(m, SET_read_timeout, acc),
+		    ready = matrix_setting(m, SET_ready_timeout, acc);
+
+		if (ready < rd)
+			return fail(
+				err, errlen,
+				"ready_timeout=%d is below read_timeout=%d for accel=%s: the censor bound of CRNG ready (when the report goes out) must not come before the reads' budget ends; give ready_timeout >= read_timeout (or leave it out: it is then read_timeout)",
+				ready, rd, acc);
+		if (!strcmp(acc, "icount") && matrix_icount_shift(m) < 0)
+			return fail(
+				err, errlen,
+				"icount=%s: need shift=N with N from 0 to 10 (a guest ns is 2^N instructions' worth; shift=auto would follow the host's clock, which icount is here to avoid), e.g. icount=shift=0,sleep=off",
+				m->icount);
+	}
 	return 0;
 }
 
@@ -449,6 +640,35 @@ int matrix_combination_ok(const char *accel, const char *cpu)
 		 (cpu[4] == '\0' || cpu[4] == ','));
 }
 
+/* Does the cell match every axis=value of exclusion e? */
+static int excluded_by(const char *e, const struct cell *c)
+{
+	char buf[4 * MAX_VALUE_LEN], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", e);
+	for (tok = strtok_r(buf, " \t", &save); tok;
+	     tok = strtok_r(NULL, " \t", &save)) {
+		char *eq = strchr(tok, '=');
+		int a;
+
+		*eq = '\0'; /* add_exclude checked the form */
+		a = axis_lookup(tok);
+		if (strcmp(c->v[a], eq + 1))
+			return 0;
+	}
+	return 1;
+}
+
+int matrix_cell_planned(const struct matrix *m, const struct cell *c)
+{
+	if (!matrix_combination_ok(c->v[AX_accel], c->v[AX_cpu]))
+		return 0;
+	for (int i = 0; i < m->nexclude; i++)
+		if (excluded_by(m->exclude[i], c))
+			return 0;
+	return 1;
+}
+
 struct boot_plan *matrix_plan(const struct matrix *m, uint64_t seed,
 			      int shard_k, int shard_n, size_t *count)
 {
@@ -478,7 +698,7 @@ struct boot_plan *matrix_plan(const struct matrix *m, uint64_t seed,
 			struct cell c;
 
 			matrix_cell(m, order[i], &c);
-			if (!matrix_combination_ok(c.v[AX_accel], c.v[AX_cpu]))
+			if (!matrix_cell_planned(m, &c))
 				continue;
 
 			if ((int)(canon % (size_t)shard_n) != shard_k - 1)

@@ -4,7 +4,9 @@
  * the interleaved run order and sharding.
  *
  * A matrix file (bench/NAME.matrix) has lines "axis = v1,v2,..." and
- * "setting = value"; '#' starts a comment. Command-line --set axis=... lines
+ * "setting = value" (a time setting may be given per accelerator as
+ * "setting.accel = value"), and any number of "exclude = axis=v axis=v"
+ * lines; '#' starts a comment. Command-line --set axis=... lines
  * override the file. Read sets are written with ':' between reads
  * (urandom:random), since ',' separates axis values.
  */
@@ -38,14 +40,45 @@ enum axis {
 
 #define MAX_VALUES 16
 #define MAX_VALUE_LEN 96
+#define MAX_EXCLUDES 8
+#define MAX_ACCEL_OVERRIDES 4
+
+/*
+ * The time settings, each with an optional value per accelerator
+ * ("read_timeout.icount = 600"): guest seconds are cheap under icount,
+ * where an idle guest jumps to its next timer, and dear under TCG and KVM.
+ */
+#define SETTINGS(X)                                                         \
+	X(timeout, 60, 5, 3600) /* host seconds per boot, then killed */    \
+	X(read_timeout, 20, 0, 3600) /* guest s: the probe's read budget */ \
+	X(ready_timeout, -1, 0, 3600) /* guest s the report waits for the  \
+				       * boot (systemd's wait for the CRNG), \
+				       * the censor bound of "CRNG ready";  \
+				       * -1: read_timeout */
+
+enum setting {
+#define SET_ENUM(name, def, lo, hi) SET_##name,
+	SETTINGS(SET_ENUM)
+#undef SET_ENUM
+		SET_N
+};
 
 struct matrix {
 	char name[64];
 	char values[AX_N][MAX_VALUES][MAX_VALUE_LEN];
 	int nvalues[AX_N];
 	int reps;
-	int timeout_s; /* hard per-boot timeout, host side */
-	int read_timeout_s; /* guest-side budget for the probe's reads */
+	int setting[SET_N];
+	/* Per-accelerator values; -1 where the base value applies. */
+	char ovr_accel[MAX_ACCEL_OVERRIDES][16];
+	int ovr[MAX_ACCEL_OVERRIDES][SET_N];
+	int novr;
+	/* QEMU's -icount option for accel=icount (shift=N fixes the clock). */
+	char icount[MAX_VALUE_LEN];
+	/* Cells left out of the plan: each "axis=value axis=value..." (all
+	 * must match), e.g. "accel=tcg nocounter=on". */
+	char exclude[MAX_EXCLUDES][4 * MAX_VALUE_LEN];
+	int nexclude;
 };
 
 struct cell {
@@ -54,10 +87,15 @@ struct cell {
 };
 
 const char *axis_name(enum axis a);
+const char *setting_name(enum setting s);
+/* A setting's value for cells of this accelerator (NULL: the base). */
+int matrix_setting(const struct matrix *m, enum setting s, const char *accel);
+/* icount's shift=N (guest ns per instruction is 2^N), or -1 if absent. */
+int matrix_icount_shift(const struct matrix *m);
 int axis_lookup(const char *name);
 const char *axis_default(enum axis a);
 
-/* Defaults for every axis, reps 3, timeout 60 s, read timeout 20 s. */
+/* Defaults for every axis, reps 3, the settings' defaults above. */
 void matrix_init(struct matrix *m);
 /*
  * Load a matrix file / apply one "axis=v1,v2" or "setting=value"
@@ -78,6 +116,8 @@ void matrix_cell(const struct matrix *m, size_t index, struct cell *c);
 
 /* Cells that cannot exist are left out of the plan (cpu=host under TCG). */
 int matrix_combination_ok(const char *accel, const char *cpu);
+/* Is the cell in the plan: a combination that exists, not excluded? */
+int matrix_cell_planned(const struct matrix *m, const struct cell *c);
 
 /* One planned boot: a cell and a repetition, with a stable id. */
 struct boot_plan {

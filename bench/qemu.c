@@ -118,6 +118,10 @@ static void kernel_cmdline(const struct cell *c, const struct accel *acc,
 		kcmd_add(k, "tsc_early_khz=%ld tsc=reliable", p->tsc_khz);
 	if (acc->cmdline)
 		kcmd_add(k, "%s", acc->cmdline);
+	/* The TSC counts instructions: 10^9 / 2^shift a second (to 0.06 %). */
+	if (acc->icount)
+		kcmd_add(k, "tsc_early_khz=%d tsc=reliable",
+			 1000000 >> p->icount_shift);
 	/* The guest's tick: the PIT when the LAPIC timer is switched off. */
 	if (!strcmp(accel_timer(c->v[AX_accel], c->v[AX_timer]), "pit"))
 		kcmd_add(k, "noapictimer");
@@ -129,8 +133,10 @@ static void kernel_cmdline(const struct cell *c, const struct accel *acc,
 			k,
 			"ftrace=function_graph ftrace_filter=urandom_read_iter,random_read_iter,__x64_sys_getrandom"
 			" trace_clock=boot trace_buf_size=256K");
-	kcmd_add(k, CRB_SET_OUT "=/dev/ttyS1 " CRB_SET_READ_TIMEOUT "=%d",
-		 p->read_timeout_s);
+	kcmd_add(k,
+		 CRB_SET_OUT "=/dev/ttyS1 " CRB_SET_READ_TIMEOUT
+			     "=%d " CRB_SET_READY_TIMEOUT "=%d",
+		 p->read_timeout_s, p->ready_timeout_s);
 	/* The matrix joins reads with ':', the probe with ','. */
 	snprintf(reads, sizeof(reads), "%s", c->v[AX_reads]);
 	for (char *q = reads; *q; q++)
@@ -213,6 +219,10 @@ int qemu_build_argv(const struct cell *c, const struct boot_params *p,
 	argv_add(a, "%s", acc->qemu_accel);
 	for (const char *const *x = acc->qemu_args; *x; x++)
 		argv_add(a, "%s", *x);
+	if (acc->icount) {
+		argv_add(a, "-icount");
+		argv_add(a, "%s", p->icount);
+	}
 	machine_args(c, p, a);
 	kernel_cmdline(c, acc, p, &k);
 	if (k.overflow) {
@@ -559,21 +569,34 @@ static int run_quick(char *const argv[], const char *input, int timeout_s,
 }
 
 int qemu_check_cpu(const char *qemu, const char *accel, const char *cpu,
-		   char *err, size_t errlen)
+		   const char *icount, char *err, size_t errlen)
 {
 	const struct accel *acc = accel_find(accel);
-	char acc_name[16], cpubuf[MAX_VALUE_LEN];
-	char *argv[] = { (char *)qemu, "-M",	      "microvm",
-			 "-accel",     acc_name,      "-cpu",
-			 cpubuf,       "-nodefaults", "-no-user-config",
-			 "-display",   "none",	      "-S",
-			 "-monitor",   "stdio",	      NULL };
+	struct argv_buf a = { .n = 0 };
 	int rc;
 
-	snprintf(acc_name, sizeof(acc_name), "%s",
-		 acc ? acc->qemu_accel : accel);
-	snprintf(cpubuf, sizeof(cpubuf), "%s", cpu);
-	rc = run_quick(argv, "quit\n", 20, err, errlen);
+	argv_add(&a, "%s", qemu);
+	argv_add(&a, "-M");
+	argv_add(&a, "microvm");
+	argv_add(&a, "-accel");
+	argv_add(&a, "%s", acc ? acc->qemu_accel : accel);
+	for (const char *const *x = acc ? acc->qemu_args : NULL; x && *x; x++)
+		argv_add(&a, "%s", *x);
+	if (acc && acc->icount) {
+		argv_add(&a, "-icount");
+		argv_add(&a, "%s", icount);
+	}
+	argv_add(&a, "-cpu");
+	argv_add(&a, "%s", cpu);
+	argv_add(&a, "-nodefaults");
+	argv_add(&a, "-no-user-config");
+	argv_add(&a, "-display");
+	argv_add(&a, "none");
+	argv_add(&a, "-S");
+	argv_add(&a, "-monitor");
+	argv_add(&a, "stdio");
+	rc = a.overflow ? -1 : run_quick(a.v, "quit\n", 20, err, errlen);
+	argv_free(&a);
 	if (rc == 0)
 		return 0;
 	/* The monitor's banner is not the reason; QEMU's error line is. */

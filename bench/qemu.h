@@ -37,7 +37,10 @@ struct boot_params {
 	const char *image; /* initramfs */
 	const char *console_path; /* console log file (host side) */
 	long tsc_khz; /* host TSC rate for accelerators that want the hint */
-	int read_timeout_s;
+	int read_timeout_s; /* guest s: the probe's read budget */
+	int ready_timeout_s; /* guest s: the report's wait for the boot */
+	const char *icount; /* -icount's value where the accel wants it */
+	int icount_shift; /* its shift=N */
 	const char *seed_hex; /* seed=saved: the saved seed's bytes */
 	const char *perf_out; /* non-NULL: wrap QEMU in perf stat -o this */
 	const char *append; /* extra kernel command line (--append) */
@@ -83,9 +86,10 @@ void vm_free(struct vm *vm);
  */
 long host_tsc_khz(void);
 
-/* Does QEMU accept this -cpu spelling under this accelerator? */
+/* Does QEMU accept this -cpu spelling under this accelerator, with its
+ * options (the matrix's icount setting under icount)? */
 int qemu_check_cpu(const char *qemu, const char *accel, const char *cpu,
-		   char *err, size_t errlen);
+		   const char *icount, char *err, size_t errlen);
 /* QEMU's first --version line (no shell, bounded wait); "" if none. */
 void qemu_version(const char *qemu, char *buf, size_t len);
 

@@ -99,6 +99,12 @@ static int on_record(void *vctx, const char *segment,
 		if (!strcmp(crb_get(rec, "key"), "release"))
 			snprintf(r->release, sizeof(r->release), "%s",
 				 crb_get(rec, "value"));
+		else if (!strcmp(crb_get(rec, "key"), "irq_timer"))
+			r->irq_timer = get(rec, "value");
+		else if (!strcmp(crb_get(rec, "key"), "irq_local_timer"))
+			r->irq_local_timer = get(rec, "value");
+		else if (!strcmp(crb_get(rec, "key"), "irq_devices"))
+			r->irq_devices = get(rec, "value");
 		else if (!strcmp(crb_get(rec, "key"), "pending_jobs"))
 			snprintf(c->out->pending, sizeof(c->out->pending), "%s",
 				 crb_get(rec, "value"));

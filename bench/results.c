@@ -79,8 +79,8 @@ int results_open(struct run *r)
 	return 0;
 }
 
-static int write_out(struct run *r, const char *name, const char *buf,
-		     size_t len)
+int results_write_out(struct run *r, const char *name, const char *buf,
+		      size_t len)
 {
 	char path[PATH_MAX];
 
@@ -105,7 +105,7 @@ static int save_matrix(struct run *r)
 	if (fclose(mem) || rc)
 		rc = ERR(r, "out of memory");
 	else
-		rc = write_out(r, "run.matrix", buf, len);
+		rc = results_write_out(r, "run.matrix", buf, len);
 	free(buf);
 	return rc;
 }
@@ -120,7 +120,7 @@ static int table_header(struct run *r, const char *name, const char *header)
 		return ERR(r, "path too long");
 	if (stat(path, &st) == 0 && st.st_size > 0)
 		return 0;
-	return write_out(r, name, header, strlen(header));
+	return results_write_out(r, name, header, strlen(header));
 }
 
 int results_start(struct run *r)
@@ -137,7 +137,7 @@ int results_start(struct run *r)
 			   strerror(errno));
 	if (!r->o.resume) {
 		snprintf(line, sizeof(line), "%" PRIu64 "\n", r->o.seed);
-		if (write_out(r, "seed", line, strlen(line)) ||
+		if (results_write_out(r, "seed", line, strlen(line)) ||
 		    save_matrix(r) || results_save_args(r))
 			return -1;
 	}
@@ -520,7 +520,7 @@ int results_write_meta(struct run *r, int argc, char **argv, size_t nplan)
 	}
 	sb_printf(&b, "]\n}\n");
 	rc = b.oom ? ERR(r, "out of memory") :
-		     write_out(r, "meta.json", b.p, b.len);
+		     results_write_out(r, "meta.json", b.p, b.len);
 	sb_free(&b);
 	return rc;
 }

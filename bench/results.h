@@ -40,6 +40,9 @@ int results_start(struct run *r);
 int results_load_done(struct run *r);
 int results_is_done(const struct run *r, const char *id);
 int results_write_meta(struct run *r, int argc, char **argv, size_t nplan);
+/* A whole file NAME in the results directory, replaced atomically. */
+int results_write_out(struct run *r, const char *name, const char *buf,
+		      size_t len);
 /* Append a finished boot's detail rows, then its raw.csv row. */
 int results_commit(struct run *r, const struct row *row,
 		   const struct strbuf *reads, const struct strbuf *traces);

@@ -53,7 +53,10 @@
 	X(host_task_clock_ns, "host: QEMU task-clock from perf stat (--perf)") \
 	X(host_ctx_switches, "host: QEMU context switches from perf stat")     \
 	X(qemu_exit, "host: QEMU's exit status (empty: ended by a signal)")    \
-	X(qemu_signal, "host: the signal that ended QEMU (empty: it exited)")
+	X(qemu_signal, "host: the signal that ended QEMU (empty: it exited)")  \
+	X(irq_timer, "guest: IRQ 0 (PIT/HPET tick) count when the report ran") \
+	X(irq_local_timer, "guest: LAPIC timer (LOC) count at the report")     \
+	X(irq_devices, "guest: all numbered IRQs' count at the report")
 
 struct row {
 	char boot_id[32];

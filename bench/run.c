@@ -77,7 +77,7 @@ static void usage(FILE *f)
 	      f);
 	for (int a = 0; a < AX_N; a++)
 		fprintf(f, " %s", axis_name((enum axis)a));
-	fputs("\nsettings: reps timeout read_timeout name\n", f);
+	fputs("\nsettings: reps timeout read_timeout ready_timeout (each also per accelerator: read_timeout.icount=600) icount exclude name\n", f);
 }
 
 /* A whole decimal number in [lo, hi], or die naming the option. */
@@ -297,8 +297,11 @@ static int mode_describe(void)
 	for (int a = 0; a < AX_N; a++)
 		printf("%s\n    {\"name\": \"%s\", \"default\": \"%s\"}",
 		       a ? "," : "", axis_name((enum axis)a), m.values[a][0]);
-	printf("\n  ],\n  \"settings\": {\"reps\": %d, \"timeout\": %d, \"read_timeout\": %d},\n",
-	       m.reps, m.timeout_s, m.read_timeout_s);
+	printf("\n  ],\n  \"settings\": {\"reps\": %d, \"icount\": \"%s\"", m.reps,
+	       m.icount);
+	for (int s = 0; s < SET_N; s++)
+		printf(", \"%s\": %d", setting_name((enum setting)s), m.setting[s]);
+	printf("},\n");
 	printf("  \"accels\": \"%s\",\n  \"reads\": [", accel_list());
 	for (size_t i = 0; i < crb_nreads; i++)
 		json_list_item(!i, crb_read_names[i]);
@@ -491,10 +494,14 @@ static void check_qemu(struct run *r)
 		for (int c = 0; c < m->nvalues[AX_cpu]; c++)
 			if (matrix_combination_ok(acc, m->values[AX_cpu][c]) &&
 			    qemu_check_cpu(r->o.qemu, acc, m->values[AX_cpu][c],
-					   err, sizeof(err)))
-				die("QEMU (%s) rejects cpu=%s under %s: %s\n(list models with: %s -cpu help)",
-				    r->o.qemu, m->values[AX_cpu][c], acc, err,
-				    r->o.qemu);
+					   m->icount, err, sizeof(err)))
+				die("QEMU (%s) rejects cpu=%s under %s%s%s: %s\n(list models with: %s -cpu help)",
+				    r->o.qemu, m->values[AX_cpu][c], acc,
+				    accel_find(acc)->icount ?
+					    " with the matrix's icount=" :
+					    "",
+				    accel_find(acc)->icount ? m->icount : "",
+				    err, r->o.qemu);
 	}
 }
 

@@ -68,7 +68,12 @@ static int boot_argv(struct run *r, struct slot *s, struct argv_buf *a)
 		.image = r->image_path,
 		.console_path = console,
 		.tsc_khz = r->tsc_khz,
-		.read_timeout_s = r->m.read_timeout_s,
+		.read_timeout_s = matrix_setting(&r->m, SET_read_timeout,
+						 s->cell.v[AX_accel]),
+		.ready_timeout_s = matrix_setting(&r->m, SET_ready_timeout,
+						  s->cell.v[AX_accel]),
+		.icount = r->m.icount,
+		.icount_shift = matrix_icount_shift(&r->m),
 		.append = r->o.append,
 		.qemu_args = r->o.qemu_args,
 	};
@@ -119,7 +124,10 @@ static int start_boot(struct run *r, struct slot *s,
 		return ERR(r, "cannot start QEMU: %s", strerror(errno));
 	}
 	argv_free(&a);
-	s->deadline = s->vm.t_spawn + (int64_t)r->m.timeout_s * 1000000000;
+	s->deadline = s->vm.t_spawn +
+		      (int64_t)matrix_setting(&r->m, SET_timeout,
+					      s->cell.v[AX_accel]) *
+			      1000000000;
 	s->busy = 1;
 	return 0;
 }
@@ -154,7 +162,8 @@ static int finish_boot(struct run *r, struct slot *s,
 		.chan_dropped = s->vm.chan_dropped,
 		.err = s->vm.err_len ? s->vm.err : "",
 		.timed_out = timed_out,
-		.timeout_s = r->m.timeout_s,
+		.timeout_s = matrix_setting(&r->m, SET_timeout,
+					    s->cell.v[AX_accel]),
 		.perf = r->o.perf,
 		.t_first_byte = s->vm.t_first_byte,
 		.t_urandom = s->vm.t_urandom,
@@ -241,12 +250,71 @@ static void kill_all(struct slot *slots, int n)
 		}
 }
 
+/* Host time per accelerator in this invocation: first start to last end
+ * (icount boots run first, so the spans do not overlap). */
+struct acc_span {
+	const char *accel;
+	int64_t first, last;
+	size_t boots, skipped;
+};
+
+#define MAX_SPANS 8
+
 struct sweep {
 	const struct boot_plan *plan;
 	size_t nplan, next, done, todo;
 	long run_index;
 	int64_t t0;
+	struct acc_span span[MAX_SPANS];
+	int nspan;
 };
+
+static struct acc_span *span_of(struct sweep *w, const char *accel)
+{
+	for (int i = 0; i < w->nspan; i++)
+		if (!strcmp(w->span[i].accel, accel))
+			return &w->span[i];
+	if (w->nspan == MAX_SPANS)
+		return NULL;
+	w->span[w->nspan] = (struct acc_span){ .accel = accel };
+	return &w->span[w->nspan++];
+}
+
+/* "[bench] host time: icount 140.2 s (160 boots), ..." and host_time.csv. */
+static int report_spans(struct run *r, const struct sweep *w)
+{
+	char csv[1024], line[1024];
+	size_t len = 0, ll = 0;
+
+	len += (size_t)snprintf(csv, sizeof(csv),
+				"accel,boots,skipped,host_s\n");
+	ll += (size_t)snprintf(line, sizeof(line),
+			       "[bench] host time by accelerator:");
+	for (int i = 0; i < w->nspan && len < sizeof(csv) &&
+			ll < sizeof(line);
+	     i++) {
+		const struct acc_span *sp = &w->span[i];
+		double s = sp->boots ? (double)(sp->last - sp->first) / 1e9 : 0;
+
+		len += (size_t)snprintf(csv + len, sizeof(csv) - len,
+					"%s,%zu,%zu,%.1f\n", sp->accel,
+					sp->boots, sp->skipped, s);
+		ll += (size_t)snprintf(line + ll, sizeof(line) - ll,
+				       "%s %s %.1f s (%zu boots", i ? "," : "",
+				       sp->accel, s, sp->boots);
+		if (sp->skipped && ll < sizeof(line))
+			ll += (size_t)snprintf(line + ll, sizeof(line) - ll,
+					       ", %zu skipped", sp->skipped);
+		if (ll < sizeof(line))
+			ll += (size_t)snprintf(line + ll, sizeof(line) - ll,
+					       ")");
+	}
+	if (len >= sizeof(csv) || ll >= sizeof(line))
+		return ERR(r, "host time summary too long");
+	if (!r->o.quiet)
+		fprintf(stderr, "%s\n", line);
+	return results_write_out(r, "host_time.csv", csv, len);
+}
 
 static void progress(const struct run *r, const struct sweep *w,
 		     const struct slot *slots)
@@ -326,12 +394,20 @@ static int fill_slot(struct run *r, struct sweep *w, struct slot *slots,
 		if (results_is_done(r, id)) {
 			w->next++;
 		} else if (acc && acc->needs_kvm && !r->kvm_ok) {
+			struct acc_span *sp = span_of(w, acc->name);
+
 			if (skip_boot(r, w, &c))
 				return -1;
+			if (sp)
+				sp->skipped++;
 			w->next++;
 		} else if (!may_start(r, slots, c.v[AX_accel])) {
 			return 0;
 		} else {
+			struct acc_span *sp = span_of(w, acc->name);
+
+			if (sp && !sp->boots && !sp->first)
+				sp->first = host_now_ns();
 			return start_boot(r, s, w->plan, w->next++);
 		}
 	}
@@ -349,6 +425,15 @@ static int reap_slots(struct run *r, struct sweep *w, struct slot *slots)
 		if (finish_boot(r, &slots[j], w->plan, w->run_index++,
 				timed_out))
 			return -1;
+		{
+			struct acc_span *sp =
+				span_of(w, accel_find(slots[j].cell.v[AX_accel])->name);
+
+			if (sp) {
+				sp->boots++;
+				sp->last = host_now_ns();
+			}
+		}
 		w->done++;
 		progress(r, w, slots);
 	}
@@ -396,7 +481,7 @@ int sched_run(struct run *r, const struct boot_plan *plan, size_t nplan)
 	}
 	if (!r->o.quiet)
 		fputc('\n', stderr);
-	return 0;
+	return report_spans(r, &w) ? -1 : 0;
 }
 
 int sched_print_plan(struct run *r, const struct boot_plan *plan, size_t nplan,
@@ -462,8 +547,7 @@ static long first_kvm_cell(const struct run *r, struct cell *c)
 
 		matrix_cell(&r->m, i, c);
 		acc = accel_find(c->v[AX_accel]);
-		if (acc && acc->needs_kvm &&
-		    matrix_combination_ok(c->v[AX_accel], c->v[AX_cpu]))
+		if (acc && acc->needs_kvm && matrix_cell_planned(&r->m, c))
 			return (long)i;
 	}
 	return -1;

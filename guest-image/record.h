@@ -67,6 +67,8 @@
 #define CRB_SET_READS "crngbench_reads" /* early reads, ','-separated */
 #define CRB_SET_BYTES "crngbench_bytes" /* bytes per read */
 #define CRB_SET_READ_TIMEOUT "crngbench_read_timeout" /* seconds, 0: none */
+/* seconds from boot the report waits for systemd; absent: read_timeout */
+#define CRB_SET_READY_TIMEOUT "crngbench_ready_timeout"
 #define CRB_SET_SEED "crngbench_seed" /* saved seed, hex */
 
 /*

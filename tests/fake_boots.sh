@@ -243,6 +243,10 @@ assert len(ic) == 3 and len(tc) == 3, span
 assert any(overlap(a, b) for a in ic for b in ic if a is not b), "icount boots never overlapped"
 for a in tc:
     assert not any(overlap(a, b) for b in span.values() if b is not a), ("a TCG boot overlapped", a)
+# host time per accelerator: icount's span ends before TCG's begins
+ht = {r["accel"]: r for r in csv.DictReader(open(run + "/host_time.csv"))}
+assert set(ht) == {"icount", "tcg"} and ht["icount"]["boots"] == "3" == ht["tcg"]["boots"], ht
+assert float(ht["tcg"]["host_s"]) >= max(s[2] for s in tc) - min(s[1] for s in tc) - 0.5, ht
 PY
 n=$(nproc)
 if [ "$n" -lt 16 ]; then

@@ -31,6 +31,14 @@ t "a bad shard" "need K/N" "$tmp/h" --shard 3/2
 t "a shard with trailing garbage" "need K/N" "$tmp/h2" --shard 1/2x
 t "a negative seed" "need a whole number" "$tmp/i" --seed -1
 t "jobs out of range" "need a whole number from 1 to" "$tmp/j" --jobs 0
+t "icount options QEMU rejects, with QEMU's reason" "Parameter 'sleep' expects 'on' or 'off'" "$tmp/n" \
+	--set accel=icount --set icount=shift=0,sleep=maybe
+t "an icount clock that follows the host (shift=auto)" "need shift=N" "$tmp/o" --set accel=icount --set icount=shift=auto
+t "a censor bound below the read budget, per accelerator" "ready_timeout=10 is below read_timeout=600 for accel=icount" "$tmp/p" \
+	--set accel=tcg,icount --set read_timeout=5 --set ready_timeout=10 --set read_timeout.icount=600
+t "a setting for an unknown accelerator" "unknown accelerator 'xen'" "$tmp/q" --set read_timeout.xen=5
+t "an unknown timer" "accepted values are auto" "$tmp/s" --set timer=hpet
+t "an exclusion naming an unknown axis" "unknown axis 'colour'" "$tmp/u" --set "exclude=colour=red"
 t "an image that is a directory" "is not a file" "$tmp/l" --image "$tmp"
 mkdir -p "$tmp/kd/stock-hz250/bzImage"
 t "a bzImage that is a directory" "is not built" "$tmp/m" --kernels "$tmp/kd"

@@ -162,6 +162,13 @@ static void write_then_load_round_trips(void)
 		"reps=12",
 		"timeout=600",
 		"read_timeout=0",
+		"ready_timeout=900",
+		"read_timeout.icount=600",
+		"timeout.icount=120",
+		"ready_timeout.tcg=40",
+		"icount=shift=2,sleep=off",
+		"exclude=accel=tcg nocounter=on",
+		"exclude=cpu=max,-rdrand,+rdseed smp=4",
 		"name=my run, take 2",
 	};
 	struct matrix a, b;
@@ -277,6 +284,90 @@ static void host_cpu_is_kvm_only(void)
 	free(p);
 }
 
+/* read_timeout.icount applies to icount cells only; the rest get the base. */
+static void settings_per_accelerator(void)
+{
+	struct matrix m;
+	char err[512];
+
+	matrix_init(&m);
+	setm(&m, "accel=tcg,icount");
+	setm(&m, "read_timeout=5");
+	setm(&m, "read_timeout.icount=600");
+	CHECK(matrix_setting(&m, SET_read_timeout, "tcg") == 5);
+	CHECK(matrix_setting(&m, SET_read_timeout, "icount") == 600);
+	CHECK(matrix_setting(&m, SET_read_timeout, "kvm") == 5);
+	/* ready_timeout left out: each accelerator's read_timeout */
+	CHECK(matrix_setting(&m, SET_ready_timeout, "icount") == 600);
+	CHECK(matrix_setting(&m, SET_ready_timeout, "tcg") == 5);
+	CHECK(matrix_setting(&m, SET_timeout, "icount") == 60);
+	CHECK(matrix_validate(&m, err, sizeof(err)) == 0);
+	/* a censor bound below the read budget, for one accelerator */
+	setm(&m, "ready_timeout=10");
+	CHECK(matrix_validate(&m, err, sizeof(err)) == -1 &&
+	      strstr(err, "accel=icount") && strstr(err, "read_timeout=600"));
+	setm(&m, "ready_timeout.icount=600");
+	CHECK(matrix_validate(&m, err, sizeof(err)) == 0);
+	CHECK(matrix_set(&m, "read_timeout.xen=5", err, sizeof(err)) == -1 &&
+	      strstr(err, "tcg, kvm, icount"));
+	CHECK(matrix_set(&m, "reps.icount=5", err, sizeof(err)) == -1 &&
+	      strstr(err, "only the time settings"));
+	CHECK(matrix_set(&m, "timeout.icount=4", err, sizeof(err)) == -1 &&
+	      strstr(err, "5 to 3600"));
+	/* icount's shift fixes the guest clock; auto or none is refused */
+	CHECK(matrix_icount_shift(&m) == 0);
+	setm(&m, "icount=sleep=off,shift=3");
+	CHECK(matrix_icount_shift(&m) == 3);
+	setm(&m, "icount=shift=auto,sleep=off");
+	CHECK(matrix_validate(&m, err, sizeof(err)) == -1 &&
+	      strstr(err, "shift=N"));
+	/* not refused where no icount cell uses it */
+	setm(&m, "accel=tcg");
+	CHECK(matrix_validate(&m, err, sizeof(err)) == 0);
+}
+
+/* An exclusion removes exactly the cells matching all of its pairs. */
+static void exclusions_leave_cells_out(void)
+{
+	struct matrix m;
+	struct boot_plan *p;
+	struct cell c;
+	size_t n;
+	char err[512];
+
+	matrix_init(&m);
+	setm(&m, "accel=icount,tcg");
+	setm(&m, "nocounter=off,on");
+	setm(&m, "cpu=qemu64,max,-rdrand");
+	setm(&m, "reps=2");
+	setm(&m, "exclude=accel=tcg nocounter=on");
+	p = matrix_plan(&m, 7, 1, 1, &n);
+	CHECK(n == (8 - 2) * 2);
+	for (size_t i = 0; p && i < n; i++) {
+		matrix_cell(&m, p[i].cell, &c);
+		CHECK(strcmp(c.v[AX_accel], "tcg") ||
+		      strcmp(c.v[AX_nocounter], "on"));
+	}
+	free(p);
+	/* a value with QEMU's commas is one value; a second line adds to it */
+	setm(&m, "exclude=cpu=max,-rdrand accel=icount nocounter=off");
+	p = matrix_plan(&m, 7, 1, 1, &n);
+	CHECK(n == (8 - 3) * 2);
+	free(p);
+	/* a value the matrix does not have matches nothing */
+	setm(&m, "exclude=cpu=Haswell");
+	p = matrix_plan(&m, 7, 1, 1, &n);
+	CHECK(n == (8 - 3) * 2);
+	free(p);
+	CHECK(matrix_set(&m, "exclude=colour=red", err, sizeof(err)) == -1 &&
+	      strstr(err, "unknown axis 'colour'"));
+	CHECK(matrix_set(&m, "exclude=accel", err, sizeof(err)) == -1 &&
+	      strstr(err, "axis=value"));
+	CHECK(matrix_set(&m, "exclude=accel=tcg accel=kvm", err,
+			 sizeof(err)) == -1 &&
+	      strstr(err, "twice"));
+}
+
 int main(void)
 {
 	TEST(expansion_is_the_cross_product);
@@ -287,5 +378,7 @@ int main(void)
 	TEST(plan_interleaves_and_covers);
 	TEST(shards_disjoint_union_is_matrix);
 	TEST(host_cpu_is_kvm_only);
+	TEST(settings_per_accelerator);
+	TEST(exclusions_leave_cells_out);
 	return check_any_failed;
 }
