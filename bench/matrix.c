@@ -205,8 +205,8 @@ static int setting_lookup(const char *name)
 }
 
 /* "read_timeout = 5" or, for one accelerator, "read_timeout.icount = 600". */
-static int set_setting(struct matrix *m, char *key, const char *val,
-		       char *err, size_t errlen)
+static int set_setting(struct matrix *m, char *key, const char *val, char *err,
+		       size_t errlen)
 {
 	char *dot = strchr(key, '.');
 	const char *acc = dot ? dot + 1 : NULL;
@@ -222,12 +222,13 @@ static int set_setting(struct matrix *m, char *key, const char *val,
 			key, acc);
 	if (acc && !accel_find(acc))
 		return fail(err, errlen,
-			    "%s.%s: unknown accelerator '%s'; accepted: %s", key,
-			    acc, acc, accel_list());
+			    "%s.%s: unknown accelerator '%s'; accepted: %s",
+			    key, acc, acc, accel_list());
 	if (parse_int(val, setting_lo[s], setting_hi[s], &v))
-		return fail(err, errlen, "%s%s%s=%s: need seconds from %d to %d",
-			    key, acc ? "." : "", acc ? acc : "", val,
-			    setting_lo[s], setting_hi[s]);
+		return fail(err, errlen,
+			    "%s%s%s=%s: need seconds from %d to %d", key,
+			    acc ? "." : "", acc ? acc : "", val, setting_lo[s],
+			    setting_hi[s]);
 	if (!acc) {
 		m->setting[s] = v;
 		return 0;
@@ -280,8 +281,8 @@ static int add_exclude(struct matrix *m, const char *val, char *err,
 				tok, eq ? "=" : "", eq ? eq + 1 : "");
 		if (seen[a]++)
 			return fail(err, errlen,
-				    "exclude: axis %s named twice in '%s'",
-				    tok, val);
+				    "exclude: axis %s named twice in '%s'", tok,
+				    val);
 	}
 	snprintf(m->exclude[m->nexclude++], sizeof(m->exclude[0]), "%s", val);
 	return 0;
@@ -428,11 +429,12 @@ int matrix_load(struct matrix *m, const char *path, char *err, size_t errlen)
 
 int matrix_write(const struct matrix *m, FILE *f)
 {
-	fprintf(f, "# resolved by crngbench-run\nname = %s\nreps = %d\n", m->name,
-		m->reps);
+	fprintf(f, "# resolved by crngbench-run\nname = %s\nreps = %d\n",
+		m->name, m->reps);
 	for (int s = 0; s < SET_N; s++)
 		if (m->setting[s] >= 0)
-			fprintf(f, "%s = %d\n", setting_names[s], m->setting[s]);
+			fprintf(f, "%s = %d\n", setting_names[s],
+				m->setting[s]);
 	for (int i = 0; i < m->novr; i++)
 		for (int s = 0; s < SET_N; s++)
 			if (m->ovr[i][s] >= 0)
@@ -474,8 +476,7 @@ static int valid_reads(const char *v, char *bad, size_t badlen)
 	return 1;
 }
 
-static int validate_settings(const struct matrix *m, char *err,
-			     size_t errlen);
+static int validate_settings(const struct matrix *m, char *err, size_t errlen);
 
 int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 {

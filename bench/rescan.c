@@ -76,8 +76,8 @@ static int rescan_boot(struct run *r, const struct row *old, struct row *nr,
 		.dir = dir,
 		.timed_out = !strcmp(old->status, "censored") ||
 			     !strcmp(old->status, "timeout"),
-		.timeout_s = matrix_setting(&r->m, SET_timeout,
-					    old->axis[AX_accel]),
+		.timeout_s =
+			matrix_setting(&r->m, SET_timeout, old->axis[AX_accel]),
 		.perf = 1, /* perf.csv is there if it was on */
 		.t_first_byte = old->host_first_byte_ns,
 		.t_urandom = old->host_urandom_ns,

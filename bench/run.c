@@ -77,7 +77,8 @@ static void usage(FILE *f)
 	      f);
 	for (int a = 0; a < AX_N; a++)
 		fprintf(f, " %s", axis_name((enum axis)a));
-	fputs("\nsettings: reps timeout read_timeout ready_timeout (each also per accelerator: read_timeout.icount=600) icount exclude name\n", f);
+	fputs("\nsettings: reps timeout read_timeout ready_timeout (each also per accelerator: read_timeout.icount=600) icount exclude name\n",
+	      f);
 }
 
 /* A whole decimal number in [lo, hi], or die naming the option. */
@@ -297,10 +298,11 @@ static int mode_describe(void)
 	for (int a = 0; a < AX_N; a++)
 		printf("%s\n    {\"name\": \"%s\", \"default\": \"%s\"}",
 		       a ? "," : "", axis_name((enum axis)a), m.values[a][0]);
-	printf("\n  ],\n  \"settings\": {\"reps\": %d, \"icount\": \"%s\"", m.reps,
-	       m.icount);
+	printf("\n  ],\n  \"settings\": {\"reps\": %d, \"icount\": \"%s\"",
+	       m.reps, m.icount);
 	for (int s = 0; s < SET_N; s++)
-		printf(", \"%s\": %d", setting_name((enum setting)s), m.setting[s]);
+		printf(", \"%s\": %d", setting_name((enum setting)s),
+		       m.setting[s]);
 	printf("},\n");
 	printf("  \"accels\": \"%s\",\n  \"reads\": [", accel_list());
 	for (size_t i = 0; i < crb_nreads; i++)

@@ -124,10 +124,10 @@ static int start_boot(struct run *r, struct slot *s,
 		return ERR(r, "cannot start QEMU: %s", strerror(errno));
 	}
 	argv_free(&a);
-	s->deadline = s->vm.t_spawn +
-		      (int64_t)matrix_setting(&r->m, SET_timeout,
-					      s->cell.v[AX_accel]) *
-			      1000000000;
+	s->deadline =
+		s->vm.t_spawn + (int64_t)matrix_setting(&r->m, SET_timeout,
+							s->cell.v[AX_accel]) *
+					1000000000;
 	s->busy = 1;
 	return 0;
 }
@@ -162,8 +162,8 @@ static int finish_boot(struct run *r, struct slot *s,
 		.chan_dropped = s->vm.chan_dropped,
 		.err = s->vm.err_len ? s->vm.err : "",
 		.timed_out = timed_out,
-		.timeout_s = matrix_setting(&r->m, SET_timeout,
-					    s->cell.v[AX_accel]),
+		.timeout_s =
+			matrix_setting(&r->m, SET_timeout, s->cell.v[AX_accel]),
 		.perf = r->o.perf,
 		.t_first_byte = s->vm.t_first_byte,
 		.t_urandom = s->vm.t_urandom,
@@ -290,8 +290,7 @@ static int report_spans(struct run *r, const struct sweep *w)
 				"accel,boots,skipped,host_s\n");
 	ll += (size_t)snprintf(line, sizeof(line),
 			       "[bench] host time by accelerator:");
-	for (int i = 0; i < w->nspan && len < sizeof(csv) &&
-			ll < sizeof(line);
+	for (int i = 0; i < w->nspan && len < sizeof(csv) && ll < sizeof(line);
 	     i++) {
 		const struct acc_span *sp = &w->span[i];
 		double s = sp->boots ? (double)(sp->last - sp->first) / 1e9 : 0;
@@ -426,8 +425,8 @@ static int reap_slots(struct run *r, struct sweep *w, struct slot *slots)
 				timed_out))
 			return -1;
 		{
-			struct acc_span *sp =
-				span_of(w, accel_find(slots[j].cell.v[AX_accel])->name);
+			struct acc_span *sp = span_of(
+				w, accel_find(slots[j].cell.v[AX_accel])->name);
 
 			if (sp) {
 				sp->boots++;

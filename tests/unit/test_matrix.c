@@ -363,8 +363,8 @@ static void exclusions_leave_cells_out(void)
 	      strstr(err, "unknown axis 'colour'"));
 	CHECK(matrix_set(&m, "exclude=accel", err, sizeof(err)) == -1 &&
 	      strstr(err, "axis=value"));
-	CHECK(matrix_set(&m, "exclude=accel=tcg accel=kvm", err,
-			 sizeof(err)) == -1 &&
+	CHECK(matrix_set(&m, "exclude=accel=tcg accel=kvm", err, sizeof(err)) ==
+		      -1 &&
 	      strstr(err, "twice"));
 }
 
