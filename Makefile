@@ -140,11 +140,17 @@ run: runner image
 		--kernels $(CRNGBENCH_CACHE)/kernels --out $$out $(RUNFLAGS) && \
 	ln -sfn $$(basename $$out) $(RESULTS)/latest && echo "results: $$out"
 
-bench: deps
-	$(MAKE) kernels-check
-	$(MAKE) kernels
-	$(MAKE) run
-	$(MAKE) plots RUN=$(RESULTS)/latest
+# Each stage timed; the split (with the runner's host time per accelerator)
+# is printed at the end and kept as RUN/main-job-time.txt.
+bench:
+	@set -e; t=$$(date +%s.%N); lap() { n=$$(date +%s.%N); printf '%s %.1f\n' "$$1" "$$(echo "$$n - $$t" | bc)" >>$(BUILD)/.bench-times; t=$$n; }; \
+	mkdir -p $(BUILD); : >$(BUILD)/.bench-times; \
+	scripts/deps.sh; lap packages; \
+	$(MAKE) kernels-check; $(MAKE) kernels; lap kernels; \
+	$(MAKE) runner image; lap "runner+image"; \
+	$(MAKE) run; lap boots; \
+	$(MAKE) plots RUN=$(RESULTS)/latest; lap plots; \
+	scripts/time-split.sh $(BUILD)/.bench-times $(RESULTS)/latest | tee $(RESULTS)/latest/main-job-time.txt
 	@echo "results: $$(readlink -f $(RESULTS)/latest)"
 
 plots:
