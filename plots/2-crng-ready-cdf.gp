@@ -10,15 +10,10 @@ set format x '%g'
 set yrange [0:1.05]
 cols = nconds > 2 ? 2 : nconds
 rows = (nconds + cols - 1) / cols
-if (fmt eq 'dumb') {
-	set title 'CRNG ready, CDF: '.cond_0
-	eval 'plot '.cdf_0
-} else {
-	set multiplot layout rows,cols title "CRNG ready time across boots\n".caption
-	do for [c=0:nconds-1] {
-		set title value(sprintf('cond_%d', c))
-		s = value(sprintf('cdf_%d', c))
-		if (strlen(s) > 0) { eval 'plot '.s } else { set label 1 'no boot became ready' at graph 0.5,0.5 center; plot 2 notitle; unset label 1 }
-	}
-	unset multiplot
+set multiplot layout rows,cols title "CRNG ready time across boots, ".clock."\n".caption
+do for [c=0:nconds-1] {
+	set title value(sprintf('cond_%d', c))
+	s = value(sprintf('cdf_%d', c))
+	if (strlen(s) > 0) { eval 'plot '.s } else { set label 1 'no boot became ready' at graph 0.5,0.5 center; plot 2 notitle; unset label 1 }
 }
+unset multiplot

@@ -7,9 +7,9 @@ set xtics ()
 do for [i=0:ngroups6-1] { set xtics add (value(sprintf('g6_%d', i)) i*(nvariants+1)+1.5) }
 set xrange [-1:ngroups6*(nvariants+1)-1]
 set logscale y
-set yrange [1:100000]
+set yrange [0.001:1000000]
 set format y '%g'
 set ylabel 'first blocking /dev/urandom read returned (ms from kernel start, log)'
-set title "No RDRAND (qemu64), with and without a usable cycle counter\n".caption
-if (fmt eq 'dumb') { unset key } else { set key inside bottom right opaque box font ',9' }
+set title "No RDRAND (qemu64), with and without a usable cycle counter: ".clock."\n".caption
+set key inside top left opaque box font ',8'
 eval 'plot '.nocounter_guest.", 750 with lines dt 3 lc rgb '#aa0000' title '750 ms'"

@@ -3,7 +3,9 @@
 
     plots/prepare.py RUN_DIR DATA_DIR
 
-Selects and lays out; computes no statistic. Per-boot points (charts 1, 2,
+Selects and lays out; computes no statistic. The headline clock is
+instruction time (icount) where the run measured it, else TCG (runlib's
+headline_accel); chart 1 shows TCG beside it. Per-boot points (charts 1, 2,
 4, 6) come from raw.csv's columns as the runner derived them (crng_ready_ns:
 the kernel log's time, else the watcher's); every median (charts 3 and 5)
 and every n comes from summary.csv, so a chart and REPORT.md's table beside
@@ -16,7 +18,7 @@ import json
 import os
 import sys
 
-from runlib import COLOURS, VARIANTS, condition, jitter_rows, pick, summary_rows, varying
+from runlib import CLOCK_WORDS, COLOURS, VARIANTS, condition, headline_accel, jitter_rows, pick, summary_rows, varying
 
 MS = 1e-6
 
@@ -44,10 +46,11 @@ def q(text):
 
 
 def first_urandom_table(rows, path):
-    """Charts 1 and 6: every boot's first urandom read, grouped by condition."""
+    """Charts 1 and 6: every boot's first urandom read, grouped by condition:
+    when it returned (from kernel start) and how long the read itself took."""
     groups = sorted({r["_cond"] for r in rows})
     with open(path, "w") as f:
-        f.write("# x variant_index guest_ms guest_censored host_ms group\n")
+        f.write("# x variant_index guest_ms guest_censored host_ms group dur_ms\n")
         for gi, g in enumerate(groups):
             for r in (r for r in rows if r["_cond"] == g):
                 e = num(r, "first_urandom_end_ns")
@@ -57,8 +60,10 @@ def first_urandom_table(rows, path):
                 # a small, deterministic spread so boots do not overlap
                 x = gi * (len(VARIANTS) + 1) + vi + ((int(r["rep"]) % 5) - 2) * 0.06
                 h = num(r, "host_urandom_ns")
+                dur = num(r, "first_urandom_dur_ns")
                 f.write(f"{x:.2f} {vi} {e * MS:.3f} {r['first_urandom_censored'] or 0} "
-                        f"{(h * MS) if h is not None else 'NaN'} {q(g)}\n")
+                        f"{(h * MS) if h is not None else 'NaN'} {q(g)} "
+                        f"{f'{dur * MS:.4f}' if dur is not None else 'NaN'}\n")
     return groups
 
 
@@ -83,25 +88,33 @@ def cdf_table(rows, path):
 
 
 def accel_table(summary, path):
-    """Chart 3: the runner's median CRNG-ready time per cell, TCG and KVM."""
+    """Chart 3: the runner's median CRNG-ready time per cell under TCG,
+    icount and KVM (summary.csv), with which medians are lower bounds."""
     ready = [r for r in summary if r["measure"] == "crng_ready"]
+    # timer=auto gives each accelerator its own tick (TCG and KVM the LAPIC,
+    # icount the PIT): the same cell, so the tick is left out of its label
+    # unless it varies under one accelerator.
+    axes = varying(ready)
+    if all(len({r["timer"] for r in ready if r["accel"] == a}) == 1 for a in {r["accel"] for r in ready}):
+        axes = [a for a in axes if a != "timer"]
+    ready = [dict(r, _cond=condition(r, axes)) for r in ready]
     keys = sorted({(r["_cond"], r["variant"]) for r in ready}, key=lambda k: (k[0], vindex(k[1])))
     with open(path, "w") as f:
-        f.write("# x tcg_median_ms kvm_median_ms kvm_state label tcg_median_censored\n")
+        f.write("# x tcg_ms icount_ms kvm_ms kvm_state label tcg_censored icount_censored\n")
         for i, (c, v) in enumerate(keys):
-            t = pick(ready, _cond=c, variant=v, accel="tcg")
-            k = pick(ready, _cond=c, variant=v, accel="kvm")
-            state = "measured" if k and k["median_ms"] else (
-                "not_measured" if k and "not measured" in k["note"] else "none")
+            t, ic, k = (pick(ready, _cond=c, variant=v, accel=a) or {} for a in ("tcg", "icount", "kvm"))
+            state = "measured" if k.get("median_ms") else (
+                "not_measured" if "not measured" in k.get("note", "") else "none")
             label = q(v + "@" + c).replace("@", "\\n", 1)  # gnuplot's "\n": two lines
-            f.write(f"{i} {(t or {}).get('median_ms') or 'NaN'} {(k or {}).get('median_ms') or 'NaN'} "
-                    f"{state} {label} {(t or {}).get('median_censored') or 0}\n")
+            f.write(f"{i} {t.get('median_ms') or 'NaN'} {ic.get('median_ms') or 'NaN'} "
+                    f"{k.get('median_ms') or 'NaN'} {state} {label} "
+                    f"{t.get('median_censored') or 0} {ic.get('median_censored') or 0}\n")
     return len(keys)
 
 
-def timeline_table(raw, reads, traces, path):
+def timeline_table(raw, reads, traces, path, accel):
     """Chart 4: one boot's timeline: the slowest to ready of qemu64 with a counter."""
-    tcg = [r for r in raw if r["accel"] == "tcg" and r["status"] in ("ok", "censored")]
+    tcg = [r for r in raw if r["accel"] == accel and r["status"] in ("ok", "censored")]
     cand = [r for r in tcg if r["status"] == "ok" and r["crng_ready_censored"] == "0"
             and r["cpu"] == "qemu64" and r["nocounter"] == "off"] or \
         [r for r in raw if r["status"] == "ok"]
@@ -159,8 +172,9 @@ def caption(meta, summary):
     return f"Linux {release} (Debian), {qemu}, {'/'.join(accels)}, {nstr}"
 
 
-def series_points(path, col):
-    """Charts 1 and 6: one point series per variant present, and the censored."""
+def series_points(path, col, wait=False):
+    """Charts 1 and 6: one point series per variant present, the censored,
+    and (wait) the read's own duration as open circles."""
     rows = [l.split() for l in open(path) if not l.startswith("#")]
     parts = [f"dat using ($2=={vi} && $4==0 ? $1 : NaN):{col + 1} with points pt 7 ps 0.8 "
              f"lc rgb '{COLOURS[vi]}' title '{v}'"
@@ -168,7 +182,12 @@ def series_points(path, col):
              if any(r[1] == str(vi) and r[3] == "0" and r[col] != "NaN" for r in rows)]
     if col == 2 and any(r[3] == "1" for r in rows):
         parts.append("dat using ($4==1 ? $1 : NaN):3 with points pt 9 ps 1.2 lc rgb '#000000' "
-                     "title 'still waiting at the read timeout'")
+                     "title 'still waiting at the read budget'")
+    if wait:
+        parts += [f"dat using ($2=={vi} ? $1 : NaN):7 with points pt 6 ps 0.6 lc rgb '{COLOURS[vi]}' "
+                  + ("title 'open: the read itself'" if vi == 0 else "notitle")
+                  for vi, v in enumerate(VARIANTS)
+                  if any(r[1] == str(vi) and r[-1] != "NaN" for r in rows)]
     return ", ".join(parts)
 
 
@@ -183,15 +202,24 @@ def series_hz(path):
 
 def series_accel(path):
     rows = [l.split() for l in open(path) if not l.startswith("#")]
-    parts = ["dat using 2:xtic(5) title 'TCG' lc rgb '#4477aa'"]
-    if any(r[2] != "NaN" for r in rows):
-        parts.append("'' using 3 title 'KVM' lc rgb '#cc6677'")
-    if any(r[-1] == "1" for r in rows):  # a median that is only a lower bound
-        parts.append("'' using ($1-0.2):2:(strcol(6) eq '1' ? 'not ready: >' : '') "
-                     "with labels rotate by 90 left offset 0,0.5 font ',8' notitle")
-    if any(r[3] == "not_measured" for r in rows):
-        parts.append("'' using ($1):(0):(strcol(4) eq 'not_measured' ? 'KVM: not measured' : '') "
-                     "with labels rotate by 90 left offset 1.5,0.5 font ',8' notitle")
+    parts = []
+    for col, name, colour in ((2, "TCG (emulation time)", "#4477aa"), (3, "icount (instruction time)", "#228833"),
+                              (4, "KVM", "#cc6677")):
+        if any(r[col - 1] != "NaN" for r in rows):
+            parts.append(f"{'dat' if not parts else chr(39) * 2} using {col}{':xtic(6)' if not parts else ''} "
+                         f"title '{name}' lc rgb '{colour}'")
+    if not parts:
+        return "dat using (NaN):xtic(6) notitle"
+    # a median that is only a lower bound: "still waiting at the bound"
+    for col, cens, off in ((2, 7, -0.3), (3, 8, 0.0)):
+        if any(r[cens - 1] == "1" for r in rows):
+            parts.append(f"'' using ($1{off:+.1f}):(${col}):(strcol({cens}) eq '1' ? ' still waiting' : '') "
+                         "with labels rotate by 90 left font ',8' notitle")
+    # KVM labels only beside KVM bars; with none anywhere, the chart says
+    # so once (vars.gp's kvm_note).
+    if any(r[4] == "not_measured" for r in rows) and any(r[3] != "NaN" for r in rows):
+        parts.append("'' using ($1+0.3):(1):(strcol(5) eq 'not_measured' ? 'KVM: not measured' : '') "
+                     "with labels rotate by 90 left font ',8' notitle")
     return ", ".join(parts)
 
 
@@ -204,24 +232,35 @@ def main():
     axes = varying(raw)
     for r in raw + summary:
         r["_cond"] = condition(r, axes)
-    tcg = [r for r in raw if r["accel"] == "tcg" and r["status"] in ("ok", "censored")]
+    measured = [r for r in raw if r["status"] in ("ok", "censored")]
+    head = headline_accel(measured)  # icount where measured, else TCG
+    tcg = [r for r in measured if r["accel"] == "tcg"]
+    main_rows = [r for r in measured if r["accel"] == head]
 
     d = lambda name: os.path.join(out, name)  # noqa: E731
-    groups1 = first_urandom_table([r for r in tcg if r["nocounter"] == "off"], d("nethack.dat"))
-    groups6 = first_urandom_table([r for r in tcg if r["cpu"] == "qemu64"], d("nocounter.dat"))
-    conds, cdf_index = cdf_table(tcg, d("cdf.dat"))
+    # Chart 1: the headline clock, every condition; TCG beside it, labelled.
+    groups1 = first_urandom_table(main_rows, d("nethack.dat"))
+    groups1t = first_urandom_table(tcg if head != "tcg" else [], d("nethack_tcg.dat"))
+    groups6 = first_urandom_table([r for r in main_rows if r["cpu"] == "qemu64"], d("nocounter.dat"))
+    conds, cdf_index = cdf_table(main_rows, d("cdf.dat"))
     ncells = accel_table(summary, d("accel.dat"))
-    boot, timeline_rows = timeline_table(raw, reads, traces, d("timeline.dat"))
+    boot, timeline_rows = timeline_table(raw, reads, traces, d("timeline.dat"), head)
     nhz = hz_table(summary, d("hz.dat"))
 
     with open(d("vars.gp"), "w") as f:
         f.write(f"caption = {q(caption(meta, summary))}\n")
-        f.write(f"ngroups1 = {len(groups1)}\nngroups6 = {len(groups6)}\nnconds = {len(conds)}\n")
+        f.write(f"ngroups1 = {len(groups1)}\nngroups1t = {len(groups1t)}\n")
+        f.write(f"ngroups6 = {len(groups6)}\nnconds = {len(conds)}\n")
+        f.write(f"clock = {q(CLOCK_WORDS[head])}\n")
+        kvm = [l.split() for l in open(d("accel.dat")) if not l.startswith("#")]
+        f.write("kvm_note = %s\n" % q("KVM: not measured on this host (no usable KVM)"
+                                      if kvm and all(r[3] == "NaN" for r in kvm)
+                                      and any(r[4] == "not_measured" for r in kvm) else ""))
         ready_ms = (num(boot, "crng_ready_ns") or 0) * MS if boot else 0
         f.write(f"ncells = {ncells}\nnhz = {nhz}\nready_ms = {ready_ms:.3f}\n")
         f.write(f"have_boot = {1 if boot else 0}\nnvariants = {len(VARIANTS)}\n")
         f.write(f"timeline_rows = {timeline_rows}\n")
-        for prefix, names in (("g1", groups1), ("g6", groups6), ("cond", conds)):
+        for prefix, names in (("g1", groups1), ("g1t", groups1t), ("g6", groups6), ("cond", conds)):
             for i, g in enumerate(names):
                 f.write(f"{prefix}_{i} = {q(g)}\n")
         f.write("boot_label = %s\n" % q(f"{boot['variant']}, {boot['_cond']}, boot {boot['boot_id']}"
@@ -230,9 +269,9 @@ def main():
     # Which series exist: gnuplot warns on an empty data set, so the static
     # scripts plot only what this file lists (eval'd command fragments).
     with open(d("series.gp"), "w") as f:
-        f.write(f"nethack_guest = {q(series_points(d('nethack.dat'), 2))}\n")
-        f.write(f"nethack_host = {q(series_points(d('nethack.dat'), 4))}\n")
-        f.write(f"nocounter_guest = {q(series_points(d('nocounter.dat'), 2))}\n")
+        f.write(f"nethack_guest = {q(series_points(d('nethack.dat'), 2, wait=True))}\n")
+        f.write(f"nethack_tcg = {q(series_points(d('nethack_tcg.dat'), 2, wait=True))}\n")
+        f.write(f"nocounter_guest = {q(series_points(d('nocounter.dat'), 2, wait=True))}\n")
         for ci in range(len(conds)):
             parts = [f"dat index {cdf_index[(ci, v)]} using 1:2 with steps lw 2 "
                      f"lc rgb '{COLOURS[vi]}' title '{v}'"

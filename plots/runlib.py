@@ -87,6 +87,17 @@ def pick(rows, **want):
     return hits[0] if hits else None
 
 
+def headline_accel(rows):
+    """The clock of the headline charts and tables: instruction time
+    (icount) where the run measured it, else TCG."""
+    measured = {r["accel"] for r in rows if r.get("status", "ok") in ("ok", "censored")
+                and r.get("n", "1") not in ("", "0")}
+    return "icount" if "icount" in measured else "tcg"
+
+
+CLOCK_WORDS = {"icount": "instruction time (icount)", "tcg": "emulation time (TCG)", "kvm": "KVM"}
+
+
 def jitter_rows(rows):
     """Chart 5 and REPORT's HZ table, one selection: the first blocking
     urandom read's duration (it runs the jitter loop) under TCG, qemu64

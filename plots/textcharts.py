@@ -55,14 +55,16 @@ class LogAxis:
 
     def axis(self):
         ticks, line = [" "] * PLOT, ["-"] * PLOT
-        d = self.lo
+        d, free = self.lo, 0  # free: the first column no label uses yet
         while d <= self.hi * 1.0001:
             c = self.col(d)
             line[c] = "+"
-            text = (f"{d:g}" if d < 1000 else f"{d / 1000:g}k")
+            text = f"{d:g}" if d < 1000 else f"{d / 1000:g}k" if d < 1e6 else f"{d / 1e6:g}M"
             c = min(c, PLOT - len(text))  # the last label ends at the margin
-            for i, ch in enumerate(text):
-                ticks[c + i] = ch
+            if c >= free:  # crowded decades keep every other label
+                for i, ch in enumerate(text):
+                    ticks[c + i] = ch
+                free = c + len(text) + 1
             d *= 10
         for i, (r, _) in enumerate(self.refs):
             line[self.col(r)] = chr(ord("A") + i)
@@ -88,19 +90,30 @@ def strip_chart(title, unit, groups, refs, symbols):
     return out
 
 
+def var(data, name):
+    """A string variable of prepare.py's vars.gp ("" if absent)."""
+    for line in open(os.path.join(data, "vars.gp")):
+        if line.startswith(name + " = "):
+            return shlex.split(line.split(" = ", 1)[1])[0]
+    return ""
+
+
 def first_read(data, name, title):
+    """Every boot's first urandom read: 'o' when it returned, '.' the read's
+    own wait (drawn first, so a return at the same place covers it)."""
     rows = rows_of(os.path.join(data, name))
     groups = []
     for g in dict.fromkeys(r[5] for r in rows):
         per = []
         for vi in sorted({int(r[1]) for r in rows if r[5] == g}):
-            pts = [(float(r[2]), ">" if r[3] == "1" else "o") for r in rows
-                   if r[5] == g and int(r[1]) == vi]
+            mine = [r for r in rows if r[5] == g and int(r[1]) == vi]
+            pts = [(float(r[6]), ".") for r in mine if r[6] != "NaN" and r[3] != "1"]
+            pts += [(float(r[2]), ">" if r[3] == "1" else "o") for r in mine]
             per.append((vname(vi), pts))
         groups.append((g, per))
     refs = [(50, "50 ms, the NetHack boot"), (750, "750 ms, the complaint")]
     return strip_chart(title, "guest ms from kernel start", groups, refs,
-                       "o: one boot   >: still waiting at the read timeout (drawn at it)")
+                       "o: returned   .: the read itself   >: still waiting at the read budget")
 
 
 def cdf(data):
@@ -118,20 +131,29 @@ def cdf(data):
             elif line.strip() and cur is not None:
                 t, q = line.split()
                 cur.append((float(t), "o"))
-    return strip_chart("CRNG ready across boots, per condition (TCG)", "guest ms from kernel start",
+    return strip_chart(f"CRNG ready across boots, per condition: {var(data, 'clock')}", "guest ms from kernel start",
                        groups, [], "o: one boot whose CRNG became ready (boots never ready are not drawn)")
 
 
-def bars(title, unit, items, note):
-    """items: [(label, value or None, text)] as bars on a linear scale."""
-    top = max([v for _, v, _ in items if v is not None] or [1])
+def bars(title, unit, items, note, log=False):
+    """items: [(label, value or None, text)] as bars on a linear (or, with
+    log, a decade: one bar length per factor of ten) scale."""
+    vals = [v for _, v, _ in items if v is not None and v > 0]
+    top = max(vals or [1])
+    lo = 10 ** math.floor(math.log10(min(vals))) / 10 if vals else 0.1
     w = PLOT - 24
+
+    def length(v):
+        if log:
+            return round(math.log10(max(v, lo) / lo) / math.log10(top / lo) * w)
+        return round(v / top * w)
+
     out = [title, unit, ""]
     for label, v, text in items:
         if v is None and not text:
             out.append(label)  # a group's heading, whole
             continue
-        bar = "#" * max(1, round(v / top * w)) if v is not None else ""
+        bar = "#" * max(1, length(v)) if v is not None else ""
         out.append(f"{label:<{LABEL}.{LABEL}} {bar} {text}".rstrip())
     return out + ["", note]
 
@@ -139,15 +161,20 @@ def bars(title, unit, items, note):
 def accel(data):
     items = []
     for r in rows_of(os.path.join(data, "accel.dat")):
-        v, cond = r[4].split("\\n", 1)
-        tcg = None if r[1] == "NaN" else float(r[1])
+        v, cond = r[5].split("\\n", 1)
         items.append((f"{v} {cond}", None, ""))
-        items.append(("  tcg", tcg, (">" if r[5] == "1" else "") + f"{r[1]} ms" if tcg is not None else "no data"))
-        kvm = None if r[2] == "NaN" else float(r[2])
-        items.append(("  kvm", kvm, f"{r[2]} ms" if kvm is not None else
-                      "not measured (KVM unusable here)" if r[3] == "not_measured" else "not in this run"))
-    return bars("Median CRNG ready, TCG against KVM", "median ms from kernel start (summary.csv)",
-                [(l, v, t) for l, v, t in items], "#: median; '>': still not ready at the bound")
+        for col, cens, name in ((1, 6, "tcg"), (2, 7, "icount"), (3, None, "kvm")):
+            val = None if r[col] == "NaN" else float(r[col])
+            if val is not None:
+                text = (">" if cens is not None and r[cens] == "1" else "") + f"{r[col]} ms"
+            elif name == "kvm":
+                text = "not measured (KVM unusable here)" if r[4] == "not_measured" else "not in this run"
+            else:
+                text = "not in this run"
+            items.append((f"  {name}", val, text))
+    return bars("Median CRNG ready: TCG, icount and KVM for the same cells",
+                "median ms from kernel start (summary.csv), decade scale", items,
+                "#: median, one bar length per factor of 10; '>': still not ready at the bound", log=True)
 
 
 def hz(data):
@@ -187,13 +214,16 @@ def timeline(data):
 def main():
     data, out = sys.argv[1], sys.argv[2]
     charts = {
-        "1-nethack": first_read(data, "nethack.dat", "When the first /dev/urandom read returns (TCG)"),
+        "1-nethack": first_read(data, "nethack.dat", "When the first /dev/urandom read returns: "
+                                + var(data, "clock"))
+        + ([""] + first_read(data, "nethack_tcg.dat", "The same in emulation time (TCG)")
+           if rows_of(os.path.join(data, "nethack_tcg.dat")) else []),
         "2-crng-ready-cdf": cdf(data),
         "3-tcg-vs-kvm": accel(data),
         "4-timeline": timeline(data),
         "5-jitter-vs-hz": hz(data),
         "6-nocounter": first_read(data, "nocounter.dat",
-                                  "Without a usable cycle counter: the first urandom read (qemu64)"),
+                                  "No counter: the first urandom read (qemu64), " + var(data, "clock")),
     }
     for name, lines in charts.items():
         with open(os.path.join(out, name + ".txt"), "w") as f:
