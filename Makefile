@@ -57,7 +57,7 @@ IMAGE_INPUTS := guest-image/build-image.sh $(wildcard guest-image/units/* guest-
 
 .DELETE_ON_ERROR:
 .PHONY: all help deps kernels kernels-check image runner bench run plots report check test \
-	unit unit-bins lint post bench-build clean distclean
+	unit unit-bins lint post bench-build bench-parallel clean distclean
 
 all: runner image
 
@@ -77,6 +77,7 @@ help:
 	@echo "  make check       unit, then kernels and real boots; ends 'N passed, N failed, N skipped'"
 	@echo "  make lint        clang-format check, cppcheck, checkpatch on kernel/patches"
 	@echo "  make bench-build kernel build speed figures (cold builds: ~15 min)"
+	@echo "  make bench-parallel  icount medians at --parallel-jobs 1 and 2, side by side (~2 min)"
 	@echo "  make clean       remove $(BUILD)/ (results/ stay: rm -rf them yourself)"
 	@echo "  make distclean   clean, and the kernel cache $(CRNGBENCH_CACHE)"
 	@echo "variables (current value):"
@@ -157,7 +158,8 @@ plots:
 	plots/render.sh $(RUN)
 
 # REPORT.md's tables and the committed charts (plots/figures/) come from RUN;
-# chart 5 and its table from HZRUN (a run of MATRIX=hz) when given.
+# chart 5 and its table from HZRUN (a run of MATRIX=hz) when given. Each
+# run's tables are a block of their own: a run not given keeps its tables.
 HZRUN ?=
 # The guest's own costs from GUESTRUN (a run of MATRIX=guest), seeds and
 # virtio-rng from SOURCESRUN (MATRIX=sources), when given.
@@ -169,7 +171,7 @@ report:
 	scripts/report_tables.py $(RUN) REPORT.md $(if $(HZRUN),--hz $(HZRUN)) $(if $(GUESTRUN),--guest $(GUESTRUN)) \
 		$(if $(SOURCESRUN),--sources $(SOURCESRUN)) $(if $(LONGWAITRUN),--longwait $(LONGWAITRUN))
 	mkdir -p plots/figures
-	cp $(RUN)/plots/*.png plots/figures/
+	cp $(filter-out %/5-jitter-vs-hz.png,$(wildcard $(RUN)/plots/*.png)) plots/figures/
 	$(if $(HZRUN),cp $(HZRUN)/plots/5-jitter-vs-hz.png plots/figures/)
 
 # A plain-text mail of RUN (and HZRUN's CONFIG_HZ table): RUN/post.txt, post.mbox.
@@ -179,6 +181,11 @@ post:
 
 bench-build:
 	scripts/bench-build.sh
+
+# icount boots side by side measure what they measure alone: medians at
+# --parallel-jobs 1 and 2 (PARALLEL=N), with host times (~2 min).
+bench-parallel: runner image
+	scripts/bench-parallel.sh
 
 # --- tests -----------------------------------------------------------------------
 $(BUILD)/unit:

@@ -15,9 +15,8 @@ import json
 import os
 import sys
 
-BEGIN, END = "<!-- tables:begin -->", "<!-- tables:end -->"
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
-from runlib import VARIANTS, condition, jitter_rows, pick, varying  # noqa: E402
+from runlib import CLOCK_WORDS, VARIANTS, condition, headline_accel, jitter_rows, pick, varying  # noqa: E402
 from runlib import summary_rows as _summary_rows  # noqa: E402
 
 
@@ -140,7 +139,36 @@ def longwait_tables(run):
         table(rows, "first_urandom_latency",
               f"Without a counter or RDRAND, under icount: the first blocking urandom read (run `{name}`)",
               accel="icount"),
+        interrupts_table(run, "icount"),
     ])
+
+
+def interrupts_table(run, accel):
+    """The guest's interrupt counts when the report ran (raw.csv, as each
+    boot reported them: the range over boots, no statistic)."""
+    path = os.path.join(run, "raw.csv")
+    with open(path, newline="") as f:
+        raw = [r for r in csv.DictReader(f) if r["accel"] == accel and r["status"] in ("ok", "censored")
+               and r.get("irq_timer", "")]
+    if not raw:
+        return f"### Guest interrupts ({accel})\n\nNot recorded in this run.\n"
+    axes = varying(raw)
+    out = [f"### Guest interrupts (`/proc/interrupts`) at the report, {CLOCK_WORDS[accel]}\n",
+           "per cell, over its boots (min-max where they differ): IRQ 0 (the PIT/HPET tick, through "
+           "`handle_irq_event_percpu()`), LOC (the LAPIC timer, which is not), when the report ran (s)\n",
+           "| condition | variant | n | IRQ 0 | LOC | all numbered IRQs | report at (s) |",
+           "|---|---|---|---|---|---|---|"]
+    def span(xs, k=1):
+        lo, hi = (f"{x / k:.{0 if k == 1 else 1}f}" for x in (min(xs), max(xs)))
+        return lo if lo == hi else f"{lo}-{hi}"
+    cells = sorted({(condition(r, axes), r["variant"]) for r in raw}, key=lambda c: (c[0], VARIANTS.index(c[1])
+                                                                                  if c[1] in VARIANTS else 99))
+    for c, v in cells:
+        sel = [r for r in raw if condition(r, axes) == c and r["variant"] == v]
+        col = lambda k: [int(r[k]) for r in sel if r[k]]
+        out.append(f"| {c} | {v} | {len(sel)} | {span(col('irq_timer'))} | {span(col('irq_local_timer'))} | "
+                   f"{span(col('irq_devices'))} | {span(col('report_ns'), 1e9)} |")
+    return "\n".join(out) + "\n"
 
 
 def tables(run):
@@ -149,6 +177,8 @@ def tables(run):
     if os.path.exists(os.path.join(run, "meta.json")):
         with open(os.path.join(run, "meta.json")) as f:
             meta = json.load(f)
+    head = headline_accel(rows)
+    clock = CLOCK_WORDS[head]
     counter = lambda r: r["nocounter"] == "off"
     nocounter = lambda r: r["nocounter"] == "on"
     parts = [
@@ -157,20 +187,36 @@ def tables(run):
         f"{meta.get('boots_planned', '?')} boots planned, host {meta.get('host_cpu', '?')}, "
         f"{meta.get('qemu', '?')}, kernel package {meta.get('kernel_package', '?')}).\n",
         table(rows, "first_urandom_return",
-              "Chart 1: first blocking /dev/urandom read returned, from kernel start (guest clock)",
-              counter),
-        table(rows, "host_first_urandom",
-              "Chart 1: the same moment from QEMU start (host clock)", counter),
+              f"Chart 1: first blocking /dev/urandom read returned, from kernel start ({clock})",
+              accel=head),
         table(rows, "first_urandom_latency",
-              "The first blocking /dev/urandom read's own duration (guest clock)", counter),
-        table(rows, "crng_ready", "Chart 2: CRNG ready, from kernel start (kernel log, else the watcher; guest clock)"),
+              f"The first blocking /dev/urandom read's own duration ({clock})", accel=head),
+    ]
+    if head != "tcg":
+        parts += [
+            table(rows, "first_urandom_return",
+                  "Chart 1, second panel: the same in emulation time (TCG)", counter),
+            table(rows, "first_urandom_latency", "The read's own duration in emulation time (TCG)",
+                  counter),
+        ]
+    parts += [
+        table(rows, "host_first_urandom",
+              "The same moment from QEMU start (host clock, TCG)", counter),
+        table(rows, "crng_ready",
+              f"Chart 2: CRNG ready, from kernel start (kernel log, else the watcher; {clock})", accel=head),
+        table(rows, "crng_ready", "Chart 3: CRNG ready in emulation time (TCG, same cells)")
+        if head != "tcg" else "",
         table(rows, "crng_ready", "Chart 3: CRNG ready under KVM (same cells)", accel="kvm"),
         table(rows, "first_urandom_return",
-              "Chart 6: without a usable cycle counter (random.no_cycle_counter=1)", nocounter),
-        table(rows, "userspace_finished", "systemd: boot finished (guest clock)"),
-        table(rows, "host_wall", "Host wall time per boot, QEMU spawn to exit"),
+              f"Chart 6: without a usable cycle counter (random.no_cycle_counter=1; {clock})", nocounter,
+              accel=head),
+        interrupts_table(run, head),
+        table(rows, "userspace_finished", f"systemd: boot finished ({clock})", accel=head),
+        table(rows, "host_wall", "Host wall time per boot, QEMU spawn to exit (TCG)"),
+        table(rows, "host_wall", f"Host wall time per boot, QEMU spawn to exit ({clock})", accel=head)
+        if head != "tcg" else "",
     ]
-    return "\n".join(parts)
+    return "\n".join(p for p in parts if p)
 
 
 def main():
@@ -185,29 +231,29 @@ def main():
     for d in (args.run, args.hz, args.guest, args.sources, args.longwait):
         if d and not os.path.exists(os.path.join(d, "summary.csv")):
             sys.exit(f"report_tables.py: error: {d}/summary.csv not found (a results/<run> directory?)")
-    text = tables(args.run)
-    if args.hz:
-        text += "\n" + hz_table(args.hz)
-    if args.sources:
-        text += "\n" + sources_tables(args.sources)
-    if args.guest:
-        text += "\n" + guest_table(args.guest)
-    if args.longwait:
-        text += "\n" + longwait_tables(args.longwait)
-    report = args.report
-    if report == "-":
-        print(text)
+    # Each run's tables live in a block of their own, so a report can be
+    # regenerated from the runs at hand and keep the others' tables.
+    blocks = [("main", tables(args.run))]
+    for name, run, fn in (("hz", args.hz, hz_table), ("sources", args.sources, sources_tables),
+                          ("guest", args.guest, guest_table), ("longwait", args.longwait, longwait_tables)):
+        if run:
+            blocks.append((name, fn(run)))
+    if args.report == "-":
+        print("\n".join(text for _, text in blocks))
         return
-    with open(report) as f:
+    with open(args.report) as f:
         doc = f.read()
-    if BEGIN not in doc or END not in doc:
-        sys.exit(f"report_tables.py: error: {report} has no {BEGIN} ... {END} markers")
-    head, rest = doc.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    with open(report + ".tmp", "w") as f:
-        f.write(head + BEGIN + "\n" + text + "\n" + END + tail)
-    os.replace(report + ".tmp", report)
-    print(f"[report] tables in {report} regenerated from {args.run}/summary.csv")
+    for name, text in blocks:
+        begin, end = f"<!-- tables:{name}:begin -->", f"<!-- tables:{name}:end -->"
+        if begin not in doc or end not in doc:
+            sys.exit(f"report_tables.py: error: {args.report} has no {begin} ... {end} markers")
+        head, rest = doc.split(begin, 1)
+        _, tail = rest.split(end, 1)
+        doc = head + begin + "\n" + text + "\n" + end + tail
+    with open(args.report + ".tmp", "w") as f:
+        f.write(doc)
+    os.replace(args.report + ".tmp", args.report)
+    print(f"[report] tables in {args.report} regenerated: " + ", ".join(n for n, _ in blocks))
 
 
 if __name__ == "__main__":
