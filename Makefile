@@ -167,7 +167,7 @@ GUESTRUN ?=
 SOURCESRUN ?=
 # Minutes without a counter under icount from LONGWAITRUN (MATRIX=longwait).
 LONGWAITRUN ?=
-report:
+report: runner
 	scripts/report_tables.py $(RUN) REPORT.md $(if $(HZRUN),--hz $(HZRUN)) $(if $(GUESTRUN),--guest $(GUESTRUN)) \
 		$(if $(SOURCESRUN),--sources $(SOURCESRUN)) $(if $(LONGWAITRUN),--longwait $(LONGWAITRUN))
 	mkdir -p plots/figures
