@@ -40,7 +40,7 @@ ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS)
 
 RECORD_SRC := guest-image/record.c
 PROBE_SRC := guest-image/probe.c guest-image/analyze.c $(RECORD_SRC)
-RUNNER_SRC := bench/run.c bench/accel.c bench/classify.c bench/matrix.c bench/qemu.c bench/report.c \
+RUNNER_SRC := bench/run.c bench/accel.c bench/arch.c bench/classify.c bench/matrix.c bench/qemu.c bench/report.c \
 	bench/merge.c bench/rescan.c bench/results.c bench/row.c bench/runargs.c bench/sched.c bench/stats.c bench/summary.c bench/util.c $(RECORD_SRC)
 RUNNER_HDR := $(wildcard bench/*.h) guest-image/record.h
 # Unit tests link the runner's and the probe's parts, nothing else.
@@ -56,7 +56,7 @@ IMAGE := $(BUILD)/guest.cpio
 IMAGE_INPUTS := guest-image/build-image.sh $(wildcard guest-image/units/* guest-image/units/*/*)
 
 .DELETE_ON_ERROR:
-.PHONY: all help deps kernels kernels-check image runner bench run plots report check test \
+.PHONY: all help deps kernels kernels-check image probe-image runner bench run plots report check test \
 	unit unit-bins lint post bench-build bench-parallel clean distclean
 
 all: runner image
@@ -64,7 +64,9 @@ all: runner image
 help:
 	@echo "crngbench targets:"
 	@echo "  make deps        install the Debian packages crngbench needs (root)"
-	@echo "  make kernels     build kernel variants (VARIANTS=..., HZ=...)"
+	@echo "  make kernels     build kernel variants (VARIANTS=..., HZ=...; the matrix's arch axis,"
+	@echo "                   or KERNEL_ARCH=armv5|armv7|m68k|mipsel: cross-built, see kernel/arches)"
+	@echo "  make probe-image the probe-only guest of KERNEL_ARCH ($(BUILD)/probe-<arch>.cpio)"
 	@echo "  make image       build the systemd guest initramfs ($(IMAGE))"
 	@echo "  make runner      build the boot runner ($(RUNNER))"
 	@echo "  make bench       everything: deps, kernels, image, runner, run MATRIX, plots"
@@ -84,12 +86,12 @@ help:
 	@echo "  MATRIX=$(MATRIX) VARIANTS=$(VARIANTS) CPUS=$(CPUS) ACCELS=$(ACCELS) REPS=$(REPS) HZ=$(HZ)"
 	@echo "  RUNFLAGS=$(RUNFLAGS) RESULTS=$(RESULTS) BUILD=$(BUILD) QEMU=$(QEMU)"
 	@echo "  CRNGBENCH_CACHE=$(CRNGBENCH_CACHE)"
-	@echo "  KERNEL_TARBALL=$(KERNEL_TARBALL) EXTRA_PATCHES=$(EXTRA_PATCHES)"
+	@echo "  KERNEL_TARBALL=$(KERNEL_TARBALL) EXTRA_PATCHES=$(EXTRA_PATCHES) KERNEL_ARCH=$(KERNEL_ARCH)"
 	@echo "matrices: $(basename $(notdir $(wildcard bench/*.matrix)))"
 	@echo "variants: $(ALL_VARIANTS)"
 
 deps:
-	scripts/deps.sh
+	scripts/deps.sh --matrix $(MATRIX)
 
 # --- kernels ------------------------------------------------------------------
 # The variants and HZ values the matrix (plus VARIANTS, HZ) needs, as the
@@ -100,9 +102,25 @@ kernels: $(RUNNER)
 	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(basename $(notdir $(wildcard bench/*.matrix)))" >&2; exit 2; }
 	@v=$$($(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --print-axis variant) && \
 	hz=$$($(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --print-axis hz) && \
-	for h in $$(echo $$hz | tr , ' '); do \
-		KERNEL_HZ=$$h kernel/build.sh $$v || exit $$?; \
+	ka=$$($(if $(KERNEL_ARCH),echo $(KERNEL_ARCH),$(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --print-axis kernel_arch)) && \
+	for a in $$(echo $$ka | tr , '\n' | sort -u); do \
+		for h in $$(echo $$hz | tr , ' '); do \
+			KERNEL_ARCH=$$a KERNEL_HZ=$$h kernel/build.sh $$v || exit $$?; \
+		done; \
+		[ $$a = x86_64 ] || $(MAKE) --no-print-directory probe-image KERNEL_ARCH=$$a || exit $$?; \
 	done
+
+# A probe-only guest for another architecture: the probe cross-compiled
+# statically (Debian's gcc-<arch> and libc6-dev-<arch>-cross) as /init.
+KERNEL_ARCH ?=
+probe-image: | $(BUILD)
+	@row=$$(awk -v a="$(KERNEL_ARCH)" '!/^#/ && $$1 == a && a != "x86_64"' kernel/arches); \
+	[ -n "$$row" ] || { echo "error: KERNEL_ARCH='$(KERNEL_ARCH)': give one of: $$(awk '!/^#/ && NF && $$1 != "x86_64" {print $$1}' kernel/arches | tr '\n' ' ')(kernel/arches)" >&2; exit 2; }; \
+	set -- $$row; cross=$$3; ccpkg=$$4; libcpkg=$$5; \
+	command -v $${cross}gcc >/dev/null || { echo "error: $${cross}gcc not found: apt-get install -y $$ccpkg $$libcpkg (or scripts/deps.sh --arch $(KERNEL_ARCH))" >&2; exit 2; }; \
+	$${cross}gcc $(ALL_CFLAGS) -static -o $(BUILD)/probe-$(KERNEL_ARCH) $(PROBE_SRC) || \
+		{ echo "error: cross-compiling the probe for $(KERNEL_ARCH) failed (is $$libcpkg installed?)" >&2; exit 2; }; \
+	guest-image/build-probe-image.sh $(BUILD)/probe-$(KERNEL_ARCH) $(BUILD)/probe-$(KERNEL_ARCH).cpio
 
 kernels-check:
 	kernel/build.sh --check $(or $(VARIANTS),$(subst $(space),$(comma),$(ALL_VARIANTS)))
@@ -146,7 +164,7 @@ run: runner image
 bench:
 	@set -e; t=$$(date +%s.%N); lap() { n=$$(date +%s.%N); printf '%s %.1f\n' "$$1" "$$(echo "$$n - $$t" | bc)" >>$(BUILD)/.bench-times; t=$$n; }; \
 	mkdir -p $(BUILD); : >$(BUILD)/.bench-times; \
-	scripts/deps.sh; lap packages; \
+	scripts/deps.sh --matrix $(MATRIX); lap packages; \
 	$(MAKE) kernels-check; $(MAKE) kernels; lap kernels; \
 	$(MAKE) runner image; lap "runner+image"; \
 	$(MAKE) run; lap boots; \

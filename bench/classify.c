@@ -140,6 +140,7 @@ void classify_boot(const struct boot_facts *f, struct row *r,
 
 	r->qemu_exit = f->qemu_exit;
 	r->qemu_signal = f->qemu_signal > 0 ? f->qemu_signal : -1;
+	r->host_ended = f->ended_after_report;
 
 	if (f->chan_dropped) {
 		set_text(r->status, "corrupt");

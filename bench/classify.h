@@ -30,6 +30,7 @@ struct boot_facts {
 	 * signal that ended it (0: none).
 	 */
 	int qemu_exit, qemu_signal;
+	int ended_after_report; /* the runner stopped QEMU after the report */
 	size_t chan_dropped; /* channel bytes past the kept maximum */
 };
 

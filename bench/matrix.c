@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "matrix.h"
 #include "accel.h"
+#include "arch.h"
 #include "stats.h"
 #include "../guest-image/record.h"
 
@@ -506,6 +507,14 @@ int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 						"accel=%s: accepted values are %s",
 						v, accel_list());
 				break;
+			case AX_arch:
+				if (!arch_find(v))
+					return fail(
+						err, errlen,
+						"arch=%s: accepted values are %s",
+						v, arch_list());
+				break;
+			case AX_bootseed:
 			case AX_trust_cpu:
 			case AX_virtio_rng:
 			case AX_nocounter:
@@ -589,9 +598,84 @@ int matrix_icount_shift(const struct matrix *m)
 	return -1;
 }
 
+/*
+ * The probe-only guests of other architectures have no RDRAND models, no
+ * LAPIC or PIT choice, no ftrace, no virtio-rng and no KVM here, and m68k
+ * has one CONFIG_HZ: a matrix that asks for those with them is an error,
+ * not a silent skip.
+ */
+/*
+ * What a machine other than x86_64 cannot do, checked on the cells the
+ * matrix plans (an exclude line can take such a combination out).
+ */
+static int validate_arch_cell(const struct cell *c, const struct arch *ar,
+			      char *err, size_t errlen)
+{
+	static const struct {
+		int axis;
+		const char *bad, *why;
+	} x86_only[] = {
+		{ AX_accel, "kvm", "KVM runs x86_64 guests only here" },
+		{ AX_trace, "on", "their kernels have no ftrace" },
+		{ AX_virtio_rng, "on", "their machines get no virtio-rng" },
+		{ AX_timer, "lapic", "the timer axis is x86's" },
+		{ AX_timer, "pit", "the timer axis is x86's" },
+		{ AX_seed, "saved", "there is no systemd to load a seed" },
+	};
+
+	for (size_t k = 0; k < sizeof(x86_only) / sizeof(x86_only[0]); k++)
+		if (!strcmp(c->v[x86_only[k].axis], x86_only[k].bad))
+			return fail(
+				err, errlen,
+				"arch=%s with %s=%s: %s (give that axis another value, exclude the combination, or use a matrix per architecture)",
+				ar->name, axis_names[x86_only[k].axis],
+				x86_only[k].bad, x86_only[k].why);
+	if (ar->seed_never && !strcmp(c->v[AX_bootseed], "on"))
+		return fail(
+			err, errlen,
+			"arch=%s with bootseed=on: its kernel never credits the boot-loader seed (QEMU always passes one and 6.1 would credit it before reading random.trust_bootloader=, so it is built without RANDOM_TRUST_BOOTLOADER; see kernel/config/%s/rng.config); exclude it with: exclude = arch=%s bootseed=on",
+			ar->name, ar->kernel_arch, ar->name);
+	if (ar->seed_absent && !strcmp(c->v[AX_bootseed], "on"))
+		return fail(
+			err, errlen,
+			"arch=%s with bootseed=on: QEMU gives this machine no boot-loader seed (no /chosen/rng-seed in the device tree it passes), so it would be the same boot as bootseed=off; exclude it with: exclude = arch=%s bootseed=on",
+			ar->name, ar->name);
+	return 0;
+}
+
+static int validate_arches(const struct matrix *m, char *err, size_t errlen)
+{
+	for (int i = 0; i < m->nvalues[AX_arch]; i++) {
+		const struct arch *ar = arch_find(m->values[AX_arch][i]);
+
+		/* Kernels are built per arch x variant x HZ: axis-wide. */
+		if (ar->fixed_hz)
+			for (int h = 0; h < m->nvalues[AX_hz]; h++)
+				if (strcmp(m->values[AX_hz][h], ar->fixed_hz))
+					return fail(
+						err, errlen,
+						"arch=%s with hz=%s: its CONFIG_HZ is fixed; accepted: hz=%s",
+						ar->name, m->values[AX_hz][h],
+						ar->fixed_hz);
+	}
+	for (size_t i = 0; i < matrix_ncells(m); i++) {
+		struct cell c;
+		const struct arch *ar;
+
+		matrix_cell(m, i, &c);
+		ar = arch_find(c.v[AX_arch]);
+		if (!ar->x86 && matrix_cell_planned(m, &c) &&
+		    validate_arch_cell(&c, ar, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
 /* The settings beyond each value's own range, per accelerator in use. */
 static int validate_settings(const struct matrix *m, char *err, size_t errlen)
 {
+	if (validate_arches(m, err, errlen))
+		return -1;
 	for (int i = 0; i < m->nvalues[AX_accel]; i++) {
 		const char *acc = m->values[AX_accel][i];
 		int rd = matrix_setting(m, SET_read_timeout, acc),
@@ -609,6 +693,22 @@ static int validate_settings(const struct matrix *m, char *err, size_t errlen)
 				m->icount);
 	}
 	return 0;
+}
+
+size_t matrix_nkernels(const struct matrix *m)
+{
+	return (size_t)m->nvalues[AX_arch] * (size_t)m->nvalues[AX_variant] *
+	       (size_t)m->nvalues[AX_hz];
+}
+
+void matrix_kernel(const struct matrix *m, size_t i, struct kernel_ref *k)
+{
+	size_t nh = (size_t)m->nvalues[AX_hz],
+	       nv = (size_t)m->nvalues[AX_variant];
+
+	k->hz = m->values[AX_hz][i % nh];
+	k->variant = m->values[AX_variant][i / nh % nv];
+	k->arch = m->values[AX_arch][i / nh / nv];
 }
 
 size_t matrix_ncells(const struct matrix *m)

@@ -17,19 +17,21 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define AXES(X)                                                      \
-	X(variant, "stock") /* kernel variant (kernel/variants) */   \
-	X(hz, "250") /* CONFIG_HZ of the build: 100 250 1000 */      \
-	X(accel, "tcg") /* tcg kvm */                                \
-	X(cpu, "max") /* -cpu in QEMU's spelling */                  \
-	X(trust_cpu, "on") /* random.trust_cpu= on off */            \
-	X(virtio_rng, "off") /* virtio-rng device: on off */         \
-	X(nocounter, "off") /* random.no_cycle_counter=1: on off */  \
-	X(smp, "1") /* vCPUs: 1..8 */                                \
-	X(reads, "urandom") /* probe's early reads, ':'-separated */ \
-	X(trace, "on") /* ftrace of the read paths: on off */        \
-	X(seed, "none") /* saved seed: none (first boot) saved */    \
-	X(timer, "auto") /* tick: lapic pit, auto = the accel's own */
+#define AXES(X)                                                        \
+	X(variant, "stock") /* kernel variant (kernel/variants) */     \
+	X(hz, "250") /* CONFIG_HZ of the build: 100 250 1000 */        \
+	X(accel, "tcg") /* tcg kvm */                                  \
+	X(cpu, "max") /* -cpu in QEMU's spelling */                    \
+	X(trust_cpu, "on") /* random.trust_cpu= on off */              \
+	X(virtio_rng, "off") /* virtio-rng device: on off */           \
+	X(nocounter, "off") /* random.no_cycle_counter=1: on off */    \
+	X(smp, "1") /* vCPUs: 1..8 */                                  \
+	X(reads, "urandom") /* probe's early reads, ':'-separated */   \
+	X(trace, "on") /* ftrace of the read paths: on off */          \
+	X(seed, "none") /* saved seed: none (first boot) saved */      \
+	X(timer, "auto") /* tick: lapic pit, auto = the accel's own */ \
+	X(arch, "x86_64") /* guest machine: a row of bench/arch.c */   \
+	X(bootseed, "off") /* credit QEMU's boot-loader seed: on off */
 
 enum axis {
 #define AX_ENUM(name, def) AX_##name,
@@ -134,5 +136,15 @@ struct boot_plan {
  */
 struct boot_plan *matrix_plan(const struct matrix *m, uint64_t seed,
 			      int shard_k, int shard_n, size_t *count);
+
+/*
+ * The kernels a matrix boots: one per arch x variant x hz, whatever the
+ * other axes. matrix_kernel() fills k for 0 <= i < matrix_nkernels().
+ */
+struct kernel_ref {
+	const char *arch, *variant, *hz;
+};
+size_t matrix_nkernels(const struct matrix *m);
+void matrix_kernel(const struct matrix *m, size_t i, struct kernel_ref *k);
 
 #endif /* CRNGBENCH_MATRIX_H */

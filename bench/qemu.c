@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "qemu.h"
 #include "accel.h"
+#include "arch.h"
 #include "util.h"
 #include "../guest-image/record.h"
 
@@ -109,23 +110,35 @@ kcmd_add(struct kcmd *k, const char *fmt, ...)
 
 /* What the guest is told on its command line: RNG knobs and crngbench_*. */
 static void kernel_cmdline(const struct cell *c, const struct accel *acc,
-			   const struct boot_params *p, struct kcmd *k)
+			   const struct arch *ar, const struct boot_params *p,
+			   struct kcmd *k)
 {
 	char reads[MAX_VALUE_LEN];
 
-	kcmd_add(k, "console=ttyS0 panic=-1 reboot=t");
-	if (acc->host_tsc_hint && p->tsc_khz > 0)
-		kcmd_add(k, "tsc_early_khz=%ld tsc=reliable", p->tsc_khz);
-	if (acc->cmdline)
-		kcmd_add(k, "%s", acc->cmdline);
-	/* The TSC counts instructions: 10^9 / 2^shift a second (to 0.06 %). */
-	if (acc->icount)
-		kcmd_add(k, "tsc_early_khz=%d tsc=reliable",
-			 1000000 >> p->icount_shift);
-	/* The guest's tick: the PIT when the LAPIC timer is switched off. */
-	if (!strcmp(accel_timer(c->v[AX_accel], c->v[AX_timer]), "pit"))
-		kcmd_add(k, "noapictimer");
+	kcmd_add(k, "console=%s panic=-1", ar->console);
+	if (ar->channel_console)
+		kcmd_add(k, "quiet");
+	if (ar->x86) {
+		kcmd_add(k, "reboot=t");
+		if (acc->host_tsc_hint && p->tsc_khz > 0)
+			kcmd_add(k, "tsc_early_khz=%ld tsc=reliable",
+				 p->tsc_khz);
+		if (acc->cmdline)
+			kcmd_add(k, "%s", acc->cmdline);
+		/* The TSC counts instructions: 10^9 / 2^shift a second. */
+		if (acc->icount)
+			kcmd_add(k, "tsc_early_khz=%d tsc=reliable",
+				 1000000 >> p->icount_shift);
+		/* The tick: the PIT when the LAPIC timer is switched off. */
+		if (!strcmp(accel_timer(c->v[AX_accel], c->v[AX_timer]), "pit"))
+			kcmd_add(k, "noapictimer");
+	} else {
+		kcmd_add(k, CRB_SET_INIT "=" CRB_INIT_PROBE_ONLY);
+	}
 	kcmd_add(k, "random.trust_cpu=%s", c->v[AX_trust_cpu]);
+	/* A seed from QEMU (m68k boot info, malta's rngseed, ARM virt's
+	 * /chosen/rng-seed) is mixed in either way; credited only with on. */
+	kcmd_add(k, "random.trust_bootloader=%s", c->v[AX_bootseed]);
 	if (!strcmp(c->v[AX_nocounter], "on"))
 		kcmd_add(k, "random.no_cycle_counter=1");
 	if (!strcmp(c->v[AX_trace], "on"))
@@ -134,9 +147,9 @@ static void kernel_cmdline(const struct cell *c, const struct accel *acc,
 			"ftrace=function_graph ftrace_filter=urandom_read_iter,random_read_iter,__x64_sys_getrandom"
 			" trace_clock=boot trace_buf_size=256K");
 	kcmd_add(k,
-		 CRB_SET_OUT "=/dev/ttyS1 " CRB_SET_READ_TIMEOUT
+		 CRB_SET_OUT "=%s " CRB_SET_READ_TIMEOUT
 			     "=%d " CRB_SET_READY_TIMEOUT "=%d",
-		 p->read_timeout_s, p->ready_timeout_s);
+		 ar->channel, p->read_timeout_s, p->ready_timeout_s);
 	/* The matrix joins reads with ':', the probe with ','. */
 	snprintf(reads, sizeof(reads), "%s", c->v[AX_reads]);
 	for (char *q = reads; *q; q++)
@@ -150,12 +163,29 @@ static void kernel_cmdline(const struct cell *c, const struct accel *acc,
 		kcmd_add(k, "%s", p->append);
 }
 
+/* The result channel's device, beside the console's serial line. */
+static void channel_device(const struct arch *ar, struct argv_buf *a)
+{
+	if (ar->x86) {
+		argv_add(a, "-device");
+		argv_add(a, "isa-serial,chardev=res,iobase=0x2f8,irq=3");
+	} else if (ar->channel_virtio) {
+		argv_add(a, "-device");
+		argv_add(a, "virtio-serial-device");
+		argv_add(a, "-device");
+		argv_add(a, "virtconsole,chardev=res");
+	} else {
+		argv_add(a, "-serial");
+		argv_add(a, "chardev:res");
+	}
+}
+
 /* The machine, its devices and channels: the same for every accelerator. */
-static void machine_args(const struct cell *c, const struct boot_params *p,
-			 struct argv_buf *a)
+static void machine_args(const struct cell *c, const struct arch *ar,
+			 const struct boot_params *p, struct argv_buf *a)
 {
 	argv_add(a, "-cpu");
-	argv_add(a, "%s", c->v[AX_cpu]);
+	argv_add(a, "%s", arch_cpu(ar, c->v[AX_cpu]));
 	argv_add(a, "-smp");
 	argv_add(a, "%s", c->v[AX_smp]);
 	argv_add(a, "-m");
@@ -169,17 +199,29 @@ static void machine_args(const struct cell *c, const struct boot_params *p,
 	argv_add(a, "none");
 	argv_add(a, "-kernel");
 	argv_add(a, "%s", p->kernel);
+	if (p->dtb) {
+		argv_add(a, "-dtb");
+		argv_add(a, "%s", p->dtb);
+	}
 	argv_add(a, "-initrd");
 	argv_add(a, "%s", p->image);
-	/* Console to a log file; the result channel (ttyS1) to our pipe. */
-	argv_add(a, "-chardev");
-	argv_add(a, "file,id=con,path=%s", p->console_path);
-	argv_add(a, "-serial");
-	argv_add(a, "chardev:con");
-	argv_add(a, "-chardev");
-	argv_add(a, "stdio,id=res,signal=off");
-	argv_add(a, "-device");
-	argv_add(a, "isa-serial,chardev=res,iobase=0x2f8,irq=3");
+	/* Console to a log file; the result channel to our pipe. */
+	if (ar->channel_console) {
+		/* One line for both: QEMU copies it to the console log. */
+		argv_add(a, "-chardev");
+		argv_add(a, "stdio,id=res,signal=off,logfile=%s",
+			 p->console_path);
+		argv_add(a, "-serial");
+		argv_add(a, "chardev:res");
+	} else {
+		argv_add(a, "-chardev");
+		argv_add(a, "file,id=con,path=%s", p->console_path);
+		argv_add(a, "-serial");
+		argv_add(a, "chardev:con");
+		argv_add(a, "-chardev");
+		argv_add(a, "stdio,id=res,signal=off");
+		channel_device(ar, a);
+	}
 	if (!strcmp(c->v[AX_virtio_rng], "on")) {
 		argv_add(a, "-object");
 		argv_add(a, "rng-random,id=rng0,filename=/dev/urandom");
@@ -192,11 +234,15 @@ int qemu_build_argv(const struct cell *c, const struct boot_params *p,
 		    struct argv_buf *a, char *err, size_t errlen)
 {
 	const struct accel *acc = accel_find(c->v[AX_accel]);
+	const struct arch *ar = arch_find(c->v[AX_arch]);
 	struct kcmd k = { .len = 0 };
 
 	if (!acc)
 		return err_set(err, errlen, "accel=%s: accepted values are %s",
 			       c->v[AX_accel], accel_list());
+	if (!ar)
+		return err_set(err, errlen, "arch=%s: accepted values are %s",
+			       c->v[AX_arch], arch_list());
 	if (p->perf_out) {
 		argv_add(a, "perf");
 		argv_add(a, "stat");
@@ -207,14 +253,12 @@ int qemu_build_argv(const struct cell *c, const struct boot_params *p,
 		argv_add(a, "%s", p->perf_out);
 		argv_add(a, "--");
 	}
-	argv_add(a, "%s", p->qemu);
-	/*
-	 * microvm: direct kernel boot with qboot, no PCI or ACPI to set up;
-	 * the fastest x86 machine type. virtio devices are virtio-mmio and
-	 * QEMU adds them to the kernel command line itself.
-	 */
+	argv_add(a, "%s", ar->qemu ? ar->qemu : p->qemu);
 	argv_add(a, "-M");
-	argv_add(a, "microvm,x-option-roms=off,rtc=on,isa-serial=on,acpi=off");
+	if (ar->seed_off && !strcmp(c->v[AX_bootseed], "off"))
+		argv_add(a, "%s,%s", ar->machine, ar->seed_off);
+	else
+		argv_add(a, "%s", ar->machine);
 	argv_add(a, "-accel");
 	argv_add(a, "%s", acc->qemu_accel);
 	for (const char *const *x = acc->qemu_args; *x; x++)
@@ -223,8 +267,8 @@ int qemu_build_argv(const struct cell *c, const struct boot_params *p,
 		argv_add(a, "-icount");
 		argv_add(a, "%s", p->icount);
 	}
-	machine_args(c, p, a);
-	kernel_cmdline(c, acc, p, &k);
+	machine_args(c, ar, p, a);
+	kernel_cmdline(c, acc, ar, p, &k);
 	if (k.overflow) {
 		argv_free(a);
 		return err_set(
@@ -293,6 +337,7 @@ int vm_spawn(struct vm *vm, const struct argv_buf *a)
 	memset(vm, 0, sizeof(*vm));
 	vm->out_fd = vm->err_fd = -1;
 	vm->t_first_byte = vm->t_urandom = vm->t_report = vm->t_exit = -1;
+	vm->t_report_end = -1;
 	if (pipe2(out, O_CLOEXEC))
 		return -1;
 	if (pipe2(err, O_CLOEXEC)) {
@@ -347,6 +392,9 @@ static void scan_lines(struct vm *vm, int64_t now)
 				      sizeof(err)) &&
 		    !strcmp(seg, "report"))
 			vm->t_report = now - vm->t_spawn;
+		else if (vm->t_report >= 0 && vm->t_report_end < 0 && len > 4 &&
+			 !strncmp(start, "end ", 4))
+			vm->t_report_end = now - vm->t_spawn;
 	}
 }
 
@@ -568,16 +616,17 @@ static int run_quick(char *const argv[], const char *input, int timeout_s,
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-int qemu_check_cpu(const char *qemu, const char *accel, const char *cpu,
-		   const char *icount, char *err, size_t errlen)
+int qemu_check_cpu(const char *qemu, const struct arch *ar, const char *kernel,
+		   const char *accel, const char *cpu, const char *icount,
+		   char *err, size_t errlen)
 {
 	const struct accel *acc = accel_find(accel);
 	struct argv_buf a = { .n = 0 };
 	int rc;
 
-	argv_add(&a, "%s", qemu);
+	argv_add(&a, "%s", ar->qemu ? ar->qemu : qemu);
 	argv_add(&a, "-M");
-	argv_add(&a, "microvm");
+	argv_add(&a, "%s", ar->machine);
 	argv_add(&a, "-accel");
 	argv_add(&a, "%s", acc ? acc->qemu_accel : accel);
 	for (const char *const *x = acc ? acc->qemu_args : NULL; x && *x; x++)
@@ -587,11 +636,16 @@ int qemu_check_cpu(const char *qemu, const char *accel, const char *cpu,
 		argv_add(&a, "%s", icount);
 	}
 	argv_add(&a, "-cpu");
-	argv_add(&a, "%s", cpu);
+	argv_add(&a, "%s", arch_cpu(ar, cpu));
 	argv_add(&a, "-nodefaults");
 	argv_add(&a, "-no-user-config");
 	argv_add(&a, "-display");
 	argv_add(&a, "none");
+	/* q800 without a kernel wants a Mac ROM; -S runs none of it. */
+	if (kernel) {
+		argv_add(&a, "-kernel");
+		argv_add(&a, "%s", kernel);
+	}
 	argv_add(&a, "-S");
 	argv_add(&a, "-monitor");
 	argv_add(&a, "stdio");

@@ -35,6 +35,7 @@ struct boot_params {
 	const char *qemu; /* qemu-system-x86_64 */
 	const char *kernel; /* bzImage */
 	const char *image; /* initramfs */
+	const char *dtb; /* device tree for -dtb, or NULL */
 	const char *console_path; /* console log file (host side) */
 	long tsc_khz; /* host TSC rate for accelerators that want the hint */
 	int read_timeout_s; /* guest s: the probe's read budget */
@@ -62,12 +63,14 @@ struct vm {
 	int out_fd, err_fd; /* result channel, QEMU's stderr; -1 once closed */
 	int64_t t_spawn; /* host CLOCK_MONOTONIC ns */
 	int64_t t_first_byte, t_urandom, t_report, t_exit;
+	int64_t t_report_end; /* the report segment's terminator arrived */
 	char *chan;
 	size_t chan_len, chan_cap, scanned;
 	size_t chan_dropped; /* bytes past VM_CHAN_MAX (a flood) */
 	char err[2048];
 	size_t err_len;
 	int exited, status, killed;
+	int ended_after_report; /* killed by the runner after the report */
 };
 
 int vm_spawn(struct vm *vm, const struct argv_buf *a);
@@ -87,9 +90,12 @@ void vm_free(struct vm *vm);
 long host_tsc_khz(void);
 
 /* Does QEMU accept this -cpu spelling under this accelerator, with its
- * options (the matrix's icount setting under icount)? */
-int qemu_check_cpu(const char *qemu, const char *accel, const char *cpu,
-		   const char *icount, char *err, size_t errlen);
+ * options (the matrix's icount setting under icount)? kernel: an image to
+ * name with -kernel (some machines want firmware without one), or NULL. */
+struct arch;
+int qemu_check_cpu(const char *qemu, const struct arch *ar, const char *kernel,
+		   const char *accel, const char *cpu, const char *icount,
+		   char *err, size_t errlen);
 /* QEMU's first --version line (no shell, bounded wait); "" if none. */
 void qemu_version(const char *qemu, char *buf, size_t len);
 

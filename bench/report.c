@@ -99,6 +99,9 @@ static int on_record(void *vctx, const char *segment,
 		if (!strcmp(crb_get(rec, "key"), "release"))
 			snprintf(r->release, sizeof(r->release), "%s",
 				 crb_get(rec, "value"));
+		else if (!strcmp(crb_get(rec, "key"), "clocksource"))
+			snprintf(r->clocksource, sizeof(r->clocksource), "%s",
+				 crb_get(rec, "value"));
 		else if (!strcmp(crb_get(rec, "key"), "irq_timer"))
 			r->irq_timer = get(rec, "value");
 		else if (!strcmp(crb_get(rec, "key"), "irq_local_timer"))

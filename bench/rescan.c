@@ -85,6 +85,7 @@ static int rescan_boot(struct run *r, const struct row *old, struct row *nr,
 		.t_exit = old->host_exit_ns,
 		.qemu_exit = (int)old->qemu_exit,
 		.qemu_signal = old->qemu_signal > 0 ? (int)old->qemu_signal : 0,
+		.ended_after_report = old->host_ended > 0,
 	};
 	int rc = 0;
 

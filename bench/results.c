@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "results.h"
+#include "arch.h"
 #include "qemu.h"
 #include "report.h"
 
@@ -20,11 +21,30 @@ int results_path(const struct run *r, const char *name, char *buf, size_t len)
 	return path_fmt(buf, len, "%s/%s", r->out_dir, name);
 }
 
-int kernel_file(const char *kernels_dir, const char *variant, const char *hz,
-		const char *file, char *buf, size_t len)
+int kernel_file(const char *kernels_dir, const char *arch, const char *variant,
+		const char *hz, const char *file, char *buf, size_t len)
 {
-	return path_fmt(buf, len, "%s/%s-hz%s/%s", kernels_dir, variant, hz,
-			file);
+	const struct arch *a = arch_find(arch);
+	char dir[3 * MAX_VALUE_LEN];
+
+	if (!a || arch_kernel_dir(a, variant, hz, dir, sizeof(dir)))
+		return -1;
+	return path_fmt(buf, len, "%s/%s/%s", kernels_dir, dir,
+			file ? file : a->image);
+}
+
+int guest_image(const struct run *r, const char *arch, char *buf, size_t len)
+{
+	const struct arch *a = arch_find(arch);
+	const char *slash = strrchr(r->image_path, '/');
+	int dirlen = slash ? (int)(slash - r->image_path) : 1;
+
+	if (!a)
+		return -1;
+	if (a->x86)
+		return path_fmt(buf, len, "%s", r->image_path);
+	return path_fmt(buf, len, "%.*s/probe-%s.cpio", dirlen,
+			slash ? r->image_path : ".", a->kernel_arch);
 }
 
 /* One runner per directory: a second gets the holder's pid in its error. */
@@ -371,14 +391,14 @@ void json_str(struct strbuf *b, const char *s)
 }
 
 /* The first line of a kernel's build record (release, key), "" if none. */
-static void kernel_fact(const struct run *r, const char *v, const char *hz,
-			const char *file, char *buf, size_t len)
+static void kernel_fact(const struct run *r, const char *ar, const char *v,
+			const char *hz, const char *file, char *buf, size_t len)
 {
 	char path[PATH_MAX];
 	FILE *f;
 
 	buf[0] = '\0';
-	if (kernel_file(r->kernels_dir, v, hz, file, path, sizeof(path)))
+	if (kernel_file(r->kernels_dir, ar, v, hz, file, path, sizeof(path)))
 		return;
 	f = fopen(path, "re");
 	if (!f)
@@ -390,13 +410,14 @@ static void kernel_fact(const struct run *r, const char *v, const char *hz,
 }
 
 /* The kernel's patches file, one "name sha256" per line, as "a; b". */
-static void kernel_patches(const struct run *r, const char *v, const char *hz,
-			   struct strbuf *out)
+static void kernel_patches(const struct run *r, const char *ar, const char *v,
+			   const char *hz, struct strbuf *out)
 {
 	char path[PATH_MAX], line[256];
 	FILE *f;
 
-	if (kernel_file(r->kernels_dir, v, hz, "patches", path, sizeof(path)))
+	if (kernel_file(r->kernels_dir, ar, v, hz, "patches", path,
+			sizeof(path)))
 		return;
 	f = fopen(path, "re");
 	if (!f)
@@ -413,27 +434,31 @@ static void meta_kernels(const struct run *r, struct strbuf *b)
 	const struct matrix *m = &r->m;
 	int first = 1;
 
-	for (int v = 0; v < m->nvalues[AX_variant]; v++)
-		for (int h = 0; h < m->nvalues[AX_hz]; h++) {
-			const char *vn = m->values[AX_variant][v],
-				   *hz = m->values[AX_hz][h];
-			char rel[128], key[80];
-			struct strbuf patches = { 0 };
+	for (size_t i = 0; i < matrix_nkernels(m); i++) {
+		struct kernel_ref k;
+		char rel[128], key[80], dir[3 * MAX_VALUE_LEN];
+		struct strbuf patches = { 0 };
 
-			kernel_fact(r, vn, hz, "release", rel, sizeof(rel));
-			kernel_fact(r, vn, hz, "key", key, sizeof(key));
-			kernel_patches(r, vn, hz, &patches);
-			sb_printf(b, "%s\n    \"%s-hz%s\": {\"release\": ",
-				  first ? "" : ",", vn, hz);
-			json_str(b, rel);
-			sb_printf(b, ", \"input_key\": ");
-			json_str(b, key);
-			sb_printf(b, ", \"patches\": ");
-			json_str(b, patches.p ? patches.p : "");
-			sb_printf(b, "}");
-			sb_free(&patches);
-			first = 0;
-		}
+		matrix_kernel(m, i, &k);
+		if (arch_kernel_dir(arch_find(k.arch), k.variant, k.hz, dir,
+				    sizeof(dir)))
+			continue;
+		kernel_fact(r, k.arch, k.variant, k.hz, "release", rel,
+			    sizeof(rel));
+		kernel_fact(r, k.arch, k.variant, k.hz, "key", key,
+			    sizeof(key));
+		kernel_patches(r, k.arch, k.variant, k.hz, &patches);
+		sb_printf(b, "%s\n    \"%s\": {\"release\": ", first ? "" : ",",
+			  dir);
+		json_str(b, rel);
+		sb_printf(b, ", \"input_key\": ");
+		json_str(b, key);
+		sb_printf(b, ", \"patches\": ");
+		json_str(b, patches.p ? patches.p : "");
+		sb_printf(b, "}");
+		sb_free(&patches);
+		first = 0;
+	}
 }
 
 static void host_cpu(char *buf, size_t len)

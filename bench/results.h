@@ -25,9 +25,17 @@
 /* OUT/<name>, the results directory's file name; -1 if too long. */
 int results_path(const struct run *r, const char *name, char *buf, size_t len);
 
-/* KERNELS/<variant>-hz<hz>/<file>: the one place that path is spelled. */
-int kernel_file(const char *kernels_dir, const char *variant, const char *hz,
-		const char *file, char *buf, size_t len);
+/*
+ * KERNELS/<variant>-hz<hz>[-<kernel arch>]/<file>: the one place that path
+ * is spelled (arch_kernel_dir()). file NULL: the arch's kernel image.
+ */
+int kernel_file(const char *kernels_dir, const char *arch, const char *variant,
+		const char *hz, const char *file, char *buf, size_t len);
+/*
+ * The initramfs for an arch: --image on x86_64 (the systemd guest), else
+ * the probe-only image beside it, probe-<kernel arch>.cpio.
+ */
+int guest_image(const struct run *r, const char *arch, char *buf, size_t len);
 
 /*
  * Create (or, with --resume, reopen) r->out_dir: writable, locked against a

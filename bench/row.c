@@ -42,7 +42,7 @@ void row_write_header(FILE *f)
 	fputs(",status,reason,release,crng_ready_src", f);
 	for (size_t i = 0; i < NMETRICS; i++)
 		fprintf(f, ",%s", metric_names[i]);
-	fputc('\n', f);
+	fputs(",clocksource\n", f);
 }
 
 void csv_field(char *buf, size_t len, size_t *off, const char *v, int first)
@@ -90,6 +90,7 @@ int row_format(const struct row *r, char *buf, size_t len)
 			snprintf(num, sizeof(num), "%" PRId64, v);
 		csv_field(buf, len, &off, num, 0);
 	}
+	csv_field(buf, len, &off, r->clocksource, 0);
 	if (off + 2 >= len)
 		return -1;
 	buf[off++] = '\n';
@@ -172,6 +173,9 @@ int row_parse(const char *line, const char *header, struct row *r)
 			snprintf(r->reason, sizeof(r->reason), "%s", v);
 		else if (!strcmp(k, "release"))
 			snprintf(r->release, sizeof(r->release), "%s", v);
+		else if (!strcmp(k, "clocksource"))
+			snprintf(r->clocksource, sizeof(r->clocksource), "%s",
+				 v);
 		else if (!strcmp(k, "crng_ready_src"))
 			continue; /* derived below */
 		else if ((a = axis_lookup(k)) >= 0)

@@ -56,7 +56,10 @@
 	X(qemu_signal, "host: the signal that ended QEMU (empty: it exited)")  \
 	X(irq_timer, "guest: IRQ 0 (PIT/HPET tick) count when the report ran") \
 	X(irq_local_timer, "guest: LAPIC timer (LOC) count at the report")     \
-	X(irq_devices, "guest: all numbered IRQs' count at the report")
+	X(irq_devices, "guest: all numbered IRQs' count at the report")        \
+	X(host_ended,                                                          \
+	  "host: 1 when QEMU still ran after the report ended and the runner " \
+	  "stopped it (a machine that halts rather than exits)")
 
 struct row {
 	char boot_id[32];
@@ -71,6 +74,9 @@ struct row {
 #define ROW_FIELD(name, doc) int64_t name;
 	ROW_METRICS(ROW_FIELD)
 #undef ROW_FIELD
+	/* The guest's clocksource at the report (the last column): what
+	 * random_get_entropy() falls back to where there is no counter. */
+	char clocksource[32];
 };
 
 void row_init(struct row *r);

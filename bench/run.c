@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include "accel.h"
+#include "arch.h"
 #include "qemu.h"
 #include "results.h"
 #include "row.h"
@@ -68,7 +69,8 @@ static void usage(FILE *f)
 	      "  --rescan DIR        re-derive DIR's tables from its boots/ (after a parser change)\n"
 	      "  --merge OUT DIR...  merge the shards DIR... of one run into OUT (checked first)\n"
 	      "  --describe          axes, settings, columns and measures, as JSON\n"
-	      "  --print-axis AXIS   the resolved matrix's values of AXIS (--matrix, --set)\n"
+	      "  --print-axis AXIS   the resolved matrix's values of AXIS (--matrix, --set);\n"
+	      "                      kernel_arch: the arch axis as kernel/arches rows\n"
 	      "  --quiet             no progress line\n"
 	      "  --verbose           every measure of every cell at the end, not the compact table\n"
 	      "  --append 'ARGS'     extra kernel command line for every boot\n"
@@ -399,14 +401,18 @@ static void load_matrix(struct run *r)
 /* --print-axis: what the Makefile builds kernels for, as the runner reads it. */
 static int mode_axis(struct run *r, const char *name)
 {
-	int a = axis_lookup(name);
+	int kernel_arch = !strcmp(name, "kernel_arch"),
+	    a = kernel_arch ? AX_arch : axis_lookup(name);
 
 	if (a < 0)
 		die("--print-axis %s: not an axis (see --help)", name);
 	r->o.seed_given = 1; /* no seed is needed, none is drawn */
 	load_matrix(r);
+	/* kernel_arch: the arch axis as kernel/arches rows (KERNEL_ARCH). */
 	for (int i = 0; i < r->m.nvalues[a]; i++)
-		printf("%s%s", i ? "," : "", r->m.values[a][i]);
+		printf("%s%s", i ? "," : "",
+		       kernel_arch ? arch_find(r->m.values[a][i])->kernel_arch :
+				     r->m.values[a][i]);
 	printf("\n");
 	return 0;
 }
@@ -458,52 +464,119 @@ static void order_plan(struct boot_plan *plan, size_t n, const struct run *r)
 	free(tmp);
 }
 
+/* Is prog an executable in a directory of PATH? */
+static int on_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		size_t n = strcspn(p, ":");
+
+		if (n &&
+		    snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, prog) <
+			    (int)sizeof(buf) &&
+		    !access(buf, X_OK))
+			return 1;
+		p += n + (p[n] == ':');
+	}
+	return 0;
+}
+
 /* Each kernel the matrix needs is built; the image is a file. */
 static void check_files(struct run *r)
 {
 	const struct matrix *m = &r->m;
 
-	for (int v = 0; v < m->nvalues[AX_variant]; v++)
-		for (int h = 0; h < m->nvalues[AX_hz]; h++) {
-			const char *vn = m->values[AX_variant][v],
-				   *hz = m->values[AX_hz][h];
-			char p[PATH_MAX];
+	char p[PATH_MAX];
 
-			if (kernel_file(r->kernels_dir, vn, hz, "bzImage", p,
-					sizeof(p)))
-				die("path too long under %s", r->kernels_dir);
-			if (!is_regular_file(p))
-				die("kernel variant '%s' with HZ=%s is not built (%s missing); build it with: make kernels VARIANTS=%s HZ=%s"
-				    " (a kernel of your own: its bzImage as DIR/%s-hz%s/bzImage, then --kernels DIR)",
-				    vn, hz, p, vn, hz, vn, hz);
-		}
-	if (!is_regular_file(r->image_path))
-		die("guest image %s is not a file; build it with: make image",
-		    r->image_path);
+	for (size_t i = 0; i < matrix_nkernels(m); i++) {
+		struct kernel_ref k;
+		const struct arch *ar;
+
+		matrix_kernel(m, i, &k);
+		ar = arch_find(k.arch);
+		if (kernel_file(r->kernels_dir, k.arch, k.variant, k.hz, NULL,
+				p, sizeof(p)))
+			die("path too long under %s", r->kernels_dir);
+		if (!is_regular_file(p) && ar->x86)
+			die("kernel variant '%s' with HZ=%s is not built (%s missing); build it with: make kernels VARIANTS=%s HZ=%s"
+			    " (a kernel of your own: its bzImage as DIR/%s-hz%s/bzImage, then --kernels DIR)",
+			    k.variant, k.hz, p, k.variant, k.hz, k.variant,
+			    k.hz);
+		if (!is_regular_file(p))
+			die("kernel variant '%s' with HZ=%s for arch=%s is not built (%s missing); build it with: make kernels KERNEL_ARCH=%s VARIANTS=%s HZ=%s",
+			    k.variant, k.hz, k.arch, p, ar->kernel_arch,
+			    k.variant, k.hz);
+	}
+	for (int a = 0; a < m->nvalues[AX_arch]; a++) {
+		const struct arch *ar = arch_find(m->values[AX_arch][a]);
+
+		if (guest_image(r, ar->name, p, sizeof(p)))
+			die("path too long beside %s", r->image_path);
+		if (!is_regular_file(p))
+			die(ar->x86 ?
+				    "guest image %s is not a file; build it with: make image" :
+				    "probe-only image %s is not a file; build it with: make probe-image KERNEL_ARCH=%s",
+			    p, ar->kernel_arch);
+	}
+}
+
+/* One built kernel of arch a (check_files saw them all), for the -cpu check. */
+static const char *some_kernel(struct run *r, const struct arch *a, char *buf,
+			       size_t len)
+{
+	for (size_t i = 0; i < matrix_nkernels(&r->m); i++) {
+		struct kernel_ref k;
+
+		matrix_kernel(&r->m, i, &k);
+		if (!strcmp(k.arch, a->name) &&
+		    !kernel_file(r->kernels_dir, k.arch, k.variant, k.hz, NULL,
+				 buf, len))
+			return buf;
+	}
+	return NULL;
 }
 
 /* QEMU accepts every -cpu spelling under every accelerator that runs it. */
 static void check_qemu(struct run *r)
 {
 	const struct matrix *m = &r->m;
-	char err[1024];
+	char err[1024], kernel[PATH_MAX];
 
-	for (int a = 0; a < m->nvalues[AX_accel]; a++) {
-		const char *acc = m->values[AX_accel][a];
+	for (int x = 0; x < m->nvalues[AX_arch]; x++) {
+		const struct arch *ar = arch_find(m->values[AX_arch][x]);
+		const char *qemu = ar->qemu ? ar->qemu : r->o.qemu;
+		const char *k =
+			ar->x86 ? NULL :
+				  some_kernel(r, ar, kernel, sizeof(kernel));
 
-		if (accel_find(acc)->needs_kvm)
-			continue; /* the canary checks KVM as a whole */
-		for (int c = 0; c < m->nvalues[AX_cpu]; c++)
-			if (matrix_combination_ok(acc, m->values[AX_cpu][c]) &&
-			    qemu_check_cpu(r->o.qemu, acc, m->values[AX_cpu][c],
-					   m->icount, err, sizeof(err)))
-				die("QEMU (%s) rejects cpu=%s under %s%s%s: %s\n(list models with: %s -cpu help)",
-				    r->o.qemu, m->values[AX_cpu][c], acc,
-				    accel_find(acc)->icount ?
-					    " with the matrix's icount=" :
-					    "",
-				    accel_find(acc)->icount ? m->icount : "",
-				    err, r->o.qemu);
+		if (ar->qemu && !on_path(ar->qemu))
+			die("arch=%s needs %s, which is not installed; install it with: apt-get install -y %s (or run scripts/deps.sh --arch %s as root)",
+			    ar->name, ar->qemu, ar->qemu_package,
+			    ar->kernel_arch);
+		for (int a = 0; a < m->nvalues[AX_accel]; a++) {
+			const char *acc = m->values[AX_accel][a];
+
+			if (accel_find(acc)->needs_kvm)
+				continue; /* the canary checks KVM */
+			for (int c = 0; c < m->nvalues[AX_cpu]; c++)
+				if (matrix_combination_ok(
+					    acc, m->values[AX_cpu][c]) &&
+				    qemu_check_cpu(r->o.qemu, ar, k, acc,
+						   m->values[AX_cpu][c],
+						   m->icount, err, sizeof(err)))
+					die("QEMU (%s) rejects cpu=%s on arch=%s under %s%s%s: %s\n(list models with: %s -M %s -cpu help)",
+					    qemu, m->values[AX_cpu][c],
+					    ar->name, acc,
+					    accel_find(acc)->icount ?
+						    " with the matrix's icount=" :
+						    "",
+					    accel_find(acc)->icount ?
+						    m->icount :
+						    "",
+					    err, qemu, ar->machine);
+		}
 	}
 }
 

@@ -43,16 +43,19 @@ static int for_each_file(struct run *r,
 {
 	char p[PATH_MAX];
 
-	if (fn(r, r->image_path, ctx))
-		return -1;
-	for (int v = 0; v < r->m.nvalues[AX_variant]; v++)
-		for (int h = 0; h < r->m.nvalues[AX_hz]; h++)
-			if (kernel_file(r->kernels_dir,
-					r->m.values[AX_variant][v],
-					r->m.values[AX_hz][h], "bzImage", p,
-					sizeof(p)) ||
-			    fn(r, p, ctx))
-				return -1;
+	for (int a = 0; a < r->m.nvalues[AX_arch]; a++)
+		if (guest_image(r, r->m.values[AX_arch][a], p, sizeof(p)) ||
+		    fn(r, p, ctx))
+			return -1;
+	for (size_t i = 0; i < matrix_nkernels(&r->m); i++) {
+		struct kernel_ref k;
+
+		matrix_kernel(&r->m, i, &k);
+		if (kernel_file(r->kernels_dir, k.arch, k.variant, k.hz, NULL,
+				p, sizeof(p)) ||
+		    fn(r, p, ctx))
+			return -1;
+	}
 	return 0;
 }
 

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "sched.h"
 #include "accel.h"
+#include "arch.h"
 #include "classify.h"
 #include "qemu.h"
 #include "results.h"
@@ -61,11 +62,13 @@ static int make_seed(struct slot *s, int dry_run)
  */
 static int boot_argv(struct run *r, struct slot *s, struct argv_buf *a)
 {
-	char kernel[PATH_MAX], console[PATH_MAX], perf[PATH_MAX];
+	char kernel[PATH_MAX], console[PATH_MAX], perf[PATH_MAX],
+		image[PATH_MAX], dtb[PATH_MAX];
+	const struct arch *ar = arch_find(s->cell.v[AX_arch]);
 	struct boot_params bp = {
 		.qemu = r->o.qemu,
 		.kernel = kernel,
-		.image = r->image_path,
+		.image = image,
 		.console_path = console,
 		.tsc_khz = r->tsc_khz,
 		.read_timeout_s = matrix_setting(&r->m, SET_read_timeout,
@@ -78,11 +81,19 @@ static int boot_argv(struct run *r, struct slot *s, struct argv_buf *a)
 		.qemu_args = r->o.qemu_args,
 	};
 
-	if (kernel_file(r->kernels_dir, s->cell.v[AX_variant], s->cell.v[AX_hz],
-			"bzImage", kernel, sizeof(kernel)) ||
+	if (!ar)
+		return ERR(r, "arch=%s: accepted values are %s",
+			   s->cell.v[AX_arch], arch_list());
+	if (kernel_file(r->kernels_dir, ar->name, s->cell.v[AX_variant],
+			s->cell.v[AX_hz], NULL, kernel, sizeof(kernel)) ||
+	    (ar->dtb &&
+	     kernel_file(r->kernels_dir, ar->name, s->cell.v[AX_variant],
+			 s->cell.v[AX_hz], ar->dtb, dtb, sizeof(dtb))) ||
+	    guest_image(r, ar->name, image, sizeof(image)) ||
 	    path_fmt(console, sizeof(console), "%s/console.log", s->dir) ||
 	    path_fmt(perf, sizeof(perf), "%s/perf.csv", s->dir))
 		return ERR(r, "path too long under %s", s->dir);
+	bp.dtb = ar->dtb ? dtb : NULL;
 	bp.seed_hex = s->seed_hex[0] ? s->seed_hex : NULL;
 	bp.perf_out = r->o.perf ? perf : NULL;
 	return qemu_build_argv(&s->cell, &bp, a, r->err, sizeof(r->err));
@@ -142,9 +153,12 @@ static void fill_row_axes(struct row *row, const struct boot_plan *p,
 	row->rep = p->rep;
 	for (int a = 0; a < AX_N; a++)
 		set_text(row->axis[a], "%s", c->v[a]);
-	/* Recorded as the guest got it, not as "auto". */
+	/* Recorded as the guest got it, not as "auto"; the probe-only
+	 * machines tick with their own timer (clocksource says which). */
 	set_text(row->axis[AX_timer], "%s",
-		 accel_timer(c->v[AX_accel], c->v[AX_timer]));
+		 arch_find(c->v[AX_arch]) && !arch_find(c->v[AX_arch])->x86 ?
+			 "machine" :
+			 accel_timer(c->v[AX_accel], c->v[AX_timer]));
 }
 
 /* Keep the boot's files, classify it, commit its row (files first). */
@@ -172,6 +186,7 @@ static int finish_boot(struct run *r, struct slot *s,
 		.qemu_exit = WIFEXITED(st) ? WEXITSTATUS(st) : -1,
 		.qemu_signal = WIFSIGNALED(st) && !s->vm.killed ? WTERMSIG(st) :
 								  0,
+		.ended_after_report = s->vm.ended_after_report,
 	};
 	char path[PATH_MAX];
 	int rc = 0;
@@ -227,12 +242,26 @@ static void pump(struct slot *slots, int n, int timeout_ms)
 				vm_read(&slots[owner[i]].vm, pf[i].fd);
 }
 
+/*
+ * How long QEMU may run on after the report's terminator: the guest
+ * reboots at once (-no-reboot ends QEMU), but a machine that halts instead
+ * would run to the timeout with its measurement already complete.
+ */
+#define REPORT_GRACE_NS (10 * 1000000000LL)
+
 /* Has the boot in s ended? Kills it at its deadline (timed_out = 1). */
 static int boot_ended(struct slot *s, int *timed_out)
 {
 	*timed_out = 0;
 	if (vm_done(&s->vm))
 		return 1;
+	if (s->vm.t_report_end >= 0 &&
+	    host_now_ns() - s->vm.t_spawn >
+		    s->vm.t_report_end + REPORT_GRACE_NS) {
+		vm_kill(&s->vm);
+		s->vm.ended_after_report = 1;
+		return 1;
+	}
 	if (host_now_ns() < s->deadline)
 		return 0;
 	*timed_out = 1;

@@ -28,6 +28,10 @@
  *   crngbench_seed=HEX           a saved seed for systemd-random-seed, as
  *                                on a machine's second boot (default: none,
  *                                a first boot)
+ *   crngbench_init=probe-only    no systemd (other architectures): after its
+ *                                reads PID 1 does buildroot's seed dance,
+ *                                waits for the CRNG until ready_timeout,
+ *                                reports and reboots (see probe_only())
  *
  * Records go only to the result channel, in the format of record.h; the
  * console gets failures and the game's one line (PID 1 stays silent: every
@@ -43,6 +47,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -67,6 +72,8 @@ extern char **environ;
 #define GAME_FILE STATE_DIR "/game.rec"
 #define TRACEFS "/sys/kernel/tracing"
 #define SYSTEMD "/lib/systemd/systemd"
+#define CLOCKSOURCE \
+	"/sys/devices/system/clocksource/clocksource0/current_clocksource"
 
 static struct {
 	char out[64];
@@ -75,6 +82,7 @@ static struct {
 	unsigned int read_timeout;
 	int ready_timeout; /* -1: read_timeout */
 	char seed[160];
+	int probe_only;
 } opt = { .out = "/dev/ttyS1", .bytes = 32, .ready_timeout = -1 };
 
 static struct crb_writer w;
@@ -160,6 +168,10 @@ static int parse_token(const char *tok)
 		opt.ready_timeout = (int)strtoul(v, NULL, 10);
 	else if ((v = setting(tok, CRB_SET_SEED)))
 		snprintf(opt.seed, sizeof(opt.seed), "%s", v);
+	else if ((v = setting(tok, CRB_SET_INIT)))
+		opt.probe_only = !strcmp(v, CRB_INIT_PROBE_ONLY) ? 1 :
+				 !strcmp(v, "systemd")		 ? 0 :
+								   -1;
 	else
 		return 0;
 	return 1;
@@ -170,6 +182,8 @@ static const char *check_options(void)
 {
 	if (opt.bytes == 0 || opt.bytes > 4096)
 		return CRB_SET_BYTES " must be 1..4096";
+	if (opt.probe_only < 0)
+		return CRB_SET_INIT " must be systemd or " CRB_INIT_PROBE_ONLY;
 	return NULL;
 }
 
@@ -238,11 +252,25 @@ static int open_dev(const char *path, int flags)
 	return fd;
 }
 
+/*
+ * A virtio console's port (hvc0) appears when the driver has handled the
+ * device's control message, from a workqueue that can run after PID 1
+ * starts (seen on ARM virt): wait for the node, 10 ms at a time, 5 s at
+ * most. A serial port exists before init, so this costs x86 nothing.
+ */
+#define CHANNEL_WAIT_TRIES 500
+
 static int open_channel(const char *path)
 {
+	const struct timespec tick = { .tv_sec = 0, .tv_nsec = 10000000 };
 	struct termios t;
 	int fd = open_dev(path, O_WRONLY | O_NOCTTY);
 
+	for (int i = 0; fd < 0 && errno == ENOENT && i < CHANNEL_WAIT_TRIES;
+	     i++) {
+		nanosleep(&tick, NULL);
+		fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	}
 	if (fd < 0)
 		return -1;
 	/* Raw, so the tty layer adds no \r and the CRC covers what arrives. */
@@ -476,7 +504,7 @@ static void append_record(const char *file, const char *line)
 }
 
 /* Child of PID 1: blocks in poll() until /dev/random becomes readable. */
-static void start_watcher(void)
+static pid_t start_watcher(void)
 {
 	pid_t pid = fork();
 
@@ -503,6 +531,7 @@ static void start_watcher(void)
 		append_record(WATCH_FILE, line);
 		_exit(0);
 	}
+	return pid;
 }
 
 /* --- saved seed (second-boot condition) ----------------------------------------------- */
@@ -558,14 +587,18 @@ static void install_saved_seed(void)
  * formatting the probe record itself and its one write(), after texec by
  * necessity.
  */
+static void __attribute__((noreturn)) probe_only(pid_t watcher);
+
 static int run_init(int argc, char **argv)
 {
 	int64_t t0 = boot_ns(), m0 = now_ns(CLOCK_MONOTONIC), spent, texec;
 	const char *bad = parse_init_env();
 	char esc[CRB_MAX_VALUE];
 
+	pid_t watcher;
+
 	(void)argc;
-	start_watcher();
+	watcher = start_watcher();
 	setup_channel(bad);
 	crb_begin(&w, out_fd, "probe");
 	crb_emit(&w, CRB_meta, "key=reads value=%s",
@@ -580,6 +613,8 @@ static int run_init(int argc, char **argv)
 		 t0, m0, texec, spent, texec - t0 - spent);
 	if (crb_end(&w))
 		panic("write probe segment");
+	if (opt.probe_only)
+		probe_only(watcher);
 	argv[0] = (char *)SYSTEMD;
 	execv(SYSTEMD, argv);
 	crb_escape(esc, sizeof(esc), "exec " SYSTEMD);
@@ -990,6 +1025,7 @@ static int run_report(void)
 	emit_meta_file("release", "/proc/sys/kernel/osrelease");
 	emit_meta_file("version", "/proc/version");
 	emit_meta_file("cmdline", "/proc/cmdline");
+	emit_meta_file("clocksource", CLOCKSOURCE);
 	crb_emit(&w, CRB_meta, "key=system_state value=%s",
 		 out[0] ? out : "unknown");
 	emit_record_file(WATCH_FILE);
@@ -1007,6 +1043,115 @@ static int run_report(void)
 	if (tcdrain(out_fd))
 		say("warning: tcdrain %s: %s", opt.out, strerror(errno));
 	return 0;
+}
+
+/* --- probe-only guests ----------------------------------------------------------- */
+
+/* Reboot, which ends QEMU (-no-reboot); machines that only halt are ended
+ * by the runner once the report's terminator has arrived. */
+static void __attribute__((noreturn)) end_vm(void)
+{
+	sync();
+	reboot(RB_AUTOBOOT);
+	panic("reboot");
+}
+
+/*
+ * What a buildroot init did at "Saving random seed:", where the 2022 boot
+ * tests hung: mix the saved seed into /dev/urandom (written, not credited),
+ * then read a new one from it with dd (bs=poolsize/8: 32 bytes in 6.1).
+ * The read gets a budget of its own, like the x86 game stand-in's process,
+ * and is recorded like it (game-seeded): the first program after init that
+ * wants a seed.
+ */
+static void seed_dance(void)
+{
+	static const char saved[32] = "crngbench saved seed (not secret";
+	struct read_result r;
+	int fd = open_dev("/dev/urandom", O_WRONLY);
+
+	if (fd < 0 || write(fd, saved, sizeof(saved)) != (ssize_t)sizeof(saved))
+		panic("write saved seed to /dev/urandom");
+	close(fd);
+	read_deadline = 0;
+	r = do_read(RD_URANDOM, 32);
+	crb_emit(&w, CRB_event,
+		 "name=game-seeded t_ns=%" PRId64 " start_ns=%" PRId64
+		 " dur_ns=%" PRId64 " bytes=%zd errno=%d timed_out=%d",
+		 r.start_ns + r.dur_ns, r.start_ns, r.dur_ns,
+		 r.bytes < 0 ? (ssize_t)0 : r.bytes, r.err, r.timed_out);
+}
+
+/* Wait until the CRNG is ready or ready_timeout from boot has passed. */
+static void wait_crng_ready(pid_t watcher)
+{
+	int64_t limit = opt.ready_timeout >= 0 ? opt.ready_timeout :
+						 (int64_t)opt.read_timeout;
+	struct pollfd p = { .fd = open_dev("/dev/random", O_RDONLY),
+			    .events = POLLIN };
+	int ready = 0;
+
+	if (p.fd < 0)
+		panic("/dev/random");
+	for (;;) {
+		int ms = -1, n;
+
+		if (limit) {
+			int64_t left = limit * 1000000000 - boot_ns();
+
+			ms = left <= 0 ? 0 :
+			     left / 1000000 >= INT_MAX ?
+					 INT_MAX :
+					 (int)(left / 1000000 + 1);
+		}
+		n = poll(&p, 1, ms);
+		if (n >= 0 || errno != EINTR) {
+			ready = n == 1;
+			break;
+		}
+	}
+	close(p.fd);
+	/* Ready: the watcher is writing its record; reap it so it is whole. */
+	if (ready && watcher > 0)
+		waitpid(watcher, NULL, 0);
+}
+
+/*
+ * PID 1 without systemd (crngbench_init=probe-only), on the architectures
+ * Debian has no systemd for: the seed dance, the CRNG wait, then the report
+ * segment, as the x86 reporter writes it less systemd's part.
+ */
+static void __attribute__((noreturn)) probe_only(pid_t watcher)
+{
+	int64_t t;
+
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NOEXEC, NULL) &&
+	    errno != EBUSY)
+		panic("mount /proc");
+	if (mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NOEXEC, NULL) &&
+	    errno != EBUSY)
+		panic("mount /sys");
+	t = boot_ns();
+	crb_begin(&w, out_fd, "report");
+	crb_flush(&w);
+	seed_dance();
+	wait_crng_ready(watcher);
+	crb_emit(&w, CRB_event,
+		 "name=report t_ns=%" PRId64 " started_ns=%" PRId64, boot_ns(),
+		 t);
+	emit_meta_file("release", "/proc/sys/kernel/osrelease");
+	emit_meta_file("version", "/proc/version");
+	emit_meta_file("cmdline", "/proc/cmdline");
+	emit_meta_file("clocksource", CLOCKSOURCE);
+	crb_emit(&w, CRB_meta, "key=system_state value=probe-only");
+	emit_record_file(WATCH_FILE);
+	emit_interrupts();
+	emit_kmsg();
+	if (crb_end(&w))
+		panic("write report segment");
+	if (tcdrain(out_fd) && errno != ENOTTY)
+		say("warning: tcdrain %s: %s", opt.out, strerror(errno));
+	end_vm();
 }
 
 int main(int argc, char **argv)

@@ -70,6 +70,9 @@
 /* seconds from boot the report waits for systemd; absent: read_timeout */
 #define CRB_SET_READY_TIMEOUT "crngbench_ready_timeout"
 #define CRB_SET_SEED "crngbench_seed" /* saved seed, hex */
+/* "probe-only": no systemd; PID 1 does buildroot's seed dance and reports */
+#define CRB_SET_INIT "crngbench_init"
+#define CRB_INIT_PROBE_ONLY "probe-only"
 
 /*
  * X(name, what) for the early reads the probe can make: the interfaces a

@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
 # Install what crngbench needs from Debian's archive. As root it installs the
 # missing packages; otherwise it prints the exact apt-get line and fails.
+#
+#   scripts/deps.sh [--arch KARCH[,KARCH...]] [--matrix NAME]
+#
+# The x86 packages always; the cross compiler, its libc and the QEMU of
+# another architecture (kernel/arches, bench/arch.c) only for --arch, or
+# for the architectures bench/NAME.matrix's arch axis names.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 pkgs=(
 	# build the kernels
@@ -11,6 +18,31 @@ pkgs=(
 	# charts and tests
 	gnuplot-nox clang clang-format cppcheck libclang-rt-14-dev python3
 )
+
+arches=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--arch) arches="$arches ${2//,/ }"; shift 2 ;;
+	--matrix)
+		# the arch axis of a matrix file, machine names to kernel rows
+		f=bench/$2.matrix
+		[ -f "$f" ] || { echo "scripts/deps.sh: error: no matrix '$2' (bench/*.matrix)" >&2; exit 2; }
+		for m in $(sed -n 's/^arch *= *//p' "$f" | tr ',' ' '); do
+			arches="$arches ${m%%-*}"
+		done
+		shift 2 ;;
+	*) echo "scripts/deps.sh: error: unknown argument '$1'; usage: scripts/deps.sh [--arch KARCH,...] [--matrix NAME]" >&2; exit 2 ;;
+	esac
+done
+known=$(awk '!/^#/ && NF {print $1}' kernel/arches)
+for a in $(echo $arches | tr ' ' '\n' | sort -u); do
+	[ "$a" = x86_64 ] && continue
+	row=$(awk -v a="$a" '!/^#/ && $1 == a' kernel/arches)
+	[ -n "$row" ] || { echo "scripts/deps.sh: error: unknown architecture '$a'; known: $(echo $known)" >&2; exit 2; }
+	read -r _ _ _ ccpkg libcpkg _ _ _ qemupkg <<<"$row"
+	echo "[deps] $a needs: $ccpkg $libcpkg $qemupkg"
+	pkgs+=("$ccpkg" "$libcpkg" "$qemupkg")
+done
 
 missing=()
 for p in "${pkgs[@]}"; do

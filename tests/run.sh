@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test command (make check): the fast tier (make unit: no kernel, no
 # image), then lint, kernel builds and real TCG boots. Builds what the tests
-# need, runs every test, and ends with "N passed, N failed, N skipped". Each
+# need (the cross kernels of tests/arches.sh too), runs every test, and ends with "N passed, N failed, N skipped". Each
 # test prints one PASS:/FAIL:/SKIP: line; SKIP only for what this machine
 # cannot do, with the reason.
 set -uo pipefail
@@ -56,5 +56,8 @@ if [ "$kernels_ok" = 1 ]; then
 else
 	fail "boots: not run, the kernels or the image did not build"
 fi
+
+step "the revert's architectures: cross kernels and probe-only boots (icount)"
+collect "arches" tests/arches.sh
 
 closing --skipped

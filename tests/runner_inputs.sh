@@ -31,6 +31,12 @@ t "a bad shard" "need K/N" "$tmp/h" --shard 3/2
 t "a shard with trailing garbage" "need K/N" "$tmp/h2" --shard 1/2x
 t "a negative seed" "need a whole number" "$tmp/i" --seed -1
 t "jobs out of range" "need a whole number from 1 to" "$tmp/j" --jobs 0
+# More TCG boots at once than CPUs would slow each other's guest clocks.
+if [ "$(nproc)" -lt 16 ]; then
+	t "jobs above this machine's CPUs" "more than this machine's $(nproc) CPUs" "$tmp/j2" --jobs $(($(nproc) + 1))
+else
+	echo "SKIP: runner input: jobs above this machine's CPUs (16 or more CPUs: --jobs stops at 16 first)"
+fi
 t "icount options QEMU rejects, with QEMU's reason" "Parameter 'sleep' expects 'on' or 'off'" "$tmp/n" \
 	--set accel=icount --set icount=shift=0,sleep=maybe
 t "an icount clock that follows the host (shift=auto)" "need shift=N" "$tmp/o" --set accel=icount --set icount=shift=auto
@@ -50,6 +56,26 @@ else
 	mkdir -p "$tmp/ro" && chmod 555 "$tmp/ro"
 	t "an unwritable results directory" "not writable" "$tmp/ro"
 fi
+# Other architectures: the arch axis and what only x86 has.
+t "an unknown arch lists the machines" "accepted values are x86_64, armv5-versatilepb" "$tmp/a1" --set arch=vax
+t "m68k's fixed CONFIG_HZ" "its CONFIG_HZ is fixed; accepted: hz=100" "$tmp/a2" --set arch=m68k-virt --set hz=250 \
+	--set trace=off --set cpu=default
+t "ftrace on a probe-only guest" "arch=armv5-versatilepb with trace=on" "$tmp/a3" --set arch=armv5-versatilepb
+t "KVM on another architecture" "KVM runs x86_64 guests only" "$tmp/a4" --set arch=mipsel-malta --set accel=tcg,kvm \
+	--set trace=off
+t "a cross kernel that is not built, with the make line" "make kernels KERNEL_ARCH=m68k VARIANTS=stock HZ=100" "$tmp/a5" \
+	--set arch=m68k-virt --set hz=100 --set trace=off --set cpu=default
+mkdir -p "$tmp/k/stock-hz100-m68k" && : >"$tmp/k/stock-hz100-m68k/vmlinux"
+t "a probe-only image that is not built" "make probe-image KERNEL_ARCH=m68k" "$tmp/a6" \
+	--set arch=m68k-virt --set hz=100 --set trace=off --set cpu=default
+: >"$tmp/probe-m68k.cpio"
+# PATH without QEMU: the machine's QEMU is named with its Debian package.
+mkdir -p "$tmp/bin"
+out=$(PATH="$tmp/bin" "$(command -v timeout)" 60 "$PWD/$r" --image "$tmp/image" --kernels "$tmp/k" --out "$tmp/a7" \
+	--set arch=m68k-virt --set hz=100 --set trace=off --set cpu=default 2>&1)
+grep -q "needs qemu-system-m68k, which is not installed; install it with: apt-get install -y qemu-system-misc" <<<"$out" &&
+	[ ! -e "$tmp/a7" ] && echo "PASS: runner input: a machine whose QEMU is missing names the package" ||
+	echo "FAIL: runner input: missing QEMU: $(head -c 300 <<<"$out")"
 # --dry-run prints every QEMU command line and boots nothing.
 out=$("$r" --image "$tmp/image" --kernels "$tmp/k" --out "$tmp/dry" --set variant=stock \
 	--set cpu=max,qemu64 --dry-run 2>&1)

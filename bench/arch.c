@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "arch.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct arch arches[] = {
+	{ .name = "x86_64",
+	  .kernel_arch = "x86_64",
+	  /*
+	   * microvm: direct kernel boot with qboot, no PCI or ACPI to set
+	   * up; the fastest x86 machine type. virtio devices are
+	   * virtio-mmio and QEMU adds them to the kernel command line.
+	   */
+	  .machine = "microvm,x-option-roms=off,rtc=on,isa-serial=on,acpi=off",
+	  .cpu = "max",
+	  .image = "bzImage",
+	  .console = "ttyS0",
+	  .channel = "/dev/ttyS1",
+	  .x86 = 1 },
+	/*
+	 * The machine of the 2022 report: ARM926EJ-S, SP804 timers, no cycle
+	 * counter. Its UARTs are PL011s; the second carries the channel.
+	 */
+	{ .name = "armv5-versatilepb",
+	  .kernel_arch = "armv5",
+	  .qemu = "qemu-system-arm",
+	  .qemu_package = "qemu-system-arm",
+	  .machine = "versatilepb",
+	  .cpu = "arm926",
+	  .image = "zImage",
+	  .dtb = "versatile-pb.dtb",
+	  /* QEMU adds no /chosen/rng-seed to a -dtb (dumpdtb shows none). */
+	  .seed_absent = 1,
+	  .console = "ttyAMA0",
+	  .channel = "/dev/ttyAMA1" },
+	/* The ARM control with a counter (architected timer); one UART. */
+	{ .name = "armv7-virt",
+	  .kernel_arch = "armv7",
+	  .qemu = "qemu-system-arm",
+	  .qemu_package = "qemu-system-arm",
+	  .machine = "virt,highmem=off",
+	  .seed_off = "dtb-randomness=off",
+	  .cpu = "cortex-a15",
+	  .image = "zImage",
+	  .console = "ttyAMA0",
+	  .channel = "/dev/hvc0",
+	  .channel_virtio = 1 },
+	/* m68k: no cycle counter; goldfish TTY and timer on virt. */
+	{ .name = "m68k-virt",
+	  .kernel_arch = "m68k",
+	  .qemu = "qemu-system-m68k",
+	  .qemu_package = "qemu-system-misc",
+	  .machine = "virt",
+	  .seed_never = 1,
+	  .cpu = "m68040",
+	  .image = "vmlinux",
+	  .console = "ttyGF0",
+	  .channel = "/dev/hvc0",
+	  .channel_virtio = 1,
+	  .fixed_hz = "100" },
+	/*
+	 * m68k: the Macintosh Quadra 800, VIA timers (clocksource "via1",
+	 * 783 kHz). Its SCC has two channels, but pmac_zilog 6.1 meets an
+	 * interrupt storm ("irq 4: nobody cared") as soon as channel B is
+	 * opened under QEMU 7.2, so the report shares the console's line
+	 * (channel_console).
+	 */
+	{ .name = "m68k-q800",
+	  .kernel_arch = "m68k",
+	  .qemu = "qemu-system-m68k",
+	  .qemu_package = "qemu-system-misc",
+	  .machine = "q800",
+	  .seed_never = 1,
+	  .cpu = "m68040",
+	  .image = "vmlinux",
+	  .console = "ttyS0",
+	  .channel = "/dev/ttyS0",
+	  .channel_console = 1,
+	  .fixed_hz = "100" },
+	/* MIPS32 R2 (24Kf): CP0 count as the counter; two 16550s. */
+	{ .name = "mipsel-malta",
+	  .kernel_arch = "mipsel",
+	  .qemu = "qemu-system-mipsel",
+	  .qemu_package = "qemu-system-mips",
+	  .machine = "malta",
+	  .cpu = "24Kf",
+	  .image = "vmlinux",
+	  .console = "ttyS0",
+	  .channel = "/dev/ttyS1" },
+};
+
+#define NARCHES (sizeof(arches) / sizeof(arches[0]))
+
+const struct arch *arch_find(const char *name)
+{
+	for (size_t i = 0; i < NARCHES; i++)
+		if (!strcmp(name, arches[i].name))
+			return &arches[i];
+	return NULL;
+}
+
+const char *arch_list(void)
+{
+	static char list[256];
+
+	if (!list[0])
+		for (size_t i = 0; i < NARCHES; i++) {
+			if (i)
+				strncat(list, ", ",
+					sizeof(list) - strlen(list) - 1);
+			strncat(list, arches[i].name,
+				sizeof(list) - strlen(list) - 1);
+		}
+	return list;
+}
+
+int arch_kernel_dir(const struct arch *a, const char *variant, const char *hz,
+		    char *buf, size_t len)
+{
+	int n = a->x86 ? snprintf(buf, len, "%s-hz%s", variant, hz) :
+			 snprintf(buf, len, "%s-hz%s-%s", variant, hz,
+				  a->kernel_arch);
+
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+const char *arch_cpu(const struct arch *a, const char *cpu)
+{
+	return strcmp(cpu, "default") ? cpu : a->cpu;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What differs per guest machine, in one table (like accel.h): the QEMU
+ * binary, the machine and its devices, the kernel image, the console and
+ * the result channel. The matrix's arch axis names a row. x86_64 is the
+ * systemd guest on microvm; every other row is a probe-only guest
+ * (guest-image/build-probe-image.sh) on a machine of the architectures
+ * whose boot tests hung in 2022.
+ */
+#ifndef CRNGBENCH_ARCH_H
+#define CRNGBENCH_ARCH_H
+
+#include <stddef.h>
+
+struct arch {
+	const char *name; /* the matrix's arch value */
+	const char *kernel_arch; /* its kernel/arches row */
+	const char *qemu; /* QEMU binary; NULL: the runner's --qemu (x86) */
+	const char *qemu_package; /* the Debian package that has it */
+	const char *machine; /* -M */
+	/*
+	 * The boot-loader seed (bootseed axis). QEMU hands most of these
+	 * machines one, and 6.1 credits it while parsing the device tree or
+	 * boot info, before random.trust_bootloader= is parsed (ARM, m68k;
+	 * MIPS reads it after): so "off" is a -M option that withholds it
+	 * where QEMU has one (seed_off), else the command line; seed_never:
+	 * this kernel never credits it (built without RANDOM_TRUST_BOOTLOADER),
+	 * so bootseed=on is refused.
+	 */
+	const char *seed_off;
+	int seed_never;
+	/* QEMU gives this machine no seed at all: bootseed=on is refused. */
+	int seed_absent;
+	const char *cpu; /* -cpu for the cpu axis' "default" */
+	const char *image; /* the kernel image's file name */
+	const char *dtb; /* a device tree to pass with -dtb, or NULL */
+	const char *console; /* the kernel's console= */
+	const char *channel; /* the probe's result channel device */
+	/*
+	 * The channel is a virtio console (hvc0) on machines with one UART;
+	 * else a second serial port (the x86 row adds its own isa-serial).
+	 */
+	int channel_virtio;
+	/*
+	 * The report shares the console's serial line (no usable second
+	 * one): the kernel is told "quiet" so that its messages rarely
+	 * interleave with records (a record they break fails its CRC), and
+	 * the console log is QEMU's copy of that line.
+	 */
+	int channel_console;
+	const char *fixed_hz; /* the only CONFIG_HZ the architecture has */
+	/*
+	 * The x86 systemd guest: the cpu axis' models and RDRAND, the TSC
+	 * hints, the timer axis, read tracing, virtio-rng and KVM apply only
+	 * here.
+	 */
+	int x86;
+};
+
+/* The row for a matrix value, or NULL. */
+const struct arch *arch_find(const char *name);
+/* "x86_64, armv5-versatilepb, ...": the accepted values, for messages. */
+const char *arch_list(void);
+/* The kernels directory's entry for a variant and HZ on this arch:
+ * "<variant>-hz<HZ>" on x86_64, "<variant>-hz<HZ>-<kernel_arch>" elsewhere. */
+int arch_kernel_dir(const struct arch *a, const char *variant, const char *hz,
+		    char *buf, size_t len);
+/* The cpu axis value as QEMU gets it ("default": the row's cpu). */
+const char *arch_cpu(const struct arch *a, const char *cpu);
+
+#endif /* CRNGBENCH_ARCH_H */
