@@ -185,12 +185,17 @@ GUESTRUN ?=
 SOURCESRUN ?=
 # Minutes without a counter under icount from LONGWAITRUN (MATRIX=longwait).
 LONGWAITRUN ?=
+# The revert's architectures (chart 7 and its tables) from ARCHESRUN (MATRIX=arches).
+ARCHESRUN ?=
 report: runner
 	scripts/report_tables.py $(RUN) REPORT.md $(if $(HZRUN),--hz $(HZRUN)) $(if $(GUESTRUN),--guest $(GUESTRUN)) \
-		$(if $(SOURCESRUN),--sources $(SOURCESRUN)) $(if $(LONGWAITRUN),--longwait $(LONGWAITRUN))
+		$(if $(SOURCESRUN),--sources $(SOURCESRUN)) $(if $(LONGWAITRUN),--longwait $(LONGWAITRUN)) \
+		$(if $(ARCHESRUN),--arches $(ARCHESRUN))
 	mkdir -p plots/figures
 	cp $(filter-out %/5-jitter-vs-hz.png,$(wildcard $(RUN)/plots/*.png)) plots/figures/
 	$(if $(HZRUN),cp $(HZRUN)/plots/5-jitter-vs-hz.png plots/figures/)
+	$(if $(ARCHESRUN),test -d $(ARCHESRUN)/plots || plots/render.sh $(ARCHESRUN))
+	$(if $(ARCHESRUN),cp $(ARCHESRUN)/plots/7-arches.png plots/figures/)
 
 # A plain-text mail of RUN (and HZRUN's CONFIG_HZ table): RUN/post.txt, post.mbox.
 post:

@@ -18,7 +18,7 @@ import json
 import os
 import sys
 
-from runlib import CLOCK_WORDS, COLOURS, VARIANTS, condition, headline_accel, jitter_rows, pick, summary_rows, varying
+from runlib import CLOCK_WORDS, COLOURS, VARIANTS, condition, headline_accel, is_arches, jitter_rows, pick, summary_rows, value, varying
 
 MS = 1e-6
 
@@ -65,6 +65,54 @@ def first_urandom_table(rows, path):
                         f"{(h * MS) if h is not None else 'NaN'} {q(g)} "
                         f"{f'{dur * MS:.4f}' if dur is not None else 'NaN'}\n")
     return groups
+
+
+FLOOR_MS = 0.001  # chart 7's log axis: "ready before PID 1" (0) drawn here
+
+
+def arches_table(rows, path):
+    """Chart 7: every boot of the revert's architectures: when the CRNG was
+    ready (from kernel start; censored at the report's bound) and how long
+    the first urandom read waited (censored at its budget), grouped by
+    machine and condition."""
+    groups = list(dict.fromkeys(sorted((value(r, "arch"), r["_cond"]) for r in rows)))
+    with open(path, "w") as f:
+        f.write("# x variant_index ready_ms ready_censored wait_ms wait_censored group\n")
+        for gi, g in enumerate(groups):
+            for r in (r for r in rows if (value(r, "arch"), r["_cond"]) == g):
+                vi = vindex(r["variant"])
+                x = gi * (len(VARIANTS) + 1) + vi + ((int(r["rep"]) % 5) - 2) * 0.06
+                cens = r["crng_ready_censored"] == "1"
+                ready = num(r, "crng_ready_bound_ns" if cens else "crng_ready_ns")
+                wait = num(r, "first_urandom_dur_ns")
+                f.write(" ".join([
+                    f"{x:.2f}", str(vi),
+                    "NaN" if ready is None else f"{max(ready * MS, FLOOR_MS):.4f}", "1" if cens else "0",
+                    "NaN" if wait is None else f"{max(wait * MS, FLOOR_MS):.4f}",
+                    r["first_urandom_censored"] or "0", q(g[1])]) + "\n")
+    return [g[1] for g in groups]
+
+
+def series_arches(path):
+    """Chart 7's series: filled = CRNG ready, open = the read's wait, per
+    variant; black = still waiting at the bound."""
+    rows = [l.split() for l in open(path) if not l.startswith("#")]
+    parts = []
+    for vi, v in enumerate(VARIANTS):
+        mine = [r for r in rows if r[1] == str(vi)]
+        if any(r[3] == "0" and r[2] != "NaN" for r in mine):
+            parts.append(f"dat using ($2=={vi} && $4==0 ? $1 : NaN):3 with points pt 7 ps 0.8 "
+                         f"lc rgb '{COLOURS[vi]}' title '{v}: CRNG ready'")
+        if any(r[5] == "0" and r[4] != "NaN" for r in mine):
+            parts.append(f"dat using ($2=={vi} && $6==0 ? $1 : NaN):5 with points pt 6 ps 0.8 "
+                         f"lc rgb '{COLOURS[vi]}' title '{v}: the first urandom read waited'")
+    if any(r[3] == "1" for r in rows):
+        parts.append("dat using ($4==1 ? $1 : NaN):3 with points pt 9 ps 1.2 lc rgb '#000000' "
+                     "title 'not ready at the report (its bound)'")
+    if any(r[5] == "1" for r in rows):
+        parts.append("dat using ($6==1 ? $1 : NaN):5 with points pt 8 ps 1.0 lc rgb '#000000' "
+                     "title 'read still waiting at its budget'")
+    return ", ".join(parts) if parts else "dat using (NaN):(NaN) notitle"
 
 
 def cdf_table(rows, path):
@@ -223,6 +271,22 @@ def series_accel(path):
     return ", ".join(parts)
 
 
+def arches_main(meta, summary, measured, d):
+    """A run of the revert's architectures: chart 7 only, a panel per clock."""
+    with open(d("charts"), "w") as f:
+        f.write("7-arches\n")
+    panels = [a for a in ("icount", "tcg") if any(r["accel"] == a for r in measured)]
+    with open(d("vars.gp"), "w") as f, open(d("series.gp"), "w") as sf:
+        f.write(f"caption = {q(caption(meta, summary))}\nnvariants = {len(VARIANTS)}\n")
+        f.write(f"npanels = {len(panels)}\nfloor_ms = {FLOOR_MS}\n")
+        for p, acc in enumerate(panels):
+            groups = arches_table([r for r in measured if r["accel"] == acc], d(f"arches_{p}.dat"))
+            f.write(f"panel_{p} = {q(CLOCK_WORDS[acc])}\nngroups_{p} = {len(groups)}\n")
+            for i, g in enumerate(groups):
+                f.write(f"g{p}_{i} = {q(g)}\n")
+            sf.write(f"arches_{p} = {q(series_arches(d(f'arches_{p}.dat')))}\n")
+
+
 def main():
     run, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
@@ -238,6 +302,9 @@ def main():
     main_rows = [r for r in measured if r["accel"] == head]
 
     d = lambda name: os.path.join(out, name)  # noqa: E731
+    if is_arches(raw):
+        arches_main(meta, summary, measured, d)
+        return
     # Chart 1: the headline clock, every condition; TCG beside it, labelled.
     groups1 = first_urandom_table(main_rows, d("nethack.dat"))
     groups1t = first_urandom_table(tcg if head != "tcg" else [], d("nethack_tcg.dat"))
@@ -247,6 +314,9 @@ def main():
     boot, timeline_rows = timeline_table(raw, reads, traces, d("timeline.dat"), head)
     nhz = hz_table(summary, d("hz.dat"))
 
+    with open(d("charts"), "w") as f:
+        f.write("".join(f"{c}\n" for c in ("1-nethack", "2-crng-ready-cdf", "3-tcg-vs-kvm", "4-timeline",
+                                           "5-jitter-vs-hz", "6-nocounter")))
     with open(d("vars.gp"), "w") as f:
         f.write(f"caption = {q(caption(meta, summary))}\n")
         f.write(f"ngroups1 = {len(groups1)}\nngroups1t = {len(groups1t)}\n")

@@ -13,8 +13,9 @@ data=$out/data
 mkdir -p "$data"
 python3 plots/prepare.py "$run" "$data"
 status=0
-for gp in plots/[0-9]-*.gp; do
-	name=$(basename "$gp" .gp)
+# prepare.py lists the charts that fit the run (7 for other machines, 1-6 x86)
+for name in $(cat "$data/charts"); do
+	gp=plots/$name.gp
 	for fmt in png svg; do
 		if ! gnuplot -e "datadir='$data'; fmt='$fmt'; out='$out/$name.$fmt'" "$gp" 2>"$data/$name.$fmt.err" ||
 			[ -s "$data/$name.$fmt.err" ]; then

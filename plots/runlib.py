@@ -40,7 +40,9 @@ DEFAULTS = {a["name"]: a["default"] for a in describe()["axes"]}
 # "nothing special" value, so exactly one value per axis reads as nothing
 # and two different cells never get the same label.
 WORDS = {
-    "cpu": lambda v: f"cpu={v}",
+    "cpu": lambda v: "" if v == "default" else f"cpu={v}",  # default: the machine's own (arch)
+    "arch": lambda v: v,
+    "bootseed": lambda v: "boot-loader seed credited" if v == "on" else "",
     "nocounter": lambda v: "no counter" if v == "on" else "",
     "virtio_rng": lambda v: "virtio-rng" if v == "on" else "",
     "trust_cpu": lambda v: "trust_cpu=off" if v == "off" else "",
@@ -96,6 +98,12 @@ def headline_accel(rows):
 
 
 CLOCK_WORDS = {"icount": "instruction time (icount)", "tcg": "emulation time (TCG)", "kvm": "KVM"}
+
+
+def is_arches(rows):
+    """Rows of machines other than x86_64 (the arches matrix): they get
+    chart 7 and its table, not charts 1-6 (no cpu models, no systemd)."""
+    return any(value(r, "arch") != "x86_64" for r in rows)
 
 
 def jitter_rows(rows):

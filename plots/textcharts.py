@@ -211,23 +211,47 @@ def timeline(data):
                   "the number after a row: its start, ms; pid 1: the probe, then systemd"]
 
 
+def arches(data):
+    """Chart 7: per machine and condition, 'o' CRNG ready, '.' the first
+    urandom read's wait, '>' still waiting at the bound; a block per clock."""
+    out = []
+    for p in range(int(var(data, "npanels") or 0)):
+        rows = rows_of(os.path.join(data, f"arches_{p}.dat"))
+        groups = []
+        for g in dict.fromkeys(r[6] for r in rows):
+            per = []
+            for vi in sorted({int(r[1]) for r in rows if r[6] == g}):
+                mine = [r for r in rows if r[6] == g and int(r[1]) == vi]
+                pts = [(float(r[4]), ">" if r[5] == "1" else ".") for r in mine if r[4] != "NaN"]
+                pts += [(float(r[2]), ">" if r[3] == "1" else "o") for r in mine if r[2] != "NaN"]
+                per.append((vname(vi), pts))
+            groups.append((g, per))
+        out += ([""] if out else []) + strip_chart(
+            f"The revert's architectures on 6.1: {var(data, f'panel_{p}')}", "guest ms from kernel start",
+            groups, [(750, "750 ms, the complaint")],
+            "o: CRNG ready (0: at the floor)   .: the read's wait   >: still waiting at its bound")
+    return out
+
+
 def main():
     data, out = sys.argv[1], sys.argv[2]
     charts = {
-        "1-nethack": first_read(data, "nethack.dat", "When the first /dev/urandom read returns: "
-                                + var(data, "clock"))
+        "1-nethack": lambda: first_read(data, "nethack.dat", "When the first /dev/urandom read returns: "
+                                        + var(data, "clock"))
         + ([""] + first_read(data, "nethack_tcg.dat", "The same in emulation time (TCG)")
            if rows_of(os.path.join(data, "nethack_tcg.dat")) else []),
-        "2-crng-ready-cdf": cdf(data),
-        "3-tcg-vs-kvm": accel(data),
-        "4-timeline": timeline(data),
-        "5-jitter-vs-hz": hz(data),
-        "6-nocounter": first_read(data, "nocounter.dat",
-                                  "No counter: the first urandom read (qemu64), " + var(data, "clock")),
+        "2-crng-ready-cdf": lambda: cdf(data),
+        "3-tcg-vs-kvm": lambda: accel(data),
+        "4-timeline": lambda: timeline(data),
+        "5-jitter-vs-hz": lambda: hz(data),
+        "6-nocounter": lambda: first_read(data, "nocounter.dat",
+                                          "No counter: the first urandom read (qemu64), " + var(data, "clock")),
+        "7-arches": lambda: arches(data),
     }
-    for name, lines in charts.items():
+    # the charts prepare.py found fit for the run
+    for name in open(os.path.join(data, "charts")).read().split():
         with open(os.path.join(out, name + ".txt"), "w") as f:
-            f.write("\n".join(l.rstrip() for l in lines) + "\n")
+            f.write("\n".join(l.rstrip() for l in charts[name]()) + "\n")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 
     scripts/report_tables.py RUN_DIR REPORT.md|- [--hz HZ_RUN_DIR] [--guest GUEST_RUN_DIR]
                              [--sources SOURCES_RUN_DIR] [--longwait LONGWAIT_RUN_DIR]
+                             [--arches ARCHES_RUN_DIR]
 
 Replaces the text between "<!-- tables:begin -->" and "<!-- tables:end -->"
 in REPORT.md, so the numbers can never drift from the data. With "-" as the
@@ -16,7 +17,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
-from runlib import CLOCK_WORDS, VARIANTS, condition, headline_accel, jitter_rows, pick, varying  # noqa: E402
+from runlib import CLOCK_WORDS, VARIANTS, condition, headline_accel, jitter_rows, pick, value, varying  # noqa: E402
 from runlib import summary_rows as _summary_rows  # noqa: E402
 
 
@@ -171,6 +172,66 @@ def interrupts_table(run, accel):
     return "\n".join(out) + "\n"
 
 
+def arches_tables(run):
+    """The revert's architectures (the arches matrix): per machine, condition
+    and variant, CRNG ready and the first urandom read's wait under each
+    clock; then what each machine's random_get_entropy() read."""
+    rows = _summary_rows(run)
+    axes = [a for a in varying(rows) if a != "arch"]  # the machine is a column of its own
+    for r in rows:
+        r["_cond"] = condition(r, axes) or "no boot-loader seed"
+    name = run_name(run)
+    accels = [a for a in ("icount", "tcg") if any(r["accel"] == a for r in rows)]
+    cells = list(dict.fromkeys((value(r, "arch"), r["_cond"], r["variant"]) for r in rows))
+    cells.sort(key=lambda c: (c[0], c[1], VARIANTS.index(c[2]) if c[2] in VARIANTS else 99))
+    head = []
+    for a in accels:
+        head += [f"CRNG ready, {a}", f"first read waited, {a}"]
+    out = [f"### Chart 7: the revert's architectures on 6.1 (run `{name}`)\n",
+           "median ms from kernel start (CRNG ready) and of the first /dev/urandom read itself, "
+           "[95% bootstrap CI]; n boots; '>': still waiting at the bound (the report's, the read's budget) "
+           "in at least half the boots\n",
+           "| machine | condition | variant | " + " | ".join(head) + " |",
+           "|---|---|---|" + "---|" * len(head)]
+    for m, c, v in cells:
+        vals = []
+        for a in accels:
+            for meas in ("crng_ready", "first_urandom_latency"):
+                r = pick(rows, arch=m, _cond=c, variant=v, accel=a, measure=meas)
+                vals.append("" if r is None else f"{fmt(r)}; n={r['n']}"
+                            + (f" ({r['censored']} censored)" if r["censored"] not in ("0", "") else ""))
+        if any(vals):
+            out.append(f"| {m} | {c} | {v} | " + " | ".join(vals) + " |")
+    return "\n".join(out) + "\n\n" + arches_sources_table(run)
+
+
+def arches_sources_table(run):
+    """What each machine's random_get_entropy() read, in the guest's words:
+    its current clocksource at the report (sysfs), its interrupts (raw.csv,
+    the range over boots; no statistic)."""
+    with open(os.path.join(run, "raw.csv"), newline="") as f:
+        raw = [r for r in csv.DictReader(f) if r["status"] in ("ok", "censored")]
+    out = ["### What each machine's clock was (the guest's own report)\n",
+           "clocksource: `/sys/devices/system/clocksource/clocksource0/current_clocksource` when the "
+           "report ran; numbered IRQs: the sum of `/proc/interrupts`' numbered lines then (range over boots); "
+           "boots without a seed and with the counter, block\n",
+           "| machine | clock | clocksource | numbered IRQs | report at (s) | boots |",
+           "|---|---|---|---|---|---|"]
+    for m in sorted({value(r, "arch") for r in raw}):
+        for a in ("icount", "tcg"):
+            sel = [r for r in raw if value(r, "arch") == m and r["accel"] == a and r["variant"] == "block"
+                   and value(r, "bootseed") == "off" and r["nocounter"] == "off"]
+            if not sel:
+                continue
+            cs = ", ".join(sorted({r["clocksource"] for r in sel if r.get("clocksource")})) or "not reported"
+            irq = [int(r["irq_devices"]) for r in sel if r.get("irq_devices")]
+            rep = [int(r["report_ns"]) / 1e9 for r in sel if r.get("report_ns")]
+            span = lambda xs, f: (f.format(min(xs)) if f.format(min(xs)) == f.format(max(xs))  # noqa: E731
+                                  else f.format(min(xs)) + "-" + f.format(max(xs))) if xs else ""
+            out.append(f"| {m} | {a} | {cs} | {span(irq, '{:d}')} | {span(rep, '{:.1f}')} | {len(sel)} |")
+    return "\n".join(out) + "\n"
+
+
 def tables(run):
     rows = summary_rows(run)
     meta = {}
@@ -227,15 +288,17 @@ def main():
     ap.add_argument("--guest", help="a guest-matrix run: the guest's own costs")
     ap.add_argument("--sources", help="a sources-matrix run: seeds and virtio-rng")
     ap.add_argument("--longwait", help="a longwait-matrix run: minutes without a counter, icount")
+    ap.add_argument("--arches", help="an arches-matrix run: the revert's architectures")
     args = ap.parse_args()
-    for d in (args.run, args.hz, args.guest, args.sources, args.longwait):
+    for d in (args.run, args.hz, args.guest, args.sources, args.longwait, args.arches):
         if d and not os.path.exists(os.path.join(d, "summary.csv")):
             sys.exit(f"report_tables.py: error: {d}/summary.csv not found (a results/<run> directory?)")
     # Each run's tables live in a block of their own, so a report can be
     # regenerated from the runs at hand and keep the others' tables.
     blocks = [("main", tables(args.run))]
     for name, run, fn in (("hz", args.hz, hz_table), ("sources", args.sources, sources_tables),
-                          ("guest", args.guest, guest_table), ("longwait", args.longwait, longwait_tables)):
+                          ("guest", args.guest, guest_table), ("longwait", args.longwait, longwait_tables),
+                          ("arches", args.arches, arches_tables)):
         if run:
             blocks.append((name, fn(run)))
     if args.report == "-":

@@ -64,8 +64,9 @@ import glob, os, sys
 run = sys.argv[1]
 sys.path.insert(0, "plots")
 from runlib import VARIANTS
-charts = sorted(os.path.basename(p)[:-3] for p in glob.glob("plots/[0-9]-*.gp"))
 data = run + "/plots/data/"
+charts = open(data + "charts").read().split()  # the ones that fit the run (prepare.py)
+assert charts == sorted(os.path.basename(p)[:-3] for p in glob.glob("plots/[1-6]-*.gp")), charts
 drawn = {"1-nethack": "nethack.dat", "6-nocounter": "nocounter.dat", "2-crng-ready-cdf": "cdf.dat",
          "3-tcg-vs-kvm": "accel.dat", "5-jitter-vs-hz": "hz.dat"}
 for c in charts:
