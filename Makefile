@@ -78,7 +78,7 @@ help:
 	@echo "  make post        RUN/post.txt (plain-text mail) and post.mbox (charts attached)"
 	@echo "  make check       unit, then kernels and real boots; ends 'N passed, N failed, N skipped'"
 	@echo "  make lint        clang-format check, cppcheck, checkpatch on kernel/patches"
-	@echo "  make bench-build kernel build speed figures (cold builds: ~15 min)"
+	@echo "  make bench-build kernel build speed figures (cold builds: ~15 min; KERNEL_ARCH=m68k for another)"
 	@echo "  make bench-parallel  icount medians at --parallel-jobs 1 and 2, side by side (~2 min)"
 	@echo "  make clean       remove $(BUILD)/ (results/ stay: rm -rf them yourself)"
 	@echo "  make distclean   clean, and the kernel cache $(CRNGBENCH_CACHE)"

@@ -5,6 +5,8 @@
 #   2. all four variants from cold            -> ratio to 1 (goal <= 1.15)
 #   3. all four again, nothing changed         (goal < 10 s)
 #   4. one patch changed (0004, block-v0 only) -> which variants rebuilt
+# KERNEL_ARCH=<kernel/arches row> measures another architecture (HZ=100,
+# as bench/arches.matrix builds them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/crngbench-bench-build.XXXXXX")
@@ -19,7 +21,9 @@ timed() { # label, cache, build.sh args...
 	t1=$(now)
 	echo "$t1 - $t0" | bc
 }
-echo "[bench-build] $(nproc) CPUs; fresh caches in $tmp"
+export KERNEL_ARCH=${KERNEL_ARCH:-x86_64}
+[ "$KERNEL_ARCH" = x86_64 ] || export KERNEL_HZ=${KERNEL_HZ:-100}
+echo "[bench-build] $KERNEL_ARCH, $(nproc) CPUs; fresh caches in $tmp"
 one=$(timed one "$tmp/c1" kernel/build.sh stock)
 printf '  one variant from cold (stock):        %7.1f s\n' "$one"
 four=$(timed four "$tmp/c4" kernel/build.sh "$all")
