@@ -50,6 +50,18 @@ struct arch {
 	int channel_console;
 	const char *fixed_hz; /* the only CONFIG_HZ the architecture has */
 	/*
+	 * -rtc clock=vm: the machine's RTC runs on QEMU's virtual clock
+	 * instead of the host's. m68k virt's goldfish RTC is its clocksource
+	 * and clockevent, and malta calibrates its CP0 count against the
+	 * PIIX4 RTC: on the host clock, under icount, the one follows host
+	 * time and the other measures instructions per host second (CPU
+	 * frequency 12.85 then 11.92 MHz, CRNG ready at 3.3 s then 33.9 s in
+	 * two identical boots). On the virtual clock every guest clock is
+	 * instruction time under icount, and host time under TCG as before.
+	 * x86 reads the RTC only for the wall clock.
+	 */
+	int rtc_vm;
+	/*
 	 * The x86 systemd guest: the cpu axis' models and RDRAND, the TSC
 	 * hints, the timer axis, read tracing, virtio-rng and KVM apply only
 	 * here.

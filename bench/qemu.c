@@ -195,6 +195,10 @@ static void machine_args(const struct cell *c, const struct arch *ar,
 	argv_add(a, "-display");
 	argv_add(a, "none");
 	argv_add(a, "-no-reboot");
+	if (ar->rtc_vm) {
+		argv_add(a, "-rtc");
+		argv_add(a, "clock=vm");
+	}
 	argv_add(a, "-nic");
 	argv_add(a, "none");
 	argv_add(a, "-kernel");

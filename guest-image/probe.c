@@ -49,6 +49,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -255,20 +256,25 @@ static int open_dev(const char *path, int flags)
 /*
  * A virtio console's port (hvc0) appears when the driver has handled the
  * device's control message, from a workqueue that can run after PID 1
- * starts (seen on ARM virt): wait for the node, 10 ms at a time, 5 s at
- * most. A serial port exists before init, so this costs x86 nothing.
+ * starts (seen on ARM virt and m68k virt): wait for the node, 5 s of guest
+ * time at most. The wait spins (yielding to that workqueue) rather than
+ * sleeps: under icount with sleep=off a sleeping guest's clock jumps to
+ * the next timer at once, so 5 s of sleeps pass in microseconds of host
+ * time, before QEMU has answered the control message (m68k virt never
+ * saw its port); spinning costs instructions, which take host time. A
+ * serial port exists before init, so this costs x86 nothing.
  */
-#define CHANNEL_WAIT_TRIES 500
+#define CHANNEL_WAIT_NS 5000000000LL
 
 static int open_channel(const char *path)
 {
-	const struct timespec tick = { .tv_sec = 0, .tv_nsec = 10000000 };
 	struct termios t;
 	int fd = open_dev(path, O_WRONLY | O_NOCTTY);
+	int64_t t0 = now_ns(CLOCK_MONOTONIC);
 
-	for (int i = 0; fd < 0 && errno == ENOENT && i < CHANNEL_WAIT_TRIES;
-	     i++) {
-		nanosleep(&tick, NULL);
+	while (fd < 0 && errno == ENOENT && t0 >= 0 &&
+	       now_ns(CLOCK_MONOTONIC) - t0 < CHANNEL_WAIT_NS) {
+		sched_yield();
 		fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 	}
 	if (fd < 0)
