@@ -14,6 +14,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
@@ -205,30 +206,66 @@ def arches_tables(run):
     return "\n".join(out) + "\n\n" + arches_sources_table(run)
 
 
+CS_LINE = re.compile(r"clocksource: (\S+): mask: 0x[0-9a-f]+ max_cycles: (0x[0-9a-f]+), max_idle_ns: ([0-9]+) ns")
+
+
+def clocksource_rate_hz(console, name):
+    """The rate of clocksource `name` from its registration line in a boot's
+    kernel log: clocks_calc_max_nsecs() (kernel/time/clocksource.c) reports
+    half of the ns that max_cycles take at the slowest adjusted rate, mult
+    less 11% (clocksource_max_adjustment()), so rate = max_cycles / (2 *
+    max_idle_ns) * 0.89, to the rounding of mult. None if not logged (the
+    console was "quiet", or the log is gone)."""
+    try:
+        with open(console, errors="replace") as f:
+            for m in CS_LINE.finditer(f.read()):
+                if m.group(1) == name:
+                    return int(m.group(2), 16) / (2 * int(m.group(3)) / 1e9) * 0.89
+    except OSError:
+        pass
+    return None
+
+
+def rate_text(hz):
+    hz = float(f"{hz:.3g}")  # three digits: the formula's own precision
+    for unit, div in (("GHz", 1e9), ("MHz", 1e6), ("kHz", 1e3)):
+        if hz >= div:
+            return f"{hz / div:.3g} {unit}"
+    return f"{hz:.3g} Hz"
+
+
 def arches_sources_table(run):
     """What each machine's random_get_entropy() read, in the guest's words:
-    its current clocksource at the report (sysfs), its interrupts (raw.csv,
-    the range over boots; no statistic)."""
+    its current clocksource at the report (sysfs) and that clocksource's
+    rate (its registration line in the boot's kernel log), its interrupts
+    (raw.csv, the range over boots; no statistic)."""
     with open(os.path.join(run, "raw.csv"), newline="") as f:
         raw = [r for r in csv.DictReader(f) if r["status"] in ("ok", "censored")]
     out = ["### What each machine's clock was (the guest's own report)\n",
            "clocksource: `/sys/devices/system/clocksource/clocksource0/current_clocksource` when the "
-           "report ran; numbered IRQs: the sum of `/proc/interrupts`' numbered lines then (range over boots); "
+           "report ran; its rate: from its registration line in the boot's kernel log (\"clocksource: NAME: "
+           "mask: ... max_cycles: C, max_idle_ns: N\", rate = C / 2N x 0.89; blank where the log is quiet); "
+           "numbered IRQs: the sum of `/proc/interrupts`' numbered lines then (range over boots); "
            "boots without a seed and with the counter, block\n",
-           "| machine | clock | clocksource | numbered IRQs | report at (s) | boots |",
-           "|---|---|---|---|---|---|"]
+           "| machine | clock | clocksource | its rate | numbered IRQs | report at (s) | boots |",
+           "|---|---|---|---|---|---|---|"]
     for m in sorted({value(r, "arch") for r in raw}):
         for a in ("icount", "tcg"):
             sel = [r for r in raw if value(r, "arch") == m and r["accel"] == a and r["variant"] == "block"
                    and value(r, "bootseed") == "off" and r["nocounter"] == "off"]
             if not sel:
                 continue
-            cs = ", ".join(sorted({r["clocksource"] for r in sel if r.get("clocksource")})) or "not reported"
+            names = sorted({r["clocksource"] for r in sel if r.get("clocksource")})
+            cs = ", ".join(names) or "not reported"
+            rates = sorted({rate_text(hz) for r in sel for hz in
+                            [clocksource_rate_hz(os.path.join(run, "boots", r["boot_id"], "console.log"),
+                                                 r.get("clocksource", ""))] if hz})
             irq = [int(r["irq_devices"]) for r in sel if r.get("irq_devices")]
             rep = [int(r["report_ns"]) / 1e9 for r in sel if r.get("report_ns")]
             span = lambda xs, f: (f.format(min(xs)) if f.format(min(xs)) == f.format(max(xs))  # noqa: E731
                                   else f.format(min(xs)) + "-" + f.format(max(xs))) if xs else ""
-            out.append(f"| {m} | {a} | {cs} | {span(irq, '{:d}')} | {span(rep, '{:.1f}')} | {len(sel)} |")
+            out.append(f"| {m} | {a} | {cs} | {', '.join(rates)} | {span(irq, '{:d}')} | "
+                       f"{span(rep, '{:.1f}')} | {len(sel)} |")
     return "\n".join(out) + "\n"
 
 
