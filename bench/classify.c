@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "classify.h"
+#include "accel.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -94,23 +95,47 @@ static const char *const panic_markers[] = { "Kernel panic", "BUG:", NULL };
 static const char *const crng_done[] = { "crng init done", NULL };
 
 /*
+ * The latest guest time the boot's records name: what a boot killed at the
+ * host timeout is known to have reached.
+ */
+static int64_t last_guest_ns(const struct row *r)
+{
+	const int64_t t[] = { r->init_ns,	   r->first_urandom_end_ns,
+			      r->game_seeded_ns,   r->userspace_ns,
+			      r->finish_ns,	   r->report_ns };
+	int64_t m = -1;
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i] > m)
+			m = t[i];
+	return m;
+}
+
+/*
  * Killed at the host timeout. Still waiting for entropy (the probe ran, the
  * kernel never said "crng init done") is a measurement, not a failure:
- * censored at T. Anything else that hangs is a timeout.
+ * censored at T. Anything else that hangs is a timeout. T is the host
+ * timeout where the guest's clock follows the host's (TCG, KVM: the
+ * guest had about that long); under icount guest time is not host time
+ * (an idle guest may run far ahead of the host or, on malta, far behind),
+ * so the bound is the last guest time a record names: all that is known.
  */
 static void timed_out(const struct boot_facts *f,
 		      const struct report_outcome *o, struct row *r)
 {
-	int64_t t = (int64_t)f->timeout_s * 1000000000;
+	const struct accel *acc = accel_find(r->axis[AX_accel]);
+	int guest_clock = acc && acc->icount;
+	int64_t t = guest_clock ? last_guest_ns(r) :
+				  (int64_t)f->timeout_s * 1000000000;
 	int waiting = !console_line(f->dir, crng_done, NULL, 0) &&
-		      (o->probe_complete || o->last[0]);
+		      (o->probe_complete || o->last[0]) && t >= 0;
 
 	set_text(r->status, waiting ? "censored" : "timeout");
-	set_text(r->reason, "%s after %d s (%s%s)",
+	set_text(r->reason, "%s after %d s%s (%s%s)",
 		 waiting ? "not ready" : "no report", f->timeout_s,
+		 guest_clock ? " of host time" : "",
 		 o->last[0]	   ? "last record: " :
-		 o->probe_complete ? "PID 1 probe done; systemd never "
-				     "reached the report unit" :
+		 o->probe_complete ? "PID 1 probe done; the report never came" :
 				     "nothing from the guest",
 		 o->last);
 	if (!waiting)

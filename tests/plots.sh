@@ -109,3 +109,78 @@ for line in drawn:
         assert (want[0] if want else "NaN") == val, (line[0], v, val, want)
 PY
 rm -rf "$tmp"
+
+# The arches fixture (a real run of bench/arches.matrix, cut by
+# tests/make-fixture.sh): chart 7 alone, as PNG, SVG and text.
+afx=tests/fixtures/arches
+tmp=$(mktemp -d)
+cp -r "$afx" "$tmp/run"
+if out=$(plots/render.sh "$tmp/run" 2>&1); then
+	listed=$(tr '\n' ' ' <"$tmp/run/plots/data/charts")
+	files=$(cd "$tmp/run/plots" && ls ./*.png ./*.svg ./*.txt 2>/dev/null | tr '\n' ' ')
+	[ "$listed" = "7-arches " ] && [ "$files" = "./7-arches.png ./7-arches.svg ./7-arches.txt " ] &&
+		echo "PASS: plots: an arches run draws chart 7 alone, as PNG, SVG and text, without gnuplot warnings" ||
+		echo "FAIL: plots: arches run: charts listed '$listed', files '$files'"
+else
+	echo "FAIL: plots: arches run: $(echo "$out" | head -5 | tr '\n' ' ')"
+fi
+wide=$(awk 'length > 80' "$tmp/run/plots/7-arches.txt" 2>/dev/null | wc -l)
+[ -s "$tmp/run/plots/7-arches.txt" ] && [ "$wide" -eq 0 ] &&
+	echo "PASS: plots: chart 7 as text within 80 columns" ||
+	echo "FAIL: plots: chart 7's text is missing or has $wide lines wider than 80 columns"
+cp "$afx/summary.csv" "$tmp/expected.csv"
+if build/crngbench-run --summarize "$tmp/run" --seed "$(cat "$afx/seed")" >/dev/null 2>&1 &&
+	cmp -s "$tmp/run/summary.csv" "$tmp/expected.csv"; then
+	echo "PASS: summary: an arches run's summary recomputed from its raw.csv, identical"
+else
+	echo "FAIL: summary: the arches run's recomputed summary differs: $(diff "$tmp/expected.csv" "$tmp/run/summary.csv" | head -3 | tr '\n' ' ')"
+fi
+python3 - "$tmp/run" <<'PY' && echo "PASS: chart 7 draws every measured boot once, at its own CRNG-ready time and wait" || echo "FAIL: chart 7's points are not the boots of raw.csv"
+import csv, glob, sys
+run = sys.argv[1]
+raw = [r for r in csv.DictReader(open(run + "/raw.csv")) if r["status"] in ("ok", "censored")]
+drawn = sorted(float(l.split()[2]) for p in glob.glob(run + "/plots/data/arches_*.dat")
+               for l in open(p) if not l.startswith("#") and l.split()[2] != "NaN")
+want = sorted(max(int(r["crng_ready_bound_ns" if r["crng_ready_censored"] == "1" else "crng_ready_ns"]) / 1e6, 0.001)
+              for r in raw if r["crng_ready_ns" if r["crng_ready_censored"] != "1" else "crng_ready_bound_ns"])
+assert len(drawn) == len(want) and len(want) > 10, (len(drawn), len(want))
+assert all(abs(a - b) <= max(1e-4, 1e-6 * b) for a, b in zip(drawn, want)), "a point is not its boot's ready time"
+PY
+python3 - "$tmp/run" <<'PY' && echo "PASS: report: the revert's architectures table is summary.csv cell by cell; the clock table names each machine's clocksource and its logged rate" || echo "FAIL: report: the arches tables do not match summary.csv"
+import re, subprocess, sys
+sys.path.insert(0, "scripts")
+from report_tables import ms
+from runlib import summary_rows, value
+run = sys.argv[1]
+text = subprocess.run(["python3", "scripts/report_tables.py", run, "-", "--arches", run],
+                      capture_output=True, text=True, check=True).stdout
+sec = text.split("### Chart 7")[1].split("###")[0]
+lines = [[c.strip() for c in l.strip().strip("|").split("|")] for l in sec.splitlines() if l.startswith("|")]
+head, body = lines[0], [l for l in lines[2:]]
+rows = summary_rows(run)
+# The arches matrix's conditions in the table's words (written out here,
+# not taken from runlib): (bootseed, nocounter).
+CONDS = {"no boot-loader seed": ("off", "off"), "boot-loader seed credited": ("on", "off"),
+         "no counter": ("off", "on")}
+checked = 0
+for cells in body:
+    m, cond, v = cells[:3]
+    seed, knob = CONDS[cond]
+    for title, cell in zip(head[3:], cells[3:]):
+        num = re.match(r">?([0-9.]+) \[", cell)
+        if not num:
+            continue
+        meas = "crng_ready" if title.startswith("CRNG ready") else "first_urandom_latency"
+        acc = title.rsplit(", ", 1)[1]
+        want = [r for r in rows if value(r, "arch") == m and r["variant"] == v and r["accel"] == acc
+                and r["measure"] == meas and value(r, "bootseed") == seed and r["nocounter"] == knob]
+        assert len(want) == 1, (m, cond, v, title, len(want))
+        assert num.group(1) == ms(want[0]["median_ms"]), (m, cond, v, title, cell, want[0]["median_ms"])
+        assert f"n={want[0]['n']}" in cell, (m, cond, v, cell, want[0]["n"])
+        checked += 1
+assert checked >= 20, checked
+cs = text.split("### What each machine's clock was")[1]
+assert re.search(r"\| armv7-virt \| icount \| arch_sys_counter \| 62.5 MHz \|", cs), cs
+assert re.search(r"\| armv5-versatilepb \| icount \| arm,sp804 \| 1 MHz \|", cs), cs
+PY
+rm -rf "$tmp"

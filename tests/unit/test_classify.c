@@ -31,6 +31,8 @@ static void console(const char *text)
 	}
 }
 
+static const char *accel = "";
+
 static void classify(struct boot_facts *f, struct row *r, size_t cut)
 {
 	struct strbuf reads = { 0 }, traces = { 0 };
@@ -42,6 +44,7 @@ static void classify(struct boot_facts *f, struct row *r, size_t cut)
 		f->err = "";
 	f->timeout_s = 25;
 	row_init(r);
+	snprintf(r->axis[AX_accel], sizeof(r->axis[AX_accel]), "%s", accel);
 	classify_boot(f, r, &reads, &traces);
 	sb_free(&reads);
 	sb_free(&traces);
@@ -74,6 +77,31 @@ static void hung_in_read_is_censored(void)
 	CHECK(strstr(r.reason, "last record: reading iface=urandom") != NULL);
 	CHECK(r.crng_ready_censored == 1 && r.first_urandom_censored == 1);
 	CHECK(r.first_urandom_end_ns == 25000000000LL);
+}
+
+/*
+ * Under icount guest time is not host time: a boot killed at the host's
+ * timeout after its probe, still waiting, is censored at the last guest
+ * time its records name, not at the host's 25 s.
+ */
+static void icount_hang_censored_at_guest_time(void)
+{
+	const char *p = strstr(chan, "crngbench/1 seg=report");
+	struct boot_facts f = { .timed_out = 1, .t_exit = 25000000000 };
+	struct row r;
+
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	console("[    0.5] Run /init as init process\n");
+	accel = "icount";
+	classify(&f, &r, (size_t)(p - chan));
+	accel = "";
+	CHECK(!strcmp(r.status, "censored"));
+	CHECK(strstr(r.reason, "25 s of host time") != NULL);
+	CHECK(r.first_urandom_end_ns > 0 && r.crng_ready_censored == 1);
+	CHECK(r.crng_ready_bound_ns >= r.first_urandom_end_ns &&
+	      r.crng_ready_bound_ns < 25000000000LL);
 }
 
 /* The same hang, but the kernel said it was ready: a timeout, not data. */
@@ -176,6 +204,7 @@ int main(void)
 	fclose(f);
 	TEST(complete_boot_ok);
 	TEST(hung_in_read_is_censored);
+	TEST(icount_hang_censored_at_guest_time);
 	TEST(hung_after_ready_is_timeout);
 	TEST(panic_wins_over_timeout);
 	TEST(qemu_failing_at_once);
