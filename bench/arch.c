@@ -90,6 +90,7 @@ static const struct arch arches[] = {
 	  .machine = "malta",
 	  .cpu = "24Kf",
 	  .rtc_vm = 1,
+	  .cmdline_max = 209,
 	  .image = "vmlinux",
 	  .console = "ttyS0",
 	  .channel = "/dev/ttyS1" },

@@ -62,6 +62,15 @@ struct arch {
 	 */
 	int rtc_vm;
 	/*
+	 * The most of the kernel command line the machine's boot loader
+	 * passes on (0: the runner's KERNEL_CMDLINE_MAX). QEMU's malta puts
+	 * "rd_start=0x... rd_size=N " and our line into one 256-byte YAMON
+	 * environment entry and cuts the rest: 255 bytes, less up to 46 of
+	 * its own, leave 209 (the knob's word made a line of 226 lose
+	 * crngbench_reads=, so its probe read nothing).
+	 */
+	int cmdline_max;
+	/*
 	 * The x86 systemd guest: the cpu axis' models and RDRAND, the TSC
 	 * hints, the timer axis, read tracing, virtio-rng and KVM apply only
 	 * here.

@@ -100,9 +100,9 @@ static const char *const crng_done[] = { "crng init done", NULL };
  */
 static int64_t last_guest_ns(const struct row *r)
 {
-	const int64_t t[] = { r->init_ns,	   r->first_urandom_end_ns,
-			      r->game_seeded_ns,   r->userspace_ns,
-			      r->finish_ns,	   r->report_ns };
+	const int64_t t[] = { r->init_ns,	 r->first_urandom_end_ns,
+			      r->game_seeded_ns, r->userspace_ns,
+			      r->finish_ns,	 r->report_ns };
 	int64_t m = -1;
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -124,12 +124,22 @@ static void timed_out(const struct boot_facts *f,
 		      const struct report_outcome *o, struct row *r)
 {
 	const struct accel *acc = accel_find(r->axis[AX_accel]);
+	const char *st = strstr(o->last, "start_ns=");
+	long long start = -1;
 	int guest_clock = acc && acc->icount;
-	int64_t t = guest_clock ? last_guest_ns(r) :
-				  (int64_t)f->timeout_s * 1000000000;
-	int waiting = !console_line(f->dir, crng_done, NULL, 0) &&
-		      (o->probe_complete || o->last[0]) && t >= 0;
+	int64_t t = (int64_t)f->timeout_s * 1000000000;
+	int waiting;
 
+	/* The last record may be a read that never ended: its start counts. */
+	if (st && sscanf(st, "start_ns=%lld", &start) != 1)
+		start = -1;
+	if (guest_clock) {
+		t = last_guest_ns(r);
+		if (start > t)
+			t = start;
+	}
+	waiting = !console_line(f->dir, crng_done, NULL, 0) &&
+		  (o->probe_complete || o->last[0]) && t >= 0;
 	set_text(r->status, waiting ? "censored" : "timeout");
 	set_text(r->reason, "%s after %d s%s (%s%s)",
 		 waiting ? "not ready" : "no report", f->timeout_s,
@@ -145,7 +155,10 @@ static void timed_out(const struct boot_facts *f,
 	if (r->first_urandom_end_ns < 0 &&
 	    strstr(o->last, "reading iface=urandom ")) {
 		r->first_urandom_censored = 1;
-		r->first_urandom_end_ns = r->first_urandom_dur_ns = t;
+		r->first_urandom_end_ns = t;
+		/* Under icount all that is known of its wait: since start. */
+		r->first_urandom_dur_ns =
+			guest_clock && start >= 0 ? t - start : t;
 	}
 }
 

@@ -280,6 +280,13 @@ int qemu_build_argv(const struct cell *c, const struct boot_params *p,
 			"the kernel command line would be longer than %d bytes (x86's COMMAND_LINE_SIZE; the kernel would cut it): shorten --append",
 			KERNEL_CMDLINE_MAX - 1);
 	}
+	if (ar->cmdline_max && k.len > (size_t)ar->cmdline_max) {
+		argv_free(a);
+		return err_set(
+			err, errlen,
+			"arch=%s: the kernel command line of this cell is %zu bytes, and this machine's boot loader passes at most %d (QEMU would cut the rest, crngbench_* settings with it): exclude the cell or shorten --append",
+			ar->name, k.len, ar->cmdline_max);
+	}
 	argv_add(a, "-append");
 	argv_add(a, "%s", k.buf);
 	for (char *const *x = p->qemu_args; x && *x; x++)

@@ -229,7 +229,7 @@ def arches(data):
         out += ([""] if out else []) + strip_chart(
             f"The revert's architectures on 6.1: {var(data, f'panel_{p}')}", "guest ms from kernel start",
             groups, [(750, "750 ms, the complaint")],
-            "o: CRNG ready (0: at the floor)   .: the read's wait   >: still waiting at its bound")
+            "o: CRNG ready (0: at the floor)  .: the read's wait  >: waiting at its bound")
     return out
 
 
