@@ -23,14 +23,17 @@ txt=$(ls "$tmp"/run/plots/*.txt 2>/dev/null | wc -l)
 [ "$txt" -eq 6 ] && [ "$wide" -eq 0 ] && echo "PASS: plots: all 6 charts as text within 80 columns" ||
 	echo "FAIL: plots: $txt text charts, $wide lines wider than 80 columns"
 
-# The runner recomputes the summary from raw.csv: same numbers as the fixture.
-cp "$fx/summary.csv" "$tmp/expected.csv"
-if build/crngbench-run --summarize "$tmp/run" --seed "$(cat "$fx/seed")" >/dev/null 2>&1 &&
-	cmp -s "$tmp/run/summary.csv" "$tmp/expected.csv"; then
-	echo "PASS: summary: recomputed from the fixture's raw.csv, identical to its summary.csv"
-else
-	echo "FAIL: summary: recomputed summary differs: $(diff "$tmp/expected.csv" "$tmp/run/summary.csv" | head -3 | tr '\n' ' ')"
-fi
+# same_summary FIXTURE COPY WHAT: the runner recomputes the summary from
+# the copy's raw.csv: the same numbers as the fixture's summary.csv.
+same_summary() {
+	if build/crngbench-run --summarize "$2" --seed "$(cat "$1/seed")" >/dev/null 2>&1 &&
+		cmp -s "$2/summary.csv" "$1/summary.csv"; then
+		echo "PASS: summary: $3 recomputed from its raw.csv, identical to its summary.csv"
+	else
+		echo "FAIL: summary: $3 recomputed differs: $(diff "$1/summary.csv" "$2/summary.csv" | head -3 | tr '\n' ' ')"
+	fi
+}
+same_summary "$fx" "$tmp/run" "the main job's fixture"
 # Every number in the generated tables is the summary's median of exactly
 # that table's measure, that row's condition and that column's variant:
 # a number from another cell (or another measure) fails.
@@ -128,13 +131,7 @@ wide=$(awk 'length > 80' "$tmp/run/plots/7-arches.txt" 2>/dev/null | wc -l)
 [ -s "$tmp/run/plots/7-arches.txt" ] && [ "$wide" -eq 0 ] &&
 	echo "PASS: plots: chart 7 as text within 80 columns" ||
 	echo "FAIL: plots: chart 7's text is missing or has $wide lines wider than 80 columns"
-cp "$afx/summary.csv" "$tmp/expected.csv"
-if build/crngbench-run --summarize "$tmp/run" --seed "$(cat "$afx/seed")" >/dev/null 2>&1 &&
-	cmp -s "$tmp/run/summary.csv" "$tmp/expected.csv"; then
-	echo "PASS: summary: an arches run's summary recomputed from its raw.csv, identical"
-else
-	echo "FAIL: summary: the arches run's recomputed summary differs: $(diff "$tmp/expected.csv" "$tmp/run/summary.csv" | head -3 | tr '\n' ' ')"
-fi
+same_summary "$afx" "$tmp/run" "the arches fixture"
 python3 - "$tmp/run" <<'PY' && echo "PASS: chart 7 draws every measured boot once, at its own CRNG-ready time and wait" || echo "FAIL: chart 7's points are not the boots of raw.csv"
 import csv, glob, sys
 run = sys.argv[1]
