@@ -42,7 +42,7 @@ enum axis {
 
 #define MAX_VALUES 16
 #define MAX_VALUE_LEN 96
-#define MAX_EXCLUDES 8
+#define MAX_EXCLUDES 16
 #define MAX_ACCEL_OVERRIDES 4
 
 /*
