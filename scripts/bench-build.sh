@@ -32,6 +32,7 @@ again=$(timed again "$tmp/c4" kernel/build.sh "$all")
 printf '  all four again, nothing changed:      %7.1f s  (goal < 10 s)\n' "$again"
 # A changed patch: a copy of kernel/ with 0004's commit message edited.
 cp -r kernel "$tmp/kernel"
+mkdir -p "$tmp/scripts" && cp scripts/variants.sh "$tmp/scripts/" # build.sh reads ../scripts/variants.sh
 sed -i '0,/^Not meant for mainline/s//Not meant for mainline (edited by bench-build)/' "$tmp"/kernel/patches/0004-*.patch
 changed=$(timed changed "$tmp/c4" "$tmp/kernel/build.sh" "$all")
 rebuilt=$(grep -o '[a-z0-9-]*-hz[0-9]*: building' "$tmp/changed.log" | cut -d: -f1 | paste -sd' ')
