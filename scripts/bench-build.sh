@@ -35,5 +35,5 @@ cp -r kernel "$tmp/kernel"
 mkdir -p "$tmp/scripts" && cp scripts/variants.sh "$tmp/scripts/" # build.sh reads ../scripts/variants.sh
 sed -i '0,/^Not meant for mainline/s//Not meant for mainline (edited by bench-build)/' "$tmp"/kernel/patches/0004-*.patch
 changed=$(timed changed "$tmp/c4" "$tmp/kernel/build.sh" "$all")
-rebuilt=$(grep -o '[a-z0-9-]*-hz[0-9]*: building' "$tmp/changed.log" | cut -d: -f1 | paste -sd' ')
+rebuilt=$(grep -o '[a-z0-9-]*-hz[0-9][a-z0-9-]*: building' "$tmp/changed.log" | cut -d: -f1 | paste -sd' ' || true)
 printf '  one patch changed (0004):             %7.1f s  rebuilt: %s\n' "$changed" "${rebuilt:-none}"
