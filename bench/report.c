@@ -15,7 +15,32 @@ struct ctx {
 	int seq;
 	int64_t ready_poll, ready_kmsg, report_t;
 	int urandom_timed_out;
+	/* clocksource registrations seen in the guest's kernel log */
+	struct {
+		char name[32];
+		int64_t max_cycles, max_idle_ns;
+	} cs[8];
+	int ncs;
 };
+
+/*
+ * A clocksource's rate from its registration line: clocks_calc_max_nsecs()
+ * (kernel/time/clocksource.c) logs half the ns that max_cycles take at the
+ * slowest adjusted rate, mult less 11% (clocksource_max_adjustment()), so
+ * rate = max_cycles / (2 * max_idle_ns) * 0.89, to the rounding of mult.
+ */
+static int64_t clocksource_hz(const struct ctx *c, const char *name)
+{
+	for (int i = 0; i < c->ncs; i++)
+		if (!strcmp(c->cs[i].name, name) && c->cs[i].max_idle_ns > 0 &&
+		    c->cs[i].max_cycles > 0)
+			return (int64_t)((double)c->cs[i].max_cycles * 1e9 /
+						 (2.0 *
+						  (double)c->cs[i].max_idle_ns) *
+						 0.89 +
+					 0.5);
+	return -1;
+}
 
 static int64_t get(const struct crb_record *rec, const char *key)
 {
@@ -80,6 +105,23 @@ static int on_record(void *vctx, const char *segment,
 			r->game_dur_ns = get(rec, "dur_ns");
 		} else if (!strcmp(s, "report")) {
 			c->report_t = get(rec, "t_ns");
+		} else if (!strcmp(s, "jitter-trial")) {
+			if (r->jitter_per_bit < 0) {
+				r->jitter_per_bit = get(rec, "per_bit");
+				r->jitter_differed = get(rec, "differed");
+				r->jitter_max_per_bit = get(rec, "max");
+			}
+			if (r->jitter_run_ns < 0 && get(rec, "passed") == 1)
+				r->jitter_run_ns = get(rec, "t_ns");
+		} else if (!strcmp(s, "jitter-skipped")) {
+			r->jitter_skipped = 1;
+		} else if (!strcmp(s, "clocksource") && crb_get(rec, "cs") &&
+			   c->ncs < (int)(sizeof(c->cs) / sizeof(c->cs[0]))) {
+			snprintf(c->cs[c->ncs].name, sizeof(c->cs[0].name),
+				 "%s", crb_get(rec, "cs"));
+			c->cs[c->ncs].max_cycles = get(rec, "max_cycles");
+			c->cs[c->ncs].max_idle_ns = get(rec, "max_idle_ns");
+			c->ncs++;
 		}
 		break;
 	case CRB_systemd:
@@ -159,6 +201,7 @@ void report_parse(const char *chan, size_t len, struct row *r,
 	r->crng_ready_poll_ns = c.ready_poll;
 	r->crng_ready_kmsg_ns = c.ready_kmsg;
 	r->report_ns = c.report_t;
+	r->clocksource_hz = clocksource_hz(&c, r->clocksource);
 	if (r->traced_reads < 0 && out->report_complete)
 		r->traced_reads = 0;
 	/* The probe's segment stands on its own: a read that hit the timeout

@@ -59,7 +59,21 @@
 	X(irq_devices, "guest: all numbered IRQs' count at the report")        \
 	X(host_ended,                                                          \
 	  "host: 1 when QEMU still ran after the report ended and the runner " \
-	  "stopped it (a machine that halts rather than exits)")
+	  "stopped it (a machine that halts rather than exits)")               \
+	X(jitter_per_bit,                                                      \
+	  "guest: the first jitter trial's samples per bit (kernel log of "    \
+	  "patch 0005; it passes at jitter_max_per_bit or fewer)")             \
+	X(jitter_differed,                                                     \
+	  "guest: of its 8191 reads of random_get_entropy(), how many "        \
+	  "differed from the one before")                                      \
+	X(jitter_max_per_bit, "guest: the trial's bound, HZ/15")               \
+	X(jitter_run_ns,                                                       \
+	  "guest: a trial first passed: the jitter loop started")              \
+	X(jitter_skipped,                                                      \
+	  "1: random.no_cycle_counter made the trial give up unrun")           \
+	X(clocksource_hz,                                                      \
+	  "guest: the rate of the clocksource column's clocksource, from its " \
+	  "registration line in the kernel log")
 
 struct row {
 	char boot_id[32];

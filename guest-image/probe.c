@@ -831,12 +831,90 @@ static void emit_interrupts(void)
 			 crb_escape(esc, sizeof(esc), all));
 }
 
+/*
+ * The jitter trial's log lines (kernel patch 0005): its first result and
+ * each change of outcome, or that random.no_cycle_counter skipped it. A
+ * handful per boot at most; kept until the printk offset is known.
+ */
+#define JITTER_PREFIX "random: jitter trial: "
+#define MAX_JITTER_LINES 8
+
+struct jitter_line {
+	unsigned long long us;
+	unsigned int differed, of, per_bit, max;
+	int passed; /* 1 running, 0 giving up, -1 skipped */
+};
+
+static int parse_jitter(const char *msg, struct jitter_line *j)
+{
+	char outcome[16];
+
+	msg += strlen(JITTER_PREFIX);
+	if (!strncmp(msg, "skipped", 7)) {
+		j->passed = -1;
+		return 0;
+	}
+	if (sscanf(msg,
+		   "%u of %u samples differed, %u per bit (at most %u): %15[a-z ]",
+		   &j->differed, &j->of, &j->per_bit, &j->max, outcome) != 5)
+		return -1;
+	if (!strcmp(outcome, "running"))
+		j->passed = 1;
+	else if (!strcmp(outcome, "giving up"))
+		j->passed = 0;
+	else
+		return -1;
+	return 0;
+}
+
+static void emit_jitter(const struct jitter_line *j, int n, int64_t offset)
+{
+	for (int i = 0; i < n; i++) {
+		int64_t t = (int64_t)j[i].us * 1000 - offset;
+
+		if (j[i].passed < 0)
+			crb_emit(&w, CRB_event,
+				 "name=jitter-skipped t_ns=%" PRId64,
+				 t > 0 ? t : 0);
+		else
+			crb_emit(
+				&w, CRB_event,
+				"name=jitter-trial t_ns=%" PRId64
+				" differed=%u of=%u per_bit=%u max=%u passed=%d",
+				t > 0 ? t : 0, j[i].differed, j[i].of,
+				j[i].per_bit, j[i].max, j[i].passed);
+	}
+}
+
+/*
+ * A clocksource's registration line, "NAME: mask: 0x... max_cycles: 0x...,
+ * max_idle_ns: N ns" (__clocksource_update_freq_scale()): the guest's own
+ * word on its rate, which the runner derives (report.c). /dev/kmsg has it
+ * where a quiet console does not (q800).
+ */
+static void emit_clocksource(const char *msg, unsigned long long usec)
+{
+	char name[32], esc[100];
+	unsigned long long mask, max_cycles, max_idle_ns;
+
+	if (sscanf(msg,
+		   "%31[^: ]: mask: 0x%llx max_cycles: 0x%llx, max_idle_ns: %llu ns",
+		   name, &mask, &max_cycles, &max_idle_ns) != 4)
+		return;
+	crb_emit(
+		&w, CRB_event,
+		"name=clocksource t_ns=%llu cs=%s max_cycles=%llu max_idle_ns=%llu",
+		usec * 1000ULL, crb_escape(esc, sizeof(esc), name), max_cycles,
+		max_idle_ns);
+}
+
 static void emit_kmsg(void)
 {
 	char rec[2048];
 	int64_t mark = kmsg_mark(), offset = 0;
 	unsigned long long ready_us = 0;
-	int have_ready = 0,
+	struct jitter_line jitter[MAX_JITTER_LINES];
+	int njitter = 0, have_ready = 0,
 	    fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0)
@@ -863,6 +941,15 @@ static void emit_kmsg(void)
 			offset = (int64_t)usec * 1000 - mark;
 			crb_emit(&w, CRB_meta,
 				 "key=printk_offset_ns value=%" PRId64, offset);
+		} else if (!strncmp(msg, "clocksource: ", 13)) {
+			emit_clocksource(msg + 13, usec);
+		} else if (!strncmp(msg, JITTER_PREFIX,
+				    strlen(JITTER_PREFIX))) {
+			if (njitter < MAX_JITTER_LINES &&
+			    !parse_jitter(msg, &jitter[njitter])) {
+				jitter[njitter].us = usec;
+				njitter++;
+			}
 		} else if (strstr(msg, "uninitialized urandom read")) {
 			char comm[64], esc[200];
 
@@ -875,6 +962,7 @@ static void emit_kmsg(void)
 		}
 	}
 	close(fd);
+	emit_jitter(jitter, njitter, offset);
 	/* t_ns on CLOCK_BOOTTIME like every guest time; printk_ns as logged. */
 	if (have_ready) {
 		int64_t t = (int64_t)ready_us * 1000 - offset;

@@ -14,7 +14,6 @@ import argparse
 import csv
 import json
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
@@ -206,26 +205,6 @@ def arches_tables(run):
     return "\n".join(out) + "\n\n" + arches_sources_table(run)
 
 
-CS_LINE = re.compile(r"clocksource: (\S+): mask: 0x[0-9a-f]+ max_cycles: (0x[0-9a-f]+), max_idle_ns: ([0-9]+) ns")
-
-
-def clocksource_rate_hz(console, name):
-    """The rate of clocksource `name` from its registration line in a boot's
-    kernel log: clocks_calc_max_nsecs() (kernel/time/clocksource.c) reports
-    half of the ns that max_cycles take at the slowest adjusted rate, mult
-    less 11% (clocksource_max_adjustment()), so rate = max_cycles / (2 *
-    max_idle_ns) * 0.89, to the rounding of mult. None if not logged (the
-    console was "quiet", or the log is gone)."""
-    try:
-        with open(console, errors="replace") as f:
-            for m in CS_LINE.finditer(f.read()):
-                if m.group(1) == name:
-                    return int(m.group(2), 16) / (2 * int(m.group(3)) / 1e9) * 0.89
-    except OSError:
-        pass
-    return None
-
-
 def rate_text(hz):
     hz = float(f"{hz:.3g}")  # three digits: the formula's own precision
     for unit, div in (("GHz", 1e9), ("MHz", 1e6), ("kHz", 1e3)):
@@ -234,21 +213,49 @@ def rate_text(hz):
     return f"{hz:.3g} Hz"
 
 
+def jitter_text(sel):
+    """The first jitter trial of these boots in the kernel's words (raw.csv's
+    jitter_* columns; the range over boots, no statistic)."""
+    if "jitter_per_bit" not in sel[0]:
+        return "not recorded (a run before patch 0005)"
+    per_bit = [int(r["jitter_per_bit"]) for r in sel if r.get("jitter_per_bit")]
+    bound = sorted({int(r["jitter_max_per_bit"]) for r in sel if r.get("jitter_max_per_bit")})
+    skipped = sum(1 for r in sel if r.get("jitter_skipped") == "1")
+    parts = []
+    if per_bit:
+        lo, hi = min(per_bit), max(per_bit)
+        ran = sum(1 for r in sel if r.get("jitter_per_bit") and int(r["jitter_per_bit"]) <= int(r["jitter_max_per_bit"]))
+        outcome = ("runs" if ran == len(per_bit) else "gives up" if ran == 0
+                   else f"runs in {ran} of {len(per_bit)}")
+        parts.append(f"{lo if lo == hi else f'{lo}-{hi}'} per bit (at most {'/'.join(map(str, bound))}): {outcome}")
+    if skipped:
+        parts.append(f"skipped by the knob in {skipped}")
+    if len(per_bit) + skipped < len(sel):
+        parts.append(f"none logged in {len(sel) - len(per_bit) - skipped}" if parts else "none logged")
+    return "; ".join(parts)
+
+
 def arches_sources_table(run):
     """What each machine's random_get_entropy() read, in the guest's words:
-    its current clocksource at the report (sysfs) and that clocksource's
-    rate (its registration line in the boot's kernel log), its interrupts
-    (raw.csv, the range over boots; no statistic)."""
+    its current clocksource at the report (sysfs), that clocksource's rate
+    (its registration line in the kernel log), the jitter trial, its
+    interrupts (raw.csv, the range over boots; no statistic)."""
     with open(os.path.join(run, "raw.csv"), newline="") as f:
         raw = [r for r in csv.DictReader(f) if r["status"] in ("ok", "censored")]
     out = ["### What each machine's clock was (the guest's own report)\n",
            "clocksource: `/sys/devices/system/clocksource/clocksource0/current_clocksource` when the "
-           "report ran; its rate: from its registration line in the boot's kernel log (\"clocksource: NAME: "
-           "mask: ... max_cycles: C, max_idle_ns: N\", rate = C / 2N x 0.89; blank where the log is quiet); "
+           "report ran; its rate: from its registration line in the boot's kernel log, read by the probe from "
+           "`/dev/kmsg` (\"clocksource: NAME: mask: ... max_cycles: C, max_idle_ns: N\", rate = C / 2N x 0.89, "
+           "raw.csv's clocksource_hz); "
            "numbered IRQs: the sum of `/proc/interrupts`' numbered lines then (range over boots); "
+           "jitter trial: the first trial of `try_to_generate_entropy()` as the kernel logged it (patch 0005): "
+           "samples per bit (8192 over the reads that differed from the one before, plus one) against its "
+           "bound HZ/15, and whether the jitter loop then ran; \"none logged\": no trial ran before the "
+           "report; loop ran at: when a trial first passed; "
            "boots without a seed and with the counter, block\n",
-           "| machine | clock | clocksource | its rate | numbered IRQs | report at (s) | boots |",
-           "|---|---|---|---|---|---|---|"]
+           "| machine | clock | clocksource | its rate | jitter trial | loop ran at (s) | numbered IRQs | "
+           "report at (s) | boots |",
+           "|---|---|---|---|---|---|---|---|---|"]
     for m in sorted({value(r, "arch") for r in raw}):
         for a in ("icount", "tcg"):
             sel = [r for r in raw if value(r, "arch") == m and r["accel"] == a and r["variant"] == "block"
@@ -257,15 +264,14 @@ def arches_sources_table(run):
                 continue
             names = sorted({r["clocksource"] for r in sel if r.get("clocksource")})
             cs = ", ".join(names) or "not reported"
-            rates = sorted({rate_text(hz) for r in sel for hz in
-                            [clocksource_rate_hz(os.path.join(run, "boots", r["boot_id"], "console.log"),
-                                                 r.get("clocksource", ""))] if hz})
+            rates = sorted({rate_text(int(r["clocksource_hz"])) for r in sel if r.get("clocksource_hz")})
             irq = [int(r["irq_devices"]) for r in sel if r.get("irq_devices")]
             rep = [int(r["report_ns"]) / 1e9 for r in sel if r.get("report_ns")]
             span = lambda xs, f: (f.format(min(xs)) if f.format(min(xs)) == f.format(max(xs))  # noqa: E731
                                   else f.format(min(xs)) + "-" + f.format(max(xs))) if xs else ""
-            out.append(f"| {m} | {a} | {cs} | {', '.join(rates)} | {span(irq, '{:d}')} | "
-                       f"{span(rep, '{:.1f}')} | {len(sel)} |")
+            run_at = [int(r["jitter_run_ns"]) / 1e9 for r in sel if r.get("jitter_run_ns")]
+            out.append(f"| {m} | {a} | {cs} | {', '.join(rates)} | {jitter_text(sel)} | "
+                       f"{span(run_at, '{:.2f}')} | {span(irq, '{:d}')} | {span(rep, '{:.1f}')} | {len(sel)} |")
     return "\n".join(out) + "\n"
 
 
