@@ -17,6 +17,7 @@ static const struct arch arches[] = {
 	  .image = "bzImage",
 	  .console = "ttyS0",
 	  .channel = "/dev/ttyS1",
+	  .cpu_rng = 1,
 	  .x86 = 1 },
 	/*
 	 * The machine of the 2022 report: ARM926EJ-S, SP804 timers, no cycle
@@ -91,6 +92,7 @@ static const struct arch arches[] = {
 	  .cpu = "24Kf",
 	  .rtc_vm = 1,
 	  .cmdline_max = 209,
+	  .halts = 1,
 	  .image = "vmlinux",
 	  .console = "ttyS0",
 	  .channel = "/dev/ttyS1" },

@@ -71,6 +71,20 @@ struct arch {
 	 */
 	int cmdline_max;
 	/*
+	 * The machine halts on power-off and QEMU stays (malta): the runner
+	 * ends it as soon as the report's terminator has arrived instead of
+	 * granting it the grace a machine that exits by itself gets.
+	 */
+	int halts;
+	/*
+	 * The architecture has a CPU RNG that random.trust_cpu= governs
+	 * (x86's RDRAND/RDSEED). Elsewhere arch_get_random_*() return
+	 * nothing in 6.1, so the trust_cpu axis changes nothing there and
+	 * its word is left out: it would only use up a command line that
+	 * malta limits.
+	 */
+	int cpu_rng;
+	/*
 	 * The x86 systemd guest: the cpu axis' models and RDRAND, the TSC
 	 * hints, the timer axis, read tracing, virtio-rng and KVM apply only
 	 * here.

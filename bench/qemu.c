@@ -135,7 +135,8 @@ static void kernel_cmdline(const struct cell *c, const struct accel *acc,
 	} else {
 		kcmd_add(k, CRB_SET_INIT "=" CRB_INIT_PROBE_ONLY);
 	}
-	kcmd_add(k, "random.trust_cpu=%s", c->v[AX_trust_cpu]);
+	if (ar->cpu_rng)
+		kcmd_add(k, "random.trust_cpu=%s", c->v[AX_trust_cpu]);
 	/* A seed from QEMU (m68k boot info, malta's rngseed, ARM virt's
 	 * /chosen/rng-seed) is mixed in either way; credited only with on. */
 	kcmd_add(k, "random.trust_bootloader=%s", c->v[AX_bootseed]);

@@ -14,7 +14,9 @@
 #   - bootseed=off, under icount: the outcome REPORT.md's "revert's architectures" table
 #     states for a 60 s budget: armv5-versatilepb still waiting (the SP804
 #     fallback clocksource fails the jitter test under icount), m68k-virt
-#     and mipsel-malta ready (goldfish timer, CP0 count) and the read back.
+#     and mipsel-malta ready (goldfish timer, CP0 count) and the read back;
+#     the kernel's own log of that jitter trial (patch 0005) says the same,
+#     and each machine's clocksource rate comes from its kernel log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 cache=${CRNGBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/crngbench}
@@ -36,10 +38,12 @@ done
 echo "PASS: arches: the patch series applies and block builds for ${karches//,/, }"
 
 # malta's boot loader passes at most 209 bytes of our command line: a cell
-# whose line is longer is refused before any boot, results dir untouched.
+# whose line is longer (here: five reads and the knob) is refused before
+# any boot, results dir untouched.
 rm -rf "$out.long"
 msg=$(timeout 60 build/crngbench-run --kernels "$cache/kernels" --out "$out.long" --set arch=mipsel-malta --set hz=100 \
-	--set trace=off --set cpu=default --set variant=block --set nocounter=on --set accel=tcg 2>&1)
+	--set trace=off --set cpu=default --set variant=block --set nocounter=on --set accel=tcg \
+	--set reads=urandom:urandom-nb:random:getrandom:getrandom-nb 2>&1)
 rc=$?
 [ $rc -eq 2 ] && [ ! -e "$out.long" ] && grep -q "this machine's boot loader passes at most 209" <<<"$msg" &&
 	echo "PASS: arches: a malta cell whose command line QEMU would cut is refused before the sweep" ||
@@ -60,6 +64,8 @@ rows = {(r["arch"], r["bootseed"]): r for r in csv.DictReader(open(sys.argv[1]))
 karch = {"armv5-versatilepb": "armv5", "m68k-virt": "m68k", "mipsel-malta": "mipsel"}
 # bootseed=off: what REPORT.md's table says for a 60 s budget
 expect_off = {"armv5-versatilepb": "waiting", "m68k-virt": "ready", "mipsel-malta": "ready"}
+# and the kernel's jitter trial (patch 0005's log line, as the probe read it)
+expect_trial = {"armv5-versatilepb": "gives up", "m68k-virt": "runs", "mipsel-malta": "runs"}
 
 
 def say(ok, what):
@@ -84,6 +90,15 @@ for m, a in karch.items():
     got = outcome(r)
     say(got == expect_off[m], f"{m}, block, no boot-loader seed: {got} at a 60 s budget "
         f"(REPORT.md: {expect_off[m]}; clocksource {r['clocksource'] or '?'})")
+    if r["jitter_per_bit"] and r["jitter_max_per_bit"]:
+        trial = "runs" if int(r["jitter_per_bit"]) <= int(r["jitter_max_per_bit"]) else "gives up"
+        trial_words = f"{trial} ({r['jitter_per_bit']} samples per bit, at most {r['jitter_max_per_bit']})"
+    else:
+        trial = trial_words = "not logged"
+    say(trial == expect_trial[m], f"{m}, block, no seed: the kernel's jitter trial {trial_words} "
+        f"(REPORT.md: {expect_trial[m]})")
+    say(bool(r["clocksource_hz"]), f"{m}: the rate of its clocksource '{r['clocksource']}' comes from the guest's "
+        f"kernel log ({r['clocksource_hz'] or 'missing'} Hz)")
     on = rows.get((m, "on"))
     if m in ("m68k-virt", "armv5-versatilepb"):
         say(on is None, f"{m}: bootseed=on is not booted (no seed to credit, bench/arch.c)")
