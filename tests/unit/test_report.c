@@ -120,6 +120,71 @@ static void garbled_report_is_not_data(void)
 	sb_free(&reads);
 }
 
+/*
+ * Probe-only boots of block under TCG, no seed (tests/fixtures/block-*.result,
+ * captured from crngbench-run): the kernel's jitter-trial line (patch 0005)
+ * and the clocksource registration lines, as the probe read them from
+ * /dev/kmsg, become the row's jitter_* and clocksource_hz columns.
+ */
+static int near(int64_t got, double want)
+{
+	return got > 0 && (double)got > want * 0.99 &&
+	       (double)got < want * 1.01;
+}
+
+static void trial_gives_up_on_versatilepb_and_q800(void)
+{
+	static const struct {
+		const char *file, *cs;
+		double hz;
+	} boots[] = {
+		{ "block-versatilepb.result", "arm,sp804", 1e6 }, /* SP804 */
+		{ "block-q800.result", "via1",
+		  783360 }, /* VIA, quiet console */
+	};
+
+	for (size_t i = 0; i < sizeof(boots) / sizeof(boots[0]); i++) {
+		struct row r;
+		struct report_outcome o;
+		struct strbuf reads = { 0 };
+
+		parse(boots[i].file, &r, &o, &reads, 0, -1);
+		CHECK(o.report_complete);
+		CHECK(!strcmp(r.clocksource, boots[i].cs));
+		CHECK(near(r.clocksource_hz, boots[i].hz));
+		CHECK(r.jitter_max_per_bit == 6); /* HZ=100 */
+		CHECK(r.jitter_per_bit > r.jitter_max_per_bit);
+		CHECK(r.jitter_differed >= 0 && r.jitter_differed < 8191);
+		CHECK(r.jitter_run_ns == -1 && r.jitter_skipped == -1);
+		/* and the read it made wait was still waiting at its budget */
+		CHECK(r.first_urandom_censored == 1);
+		sb_free(&reads);
+	}
+}
+
+static void trial_runs_on_malta_unless_the_knob_skips_it(void)
+{
+	struct row r;
+	struct report_outcome o;
+	struct strbuf reads = { 0 };
+
+	parse("block-malta.result", &r, &o, &reads, 0, -1);
+	CHECK(o.report_complete && !strcmp(r.clocksource, "MIPS"));
+	CHECK(near(r.clocksource_hz, 166.67e6)); /* CP0 count */
+	CHECK(r.jitter_per_bit >= 1 &&
+	      r.jitter_per_bit <= r.jitter_max_per_bit);
+	/* the loop started before the CRNG was ready, and the read waited */
+	CHECK(r.jitter_run_ns > 0 && r.jitter_run_ns < r.crng_ready_ns);
+	CHECK(r.first_urandom_end_ns >= r.crng_ready_ns);
+	sb_free(&reads);
+
+	parse("block-malta-knob.result", &r, &o, &reads, 0, -1);
+	CHECK(o.report_complete);
+	CHECK(r.jitter_skipped == 1 && r.jitter_per_bit == -1 &&
+	      r.jitter_run_ns == -1);
+	sb_free(&reads);
+}
+
 static void row_round_trip(void)
 {
 	struct row a, b;
@@ -171,6 +236,8 @@ int main(int argc, char **argv)
 	TEST(legacy_qemu64_returns_early);
 	TEST(truncated_report_is_not_data);
 	TEST(garbled_report_is_not_data);
+	TEST(trial_gives_up_on_versatilepb_and_q800);
+	TEST(trial_runs_on_malta_unless_the_knob_skips_it);
 	TEST(row_round_trip);
 	return check_any_failed;
 }
