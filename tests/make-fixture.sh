@@ -5,9 +5,8 @@
 #   tests/make-fixture.sh results/arches-<time> arches
 # Keeps raw.csv, reads.csv, summary.csv, meta.json, seed and run.matrix as
 # they are, and traces.csv only for each cell's first repetition (the full
-# table is large; the timeline chart needs one boot's traces); the kernel
-# logs of the first repetitions of block without a seed or the knob (the
-# clocksource table reads the clocksource's rate there).
+# table is large; the timeline chart needs one boot's traces). No boot
+# logs: the clock table reads the clocksource's rate from raw.csv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 run=${1:?usage: tests/make-fixture.sh RUN_DIR [NAME]}
@@ -17,16 +16,4 @@ mkdir -p "$fx"
 cp "$run"/{raw.csv,reads.csv,summary.csv,meta.json,seed,run.matrix} "$fx/"
 keep=$(tests/csvget.py "$run/raw.csv" boot_id | grep -- '-r0$' | paste -sd'|')
 { head -n 1 "$run/traces.csv"; grep -E "^($keep)," "$run/traces.csv" || true; } >"$fx/traces.csv"
-for id in $(python3 - "$run/raw.csv" <<'PY'
-import csv, sys
-for r in csv.DictReader(open(sys.argv[1])):
-    if (r["boot_id"].endswith("-r0") and r["variant"] == "block" and r.get("bootseed", "off") == "off"
-            and r["nocounter"] == "off"):
-        print(r["boot_id"])
-PY
-); do
-	[ -f "$run/boots/$id/console.log" ] || continue
-	mkdir -p "$fx/boots/$id"
-	cp "$run/boots/$id/console.log" "$fx/boots/$id/"
-done
 du -sh "$fx"
