@@ -50,6 +50,25 @@ static void classify(struct boot_facts *f, struct row *r, size_t cut)
 	sb_free(&traces);
 }
 
+/*
+ * A boot the runner killed at its 25 s host timeout: the channel cut at
+ * marker (keep bytes of it kept), the console showing console_line, under
+ * the current accel. 0, or -1 when the fixture lacks the marker.
+ */
+static int killed_at(const char *marker, size_t keep, const char *console_line,
+		     struct row *r)
+{
+	const char *p = strstr(chan, marker);
+	struct boot_facts f = { .timed_out = 1, .t_exit = 25000000000 };
+
+	CHECK(p != NULL); /* the fixture must hold the line cut at */
+	if (!p)
+		return -1;
+	console(console_line);
+	classify(&f, r, (size_t)(p - chan) + keep);
+	return 0;
+}
+
 static void complete_boot_ok(void)
 {
 	struct boot_facts f = { .t_exit = 3000000000 };
@@ -64,15 +83,11 @@ static void complete_boot_ok(void)
 /* Killed at the timeout in its first read, the kernel never ready: censored. */
 static void hung_in_read_is_censored(void)
 {
-	const char *p = strstr(chan, "\nread iface=urandom ");
-	struct boot_facts f = { .timed_out = 1, .t_exit = 25000000000 };
 	struct row r;
 
-	CHECK(p != NULL);
-	if (!p)
+	if (killed_at("\nread iface=urandom ", 1,
+		      "[    0.5] Run /init as init process\n", &r))
 		return;
-	console("[    0.5] Run /init as init process\n");
-	classify(&f, &r, (size_t)(p - chan) + 1);
 	CHECK(!strcmp(r.status, "censored"));
 	CHECK(strstr(r.reason, "last record: reading iface=urandom") != NULL);
 	CHECK(r.crng_ready_censored == 1 && r.first_urandom_censored == 1);
@@ -86,17 +101,15 @@ static void hung_in_read_is_censored(void)
  */
 static void icount_hang_censored_at_guest_time(void)
 {
-	const char *p = strstr(chan, "crngbench/1 seg=report");
-	struct boot_facts f = { .timed_out = 1, .t_exit = 25000000000 };
 	struct row r;
+	int cut;
 
-	CHECK(p != NULL);
-	if (!p)
-		return;
-	console("[    0.5] Run /init as init process\n");
 	accel = "icount";
-	classify(&f, &r, (size_t)(p - chan));
+	cut = killed_at("crngbench/1 seg=report", 0,
+			"[    0.5] Run /init as init process\n", &r);
 	accel = "";
+	if (cut)
+		return;
 	CHECK(!strcmp(r.status, "censored"));
 	CHECK(strstr(r.reason, "25 s of host time") != NULL);
 	CHECK(r.first_urandom_end_ns > 0 && r.crng_ready_censored == 1);
@@ -107,15 +120,11 @@ static void icount_hang_censored_at_guest_time(void)
 /* The same hang, but the kernel said it was ready: a timeout, not data. */
 static void hung_after_ready_is_timeout(void)
 {
-	const char *p = strstr(chan, "\nread iface=urandom ");
-	struct boot_facts f = { .timed_out = 1, .t_exit = 25000000000 };
 	struct row r;
 
-	CHECK(p != NULL); /* the fixture must hold the line cut at */
-	if (!p)
+	if (killed_at("\nread iface=urandom ", 1,
+		      "[    1.0] random: crng init done\n", &r))
 		return;
-	console("[    1.0] random: crng init done\n");
-	classify(&f, &r, (size_t)(p - chan) + 1);
 	CHECK(!strcmp(r.status, "timeout"));
 	CHECK(r.crng_ready_censored != 1);
 }
