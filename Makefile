@@ -33,6 +33,10 @@ QEMU ?= qemu-system-x86_64
 
 export CRNGBENCH_CACHE KERNEL_TARBALL EXTRA_PATCHES
 
+# Sub-makes (make bench runs make kernels, build.sh runs kbuild) print no
+# "Entering directory" lines: nothing reads or shows make's own chatter.
+MAKEFLAGS += --no-print-directory
+
 CSTD := -std=c11
 WARN := -Wall -Wextra -Werror
 CFLAGS ?= -O2 -g

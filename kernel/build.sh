@@ -226,6 +226,22 @@ export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 1970" KBUILD_BUILD_USER=c
 	KBUILD_BUILD_HOST=crngbench KBUILD_BUILD_VERSION=1
 gccver="${cross}gcc $("${cross}gcc" -dumpfullversion)"
 
+# Progress of a long build, without make's output (kernel/progress.sh; not
+# part of a kernel's key: it changes what is printed, not what is built).
+# shellcheck source=kernel/progress.sh
+. "$here/progress.sh"
+trap progress_stop EXIT
+
+# A release string is what meta.json, every chart and the mail's Subject
+# show: a kernel version and our LOCALVERSION, one word, nothing else.
+check_release() { # NAME RELEASE WANT SUFFIX
+	case "$2" in
+	*[!0-9A-Za-z.+_~-]* | "") die "$1: release string '$2' is not a kernel release (one word of [0-9A-Za-z.+_~-])" ;;
+	[0-9]*"$3"*"$4") ;;
+	*) die "$1: release '$2' does not name the variant and architecture ($3...$4)" ;;
+	esac
+}
+
 sync_tree() { # make the tree's touched files equal the staged variant
 	local dir=$1 f
 	for f in $touched; do
@@ -255,18 +271,34 @@ for v in "${variants[@]}"; do
 		note "$name: up to date ($(cat "$out/release"))"
 		continue
 	fi
-	note "$name: building (make -j$jobs)"
 	sync_tree "$scratch/$v"
 	lv="-crngbench-$v"
 	[ "$hz" = 250 ] || lv="$lv-hz$hz"
 	lv="$lv$suffix"
-	mk=(make -C "$src" O="$build" ARCH="$karch" CROSS_COMPILE="$cross" CC="$cc" LOCALVERSION="$lv" -j"$jobs")
-	if ! "${mk[@]}" "$image" ${dtb:+"$dtb"} >"$build/build-$v.log" 2>&1; then
-		tail -n 30 "$build/build-$v.log" >&2
-		die "building $name failed; full log: $build/build-$v.log"
+	# --no-print-directory: under a parent make (make bench) a sub-make
+	# prints "Entering directory" lines, which must not reach the log's
+	# progress count or anything read back from make.
+	mk=(make --no-print-directory -C "$src" O="$build" ARCH="$karch" CROSS_COMPILE="$cross" CC="$cc"
+		LOCALVERSION="$lv" -j"$jobs")
+	log="$build/build-$v.log"
+	start=$(date +%s)
+	progress_start "$name" "$log" "$build/.crngbench-units" "$build/vmlinux"
+	if ! "${mk[@]}" "$image" ${dtb:+"$dtb"} >"$log" 2>&1; then
+		progress_stop
+		tail -n 30 "$log" >&2
+		die "building $name failed; full log: $log"
 	fi
-	release=$("${mk[@]}" -s kernelrelease)
-	case "$release" in *"-crngbench-$v"*"$suffix") ;; *) die "$name: release '$release' does not name the variant and architecture" ;; esac
+	progress_stop
+	units=$(compiled_units "$log")
+	# A build that compiled most of the tree is the yardstick for the next
+	# cold build's estimate in this build directory.
+	[ "$units" -lt "$(cat "$build/.crngbench-units" 2>/dev/null || echo 0)" ] || echo "$units" >"$build/.crngbench-units"
+	# kbuild's own record of the release, not make's stdout: a make run
+	# under another make may print its directory changes there.
+	release=$(cat "$build/include/config/kernel.release" 2>/dev/null) ||
+		die "$name: $build/include/config/kernel.release missing after the build"
+	check_release "$name" "$release" "-crngbench-$v" "$suffix"
+	note "$name: built in $(($(date +%s) - start)) s ($units files compiled)"
 	rm -rf "$out.tmp"; mkdir -p "$out.tmp"
 	if [ "$image" = vmlinux ]; then
 		cp "$build/vmlinux" "$out.tmp/$image"

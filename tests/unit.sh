@@ -47,5 +47,6 @@ collect "runner input checks" tests/runner_inputs.sh
 collect "runner against fake-qemu" tests/fake_boots.sh
 collect "plots and report tables" tests/plots.sh
 collect "the mail and the terminal summary" tests/post.sh
+collect "kernel build progress" tests/kernel_progress.sh
 
 closing
