@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by kernel/build.sh: what a user watching a kernel build sees.
 # A cold build is minutes of make output nobody should read; instead, every
 # PROGRESS_SECONDS (default 20), one line: the files compiled so far, the
