@@ -41,6 +41,25 @@ static void even_count_interpolates(void)
 	CHECK(u.outliers == 0);
 }
 
+static void outlier_threshold_is_three_scaled_mads(void)
+{
+	/*
+	 * -1 -1 0 0 1 1 a: median 0; |x| = 1 1 0 0 1 1 a, median 1, so the
+	 * scaled MAD is 1.4826 and the bound 3 * 1.4826 = 4.4478. a on
+	 * either side of it, close enough that 2 or 4 MADs would differ.
+	 */
+	struct sample in[] = { { -1, 0 }, { -1, 0 }, { 0, 0 },	{ 0, 0 },
+			       { 1, 0 },  { 1, 0 },  { 4.4, 0 } };
+	struct sample out[] = { { -1, 0 }, { -1, 0 }, { 0, 0 },	 { 0, 0 },
+				{ 1, 0 },  { 1, 0 },  { 4.5, 0 } };
+	struct summary u;
+
+	CHECK(summarize(in, 7, 1, 100, &u) == 0);
+	CHECK(NEAR(u.median, 0) && u.outliers == 0);
+	CHECK(summarize(out, 7, 1, 100, &u) == 0);
+	CHECK(NEAR(u.median, 0) && u.outliers == 1);
+}
+
 static void censored_cells(void)
 {
 	/* Two of five still waiting at 20: median is the middle finite rank. */
@@ -99,6 +118,7 @@ int main(void)
 {
 	TEST(median_mean_sd_by_hand);
 	TEST(even_count_interpolates);
+	TEST(outlier_threshold_is_three_scaled_mads);
 	TEST(censored_cells);
 	TEST(mostly_censored);
 	TEST(all_censored);
