@@ -371,7 +371,10 @@ int results_read_matrix(const char *dir, struct matrix *m, char *err,
 	if (path_fmt(path, sizeof(path), "%s/run.matrix", dir))
 		return err_set(err, errlen, "path too long: %s", dir);
 	matrix_init(m);
-	return matrix_load(m, path, err, errlen);
+	return matrix_load(m, path, err, errlen) ||
+			       matrix_check_size(m, err, errlen) ?
+		       -1 :
+		       0;
 }
 
 /* --- meta.json ------------------------------------------------------------------ */
