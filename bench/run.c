@@ -638,8 +638,8 @@ static int mode_run(struct run *r, int argc, char **argv)
 	if (!r->o.resume && results_open(r))
 		die("%s", r->err);
 	handle_signals();
-	if (results_start(r) || sched_kvm_canary(r) ||
-	    results_write_meta(r, argc, argv, nplan) || results_load_done(r))
+	if (results_start(r) || results_load_done(r) || sched_kvm_canary(r) ||
+	    results_write_meta(r, argc, argv, nplan))
 		die("%s", r->err);
 	fprintf(stderr,
 		"[bench] %s: %zu boots (%zu already done), %d at a time (icount: %d), seed %" PRIu64

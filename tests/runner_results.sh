@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The runner on results directories it did not write, or that do not agree
+# with each other: merges of shards started differently or holding boots
+# outside the plan, --out on a directory that is no run, a raw.csv holding
+# a boot twice. Against tests/fake-qemu: no kernels, seconds.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fx=$PWD/tests/fixtures/block-qemu64.result
+runner=${CRNGBENCH_RUNNER:-build/crngbench-run}
+get() { tests/csvget.py "$@"; }
+ok() { echo "PASS: results dirs: $*"; }
+bad() { echo "FAIL: results dirs: $*"; }
+k=$tmp/kernels
+mkdir -p "$k/ok-hz250" "$k/slow-hz250"
+echo "ok $fx" >"$k/ok-hz250/bzImage"
+echo "slow-ok $fx" >"$k/slow-hz250/bzImage"
+touch "$tmp/image"
+run=(timeout 120 "$runner" --qemu tests/fake-qemu --image "$tmp/image" --quiet --kvm-canary 1 --jobs 1)
+shard() { # DIR K/N [options...]: one shard of a 4-boot run (2 cells, reps=2)
+	local dir=$1 s=$2
+	shift 2
+	"${run[@]}" --kernels "$k" --out "$dir" --seed 9 --shard "$s" --set variant=ok,slow --set reps=2 \
+		--set accel=icount "$@" >/dev/null 2>&1 || bad "shard $dir $s did not run"
+}
+# refused NAME WANT DIR...: the merge fails naming WANT, and writes nothing.
+refused() {
+	local name=$1 want=$2 msg
+	shift 2
+	rm -rf "$tmp/r"
+	if msg=$("$runner" --quiet --merge "$tmp/r" "$@" 2>&1); then
+		bad "merge $name was accepted: $(get "$tmp/r/raw.csv" boot_id | wc -l) rows"
+	elif ! grep -q -- "$want" <<<"$msg"; then
+		bad "merge $name: wanted '$want', got: $(head -c 300 <<<"$msg")"
+	elif [ -e "$tmp/r" ] || ls -d "$tmp"/r.merge-* >/dev/null 2>&1; then
+		bad "merge $name was refused but left files: $(ls -d "$tmp"/r*)"
+	else
+		ok "merge $name is refused and writes nothing: $(head -c 120 <<<"$msg")"
+	fi
+}
+
+# 4. One rule for a boot recorded twice: --summarize refuses it as --resume does.
+"${run[@]}" --kernels "$k" --out "$tmp/dup" --seed 3 --set variant=ok --set reps=3 >/dev/null 2>&1
+sed -n 2p "$tmp/dup/raw.csv" >>"$tmp/dup/raw.csv"
+cp "$tmp/dup/summary.csv" "$tmp/dup.summary"
+msg=$("$runner" --summarize "$tmp/dup" 2>&1)
+rc=$?
+[ $rc -eq 2 ] && grep -q "twice" <<<"$msg" && cmp -s "$tmp/dup/summary.csv" "$tmp/dup.summary" &&
+	ok "--summarize refuses a raw.csv holding a boot twice: $(head -c 120 <<<"$msg")" ||
+	bad "--summarize of a doubled boot: rc=$rc, n=$(get "$tmp/dup/summary.csv" n measure=crng_ready) $(head -c 200 <<<"$msg" | tr '\n' ' ')"
+msg2=$("${run[@]}" --kernels "$k" --out "$tmp/dup" --resume 2>&1)
+rc=$?
+[ $rc -eq 2 ] && [ "${msg2#*error: }" = "${msg#*error: }" ] &&
+	ok "--resume refuses the same raw.csv with the same message" ||
+	bad "--resume and --summarize differ on a doubled boot: rc=$rc '$(head -c 200 <<<"$msg2" | tr '\n' ' ')' vs '$(head -c 200 <<<"$msg" | tr '\n' ' ')'"
