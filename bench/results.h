@@ -39,9 +39,13 @@ int guest_image(const struct run *r, const char *arch, char *buf, size_t len);
 
 /*
  * Create (or, with --resume, reopen) r->out_dir: writable, locked against a
- * second runner, holding no other run unless resuming.
+ * second runner, holding no other run unless resuming. An existing
+ * directory must be empty or a run (results_is_run); anything else is
+ * refused before a file is written there.
  */
 int results_open(struct run *r);
+/* Is dir a run of the runner: its run.matrix, starting MATRIX_RESOLVED? */
+int results_is_run(const char *dir);
 /* A new run: seed, run.matrix, boots/, and the tables' headers (synced). */
 int results_start(struct run *r);
 /* Which boots raw.csv holds; detail rows of other boots are dropped. */

@@ -53,7 +53,7 @@ static void usage(FILE *f)
 	fputs("usage: crngbench-run [options]\n"
 	      "  --matrix FILE       matrix file (bench/*.matrix)\n"
 	      "  --set AXIS=V1,V2    override an axis or setting (repeatable, once per key)\n"
-	      "  --out DIR           results directory (created; must not hold a run unless --resume)\n"
+	      "  --out DIR           results directory (new or empty; a run only with --resume)\n"
 	      "  --resume            finish the run in --out without redoing its boots\n"
 	      "  --kernels DIR       built kernels (kernel/build.sh's cache kernels/)\n"
 	      "  --image FILE        guest initramfs (default build/guest.cpio, from make image)\n"

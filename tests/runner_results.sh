@@ -40,6 +40,40 @@ refused() {
 	fi
 }
 
+# 3. --out on a directory that is not a run of crngbench-run is refused and
+# left as it was; an empty directory is fine.
+mine() { # DIR [FILE...]: a user's directory with a seed, meta.json, summary.csv
+	local d=$1
+	shift
+	mkdir -p "$d" && echo 42 >"$d/seed" && echo '{"mine": 1}' >"$d/meta.json" &&
+		echo "my,summary" >"$d/summary.csv"
+	for f in "$@"; do echo "my $f" >"$d/$f"; done
+}
+state() { (cd "$1" && ls -A && cat ./* 2>/dev/null); }
+mine "$tmp/mine"
+before=$(state "$tmp/mine")
+msg=$("${run[@]}" --kernels "$k" --out "$tmp/mine" --set variant=ok --set reps=1 2>&1)
+rc=$?
+after=$(state "$tmp/mine")
+if [ $rc -eq 2 ] && [ "$before" = "$after" ] && grep -q "empty or new directory" <<<"$msg" &&
+	grep -q -- "--resume" <<<"$msg"; then
+	ok "--out on a directory holding other files is refused, untouched: $(head -c 120 <<<"$msg")"
+else
+	bad "--out on a user's directory: rc=$rc, files now: $(ls -A "$tmp/mine" | tr '\n' ' ') msg: $(head -c 200 <<<"$msg")"
+fi
+mine "$tmp/mine2" raw.csv
+before=$(state "$tmp/mine2")
+msg=$("${run[@]}" --kernels "$k" --out "$tmp/mine2" --resume 2>&1)
+rc=$?
+after=$(state "$tmp/mine2")
+[ $rc -eq 2 ] && [ "$before" = "$after" ] && grep -q "not a run" <<<"$msg" &&
+	ok "--resume on a directory that is not a run is refused, untouched" ||
+	bad "--resume on a user's directory: rc=$rc, files now: $(ls -A "$tmp/mine2" | tr '\n' ' ') msg: $(head -c 200 <<<"$msg")"
+mkdir -p "$tmp/empty"
+"${run[@]}" --kernels "$k" --out "$tmp/empty" --set variant=ok --set reps=1 >/dev/null 2>&1 &&
+	[ "$(get "$tmp/empty/raw.csv" status)" = ok ] && ok "--out on an empty directory runs" ||
+	bad "--out on an empty directory did not run"
+
 # 4. One rule for a boot recorded twice: --summarize refuses it as --resume does.
 "${run[@]}" --kernels "$k" --out "$tmp/dup" --seed 3 --set variant=ok --set reps=3 >/dev/null 2>&1
 sed -n 2p "$tmp/dup/raw.csv" >>"$tmp/dup/raw.csv"
