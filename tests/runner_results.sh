@@ -40,6 +40,38 @@ refused() {
 	fi
 }
 
+# 1. --merge compares how the shards were started (run.args): only --shard
+# (and --out) may differ; the kernels and the image by content, not path.
+shard "$tmp/s1" 1/2
+shard "$tmp/s2" 2/2
+shard "$tmp/a2" 2/2 --append "crngbench_x=1"
+refused "of a shard started with another --append" "append" "$tmp/s1" "$tmp/a2"
+refused "naming both --append values" "'crngbench_x=1'" "$tmp/s1" "$tmp/a2"
+shard "$tmp/q2" 2/2 --qemu-arg -no-hpet
+refused "of a shard started with another --qemu-arg" "qemu_arg" "$tmp/s1" "$tmp/q2"
+k2=$tmp/kernels2
+cp -r "$k" "$k2"
+echo "ok $fx # rebuilt" >"$k2/ok-hz250/bzImage"
+shard "$tmp/k2" 2/2 --kernels "$k2"
+refused "of a shard that booted another kernel" "ok-hz250/bzImage" "$tmp/s1" "$tmp/k2"
+k3=$tmp/elsewhere/kernels
+mkdir -p "$tmp/elsewhere" && cp -r "$k" "$k3"
+shard "$tmp/k3" 2/2 --kernels "$k3"
+rm -rf "$tmp/m3"
+if "$runner" --quiet --merge "$tmp/m3" "$tmp/s1" "$tmp/k3" >/dev/null 2>&1 &&
+	[ "$(get "$tmp/m3/raw.csv" boot_id | wc -l)" -eq 4 ]; then
+	ok "merge of shards whose kernels are the same files in another directory is accepted"
+else
+	bad "merge of shards with the same kernels under another path was refused"
+fi
+
+# 2. --merge refuses rows outside the plan: a c0-r7 in a reps=2 run.
+cp -r "$tmp/s2" "$tmp/x2"
+row=$(sed -n 2p "$tmp/x2/raw.csv")
+id=${row%%,*}
+echo "c0-r7${row#"$id"}" >>"$tmp/x2/raw.csv"
+refused "of a shard holding a boot outside the plan" "c0-r7" "$tmp/s1" "$tmp/x2"
+
 # 3. --out on a directory that is not a run of crngbench-run is refused and
 # left as it was; an empty directory is fine.
 mine() { # DIR [FILE...]: a user's directory with a seed, meta.json, summary.csv
