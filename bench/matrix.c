@@ -116,7 +116,7 @@ void matrix_init(struct matrix *m)
 	snprintf(m->icount, sizeof(m->icount), "shift=0,sleep=off");
 }
 
-static char *trim(char *s)
+char *matrix_trim(char *s)
 {
 	char *e;
 
@@ -153,7 +153,7 @@ static int set_values(struct matrix *m, int a, const char *key, char *val,
 
 	for (tok = strtok_r(val, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		tok = trim(tok);
+		tok = matrix_trim(tok);
 		if (!*tok)
 			return fail(err, errlen, "%s: empty value in the list",
 				    key);
@@ -249,8 +249,47 @@ static int set_setting(struct matrix *m, char *key, const char *val, char *err,
 	return 0;
 }
 
-/* One "axis=v axis=v" exclusion; axes are checked, values need not be in
- * the matrix (an override may have dropped them: then it matches nothing). */
+/* A CPU flag of QEMU's -cpu spelling (+x, -x, x=y), up to the next comma. */
+static int cpu_flag(const char *tok)
+{
+	size_t n = strcspn(tok, ",");
+
+	return *tok == '+' || *tok == '-' || memchr(tok, '=', n);
+}
+
+/*
+ * The next value of a comma list at *p into [*v, *v + return): as on an
+ * axis line, a cpu flag after a comma belongs to the model before it.
+ */
+static size_t next_value(int a, const char **p, const char **v)
+{
+	const char *e = *p + strcspn(*p, ",");
+
+	if (a == AX_cpu)
+		while (*e == ',' && e[1] && cpu_flag(e + 1))
+			e += 1 + strcspn(e + 1, ",");
+	*v = *p;
+	*p = *e ? e + 1 : e;
+	return (size_t)(e - *v);
+}
+
+/* Is v one of the comma-separated values of list (axis a's spelling)? */
+static int in_list(int a, const char *list, const char *v)
+{
+	const char *p = list, *x;
+	size_t len;
+
+	while (*p) {
+		len = next_value(a, &p, &x);
+		if (len == strlen(v) && !strncmp(x, v, len))
+			return 1;
+	}
+	return 0;
+}
+
+/* One "axis=v axis=v1,v2" exclusion; axes are checked, values need not be
+ * in the matrix (an override may have dropped them: then it matches
+ * nothing). A comma list matches any of its values. */
 static int add_exclude(struct matrix *m, const char *val, char *err,
 		       size_t errlen)
 {
@@ -266,6 +305,7 @@ static int add_exclude(struct matrix *m, const char *val, char *err,
 	for (tok = strtok_r(buf, " \t", &save); tok;
 	     tok = strtok_r(NULL, " \t", &save)) {
 		char *eq = strchr(tok, '=');
+		const char *p, *v;
 		int a;
 
 		if (eq)
@@ -278,12 +318,23 @@ static int add_exclude(struct matrix *m, const char *val, char *err,
 		if (a < 0 || !eq[1])
 			return fail(
 				err, errlen,
-				"exclude: '%s%s%s' is not axis=value; an exclusion is axis=value pairs separated by spaces, all of which a cell must match (e.g. exclude = accel=tcg nocounter=on)",
+				"exclude: '%s%s%s' is not axis=value; an exclusion is axis=value pairs separated by spaces, all of which a cell must match (e.g. exclude = accel=tcg nocounter=on; a value may be a comma list, any of which matches)",
 				tok, eq ? "=" : "", eq ? eq + 1 : "");
 		if (seen[a]++)
 			return fail(err, errlen,
 				    "exclude: axis %s named twice in '%s'", tok,
 				    val);
+		for (p = eq + 1; *p;)
+			if (!next_value(a, &p, &v) || (p[-1] == ',' && !*p))
+				return fail(
+					err, errlen,
+					"exclude: %s=%s: empty value in the list (a list is values joined by commas, no spaces: spaces separate axis=value pairs)",
+					tok, eq + 1);
+			else if (a == AX_cpu && v == eq + 1 && cpu_flag(v))
+				return fail(
+					err, errlen,
+					"exclude: cpu=%s: a CPU flag needs a model before it (e.g. max,-rdrand)",
+					eq + 1);
 	}
 	snprintf(m->exclude[m->nexclude++], sizeof(m->exclude[0]), "%s", val);
 	return 0;
@@ -304,8 +355,8 @@ int matrix_set(struct matrix *m, const char *assignment, char *err,
 			    "'%s' is not of the form axis=value[,value...]",
 			    assignment);
 	*eq = '\0';
-	key = trim(buf);
-	val = trim(eq + 1);
+	key = matrix_trim(buf);
+	val = matrix_trim(eq + 1);
 	if (!*val)
 		return fail(err, errlen, "'%s' has no value", key);
 	if (!strcmp(key, "reps"))
@@ -358,101 +409,6 @@ int matrix_set(struct matrix *m, const char *assignment, char *err,
 	return 0;
 }
 
-/* The key of "key = value", for duplicate checks; "" if none. */
-static void line_key(const char *line, char *key, size_t len)
-{
-	char buf[64];
-
-	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(line, "="), line);
-	snprintf(key, len, "%s", trim(buf));
-}
-
-#define MATRIX_MAX_LINE 4096
-
-/* One line of a matrix file: comment stripped, duplicate keys refused. */
-static int load_line(struct matrix *m, char *line, int lineno, char (*seen)[32],
-		     int *nseen, char *err, size_t errlen)
-{
-	char key[32], *p = strchr(line, '#');
-
-	if (p)
-		*p = '\0';
-	p = trim(line);
-	if (!*p)
-		return 0;
-	line_key(p, key, sizeof(key));
-	for (int i = 0; strcmp(key, "exclude") && i < *nseen; i++)
-		if (!strcmp(seen[i], key))
-			return fail(
-				err, errlen,
-				"line %d sets '%s' again; one line per axis or setting",
-				lineno, key);
-	if (*nseen < AX_N + 48)
-		snprintf(seen[(*nseen)++], 32, "%s", key);
-	return matrix_set(m, p, err, errlen);
-}
-
-int matrix_load(struct matrix *m, const char *path, char *err, size_t errlen)
-{
-	char sub[768], seen[AX_N + 48][32], *line = NULL;
-	int lineno = 0, nseen = 0, rc = 0;
-	size_t cap = 0;
-	ssize_t len;
-	struct stat st;
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return fail(err, errlen, "cannot read matrix file %s: %s", path,
-			    strerror(errno));
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
-		fclose(f);
-		return fail(err, errlen,
-			    "cannot read matrix file %s: not a regular file",
-			    path);
-	}
-	while (!rc && (len = getline(&line, &cap, f)) > 0) {
-		lineno++;
-		if (len > MATRIX_MAX_LINE)
-			rc = fail(err, errlen,
-				  "%s:%d: line longer than %d characters", path,
-				  lineno, MATRIX_MAX_LINE);
-		else if (load_line(m, line, lineno, seen, &nseen, sub,
-				   sizeof(sub)))
-			rc = fail(err, errlen, "%s:%d: %s", path, lineno, sub);
-	}
-	if (!rc && ferror(f))
-		rc = fail(err, errlen, "cannot read matrix file %s: %s", path,
-			  strerror(errno));
-	free(line);
-	fclose(f);
-	return rc;
-}
-
-int matrix_write(const struct matrix *m, FILE *f)
-{
-	fprintf(f, "# resolved by crngbench-run\nname = %s\nreps = %d\n",
-		m->name, m->reps);
-	for (int s = 0; s < SET_N; s++)
-		if (m->setting[s] >= 0)
-			fprintf(f, "%s = %d\n", setting_names[s],
-				m->setting[s]);
-	for (int i = 0; i < m->novr; i++)
-		for (int s = 0; s < SET_N; s++)
-			if (m->ovr[i][s] >= 0)
-				fprintf(f, "%s.%s = %d\n", setting_names[s],
-					m->ovr_accel[i], m->ovr[i][s]);
-	fprintf(f, "icount = %s\n", m->icount);
-	for (int i = 0; i < m->nexclude; i++)
-		fprintf(f, "exclude = %s\n", m->exclude[i]);
-	for (int a = 0; a < AX_N; a++) {
-		fprintf(f, "%s = ", axis_names[a]);
-		for (int i = 0; i < m->nvalues[a]; i++)
-			fprintf(f, "%s%s", i ? "," : "", m->values[a][i]);
-		fputc('\n', f);
-	}
-	return ferror(f) ? -1 : 0;
-}
-
 static int one_of(const char *v, const char *const *list, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -478,6 +434,29 @@ static int valid_reads(const char *v, char *bad, size_t badlen)
 }
 
 static int validate_settings(const struct matrix *m, char *err, size_t errlen);
+
+int matrix_check_size(const struct matrix *m, char *err, size_t errlen)
+{
+	size_t cells = 1;
+
+	for (int a = 0; a < AX_N; a++) {
+		size_t v = (size_t)(m->nvalues[a] > 0 ? m->nvalues[a] : 1);
+
+		cells = cells > SIZE_MAX / v ? SIZE_MAX : cells * v;
+	}
+	if (m->reps < 1 || cells <= MAX_PLAN_BOOTS / (size_t)m->reps)
+		return 0;
+	if (cells <= SIZE_MAX / (size_t)m->reps)
+		return fail(
+			err, errlen,
+			"the matrix has %zu cells x %d reps = %zu boots, more than the limit of %d boots a run may plan; give its axes fewer values or fewer reps (or split it into several matrices)",
+			cells, m->reps, cells * (size_t)m->reps,
+			MAX_PLAN_BOOTS);
+	return fail(
+		err, errlen,
+		"the matrix has %zu cells x %d reps, more than %zu boots, above the limit of %d boots a run may plan; give its axes fewer values or fewer reps (or split it into several matrices)",
+		cells, m->reps, SIZE_MAX, MAX_PLAN_BOOTS);
+}
 
 int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 {
@@ -574,7 +553,9 @@ int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 			}
 		}
 	}
-	return validate_settings(m, err, errlen);
+	return matrix_check_size(m, err, errlen) ?
+		       -1 :
+		       validate_settings(m, err, errlen);
 }
 
 int matrix_icount_shift(const struct matrix *m)
@@ -754,7 +735,7 @@ static int excluded_by(const char *e, const struct cell *c)
 
 		*eq = '\0'; /* add_exclude checked the form */
 		a = axis_lookup(tok);
-		if (strcmp(c->v[a], eq + 1))
+		if (!in_list(a, eq + 1, c->v[a]))
 			return 0;
 	}
 	return 1;
@@ -773,13 +754,19 @@ int matrix_cell_planned(const struct matrix *m, const struct cell *c)
 struct boot_plan *matrix_plan(const struct matrix *m, uint64_t seed,
 			      int shard_k, int shard_n, size_t *count)
 {
-	size_t ncells = matrix_ncells(m), total = ncells * (size_t)m->reps,
-	       n = 0;
-	struct boot_plan *plan = calloc(total ? total : 1, sizeof(*plan));
-	size_t *order = malloc((ncells ? ncells : 1) * sizeof(*order));
+	char err[8];
+	size_t ncells, total, n = 0;
+	struct boot_plan *plan;
+	size_t *order;
 	uint64_t st = seed;
 
 	*count = 0;
+	if (matrix_check_size(m, err, sizeof(err)))
+		return NULL;
+	ncells = matrix_ncells(m);
+	total = ncells * (size_t)m->reps;
+	plan = calloc(total ? total : 1, sizeof(*plan));
+	order = malloc((ncells ? ncells : 1) * sizeof(*order));
 	if (!plan || !order) {
 		free(plan);
 		free(order);

@@ -44,6 +44,11 @@ enum axis {
 #define MAX_VALUE_LEN 96
 #define MAX_EXCLUDES 16
 #define MAX_ACCEL_OVERRIDES 4
+/* Cells x reps a run may plan: far beyond any run (a boot takes seconds to
+ * minutes), and a bound on what planning allocates. */
+#define MAX_PLAN_BOOTS 1000000
+/* run.matrix's first line: what marks a directory as a run of the runner. */
+#define MATRIX_RESOLVED "# resolved by crngbench-run"
 
 /*
  * The time settings, each with an optional value per accelerator
@@ -97,6 +102,8 @@ int matrix_icount_shift(const struct matrix *m);
 int axis_lookup(const char *name);
 const char *axis_default(enum axis a);
 
+/* s without leading and trailing white space (in place). */
+char *matrix_trim(char *s);
 /* Defaults for every axis, reps 3, the settings' defaults above. */
 void matrix_init(struct matrix *m);
 /*
@@ -107,11 +114,18 @@ void matrix_init(struct matrix *m);
 int matrix_load(struct matrix *m, const char *path, char *err, size_t errlen);
 int matrix_set(struct matrix *m, const char *assignment, char *err,
 	       size_t errlen);
+/* n --set assignments in order; like a file's lines, each key once
+ * (exclude may repeat). */
+int matrix_set_list(struct matrix *m, char *const *sets, int n, char *err,
+		    size_t errlen);
 /* The resolved matrix as a matrix file that matrix_load reads back
  * identically (run.matrix). 0, or -1 on a write error. */
 int matrix_write(const struct matrix *m, FILE *f);
-/* Check every value against what its axis accepts (static rules only). */
+/* Check every value against what its axis accepts (static rules only),
+ * and the size (matrix_check_size). */
 int matrix_validate(const struct matrix *m, char *err, size_t errlen);
+/* Cells x reps within MAX_PLAN_BOOTS, or a message naming both numbers. */
+int matrix_check_size(const struct matrix *m, char *err, size_t errlen);
 
 size_t matrix_ncells(const struct matrix *m);
 void matrix_cell(const struct matrix *m, size_t index, struct cell *c);
@@ -132,7 +146,8 @@ struct boot_plan {
  * The boots of shard k of n (1-based k; n = 1 for everything), in run order:
  * repetition rounds, each a seeded shuffle of the cells, so drift spreads
  * over all cells instead of landing on the last one. Returns a malloc'd
- * array of *count plans, or NULL if the shard is empty or on ENOMEM.
+ * array of *count plans (possibly none), or NULL on ENOMEM or when the
+ * matrix is above matrix_check_size()'s limit.
  */
 struct boot_plan *matrix_plan(const struct matrix *m, uint64_t seed,
 			      int shard_k, int shard_n, size_t *count);

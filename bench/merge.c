@@ -50,6 +50,140 @@ static int same_as_first(const struct shard *s, int i, const char *name,
 	return rc ? -1 : 0;
 }
 
+/*
+ * run.args as merge compares it: every line but the shard (which differs),
+ * parallel_jobs (icount boots side by side measure what they measure
+ * alone) and the paths of the kernels and the image, whose files are
+ * compared by checksum instead: one machine's cache is not another's.
+ */
+static char *next_arg(char **p)
+{
+	static const char *const skip[] = { "#", "shard = ", "parallel_jobs = ",
+					    "kernels = ", "image = " };
+	const size_t nskip = sizeof(skip) / sizeof(skip[0]);
+
+	while (**p) {
+		char *line = *p, *nl = strchr(line, '\n');
+		size_t k = 0;
+
+		*p = nl ? nl + 1 : line + strlen(line);
+		if (nl)
+			*nl = '\0';
+		while (k < nskip && strncmp(line, skip[k], strlen(skip[k])))
+			k++;
+		if (k == nskip && *line)
+			return line;
+	}
+	return NULL;
+}
+
+/* A "file PATH CRC" line's name: under the kernels directory, or the
+ * file's own name; its checksum into crc. */
+static const char *file_name(char *line, const char *kernels, char **crc)
+{
+	char *sp = strrchr(line, ' '), *path = line + 5, *slash;
+	size_t k = strlen(kernels);
+
+	*crc = sp ? sp + 1 : line;
+	if (sp)
+		*sp = '\0';
+	if (k && !strncmp(path, kernels, k) && path[k] == '/')
+		return path + k + 1;
+	slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* The value of "key = value" in a run.args held in b, into buf. */
+static void arg_value(const struct strbuf *b, const char *key, char *buf,
+		      size_t len)
+{
+	char want[32];
+	const char *v;
+
+	snprintf(want, sizeof(want), "\n%s = ", key);
+	v = strstr(b->p, want);
+	v = v ? v + strlen(want) : "";
+	text_printf(buf, len, "%.*s", (int)strcspn(v, "\n"), v);
+}
+
+/* The length of a run.args line's key: "append" of "append = x"; 0 for
+ * a file line. */
+static size_t key_len(const char *line)
+{
+	const char *eq = strstr(line, " = ");
+
+	return eq && strncmp(line, "file ", 5) ? (size_t)(eq - line) : 0;
+}
+
+/* Lines x (shard 0) and y (shard i), "" when one has no more: equal? */
+static int arg_differs(const struct shard *s, int i, char *x, char *y,
+		       const char *ka, const char *kb, char *err, size_t errlen)
+{
+	size_t k = key_len(x);
+	char *cx, *cy;
+	const char *name;
+
+	if (!strncmp(x, "file ", 5) && !strncmp(y, "file ", 5)) {
+		name = file_name(x, ka, &cx);
+		file_name(y, kb, &cy);
+		return strcmp(cx, cy) ?
+			       err_set(err, errlen,
+				       "%s and %s booted different files: %s has checksum %s in the first, %s in the second (rebuilt in between?); the shards of one run boot the same kernels and image",
+				       s[0].dir, s[i].dir, name, cx, cy) :
+			       0;
+	}
+	if (k && k == key_len(y) && !strncmp(x, y, k))
+		return strcmp(x, y) ?
+			       err_set(err, errlen,
+				       "%s and %s were not started alike (run.args): %.*s '%s' in the first, '%s' in the second; the shards of one run differ only in --shard and --out",
+				       s[0].dir, s[i].dir, (int)k, x, x + k + 3,
+				       y + k + 3) :
+			       0;
+	/* A line only one has (another count of qemu_arg lines). */
+	if (!*x || (!k && key_len(y)))
+		return err_set(
+			err, errlen,
+			"%s was started with %s, %s without it; the shards of one run differ only in --shard and --out",
+			s[i].dir, y, s[0].dir);
+	return err_set(
+		err, errlen,
+		"%s was started with %s, %s without it; the shards of one run differ only in --shard and --out",
+		s[0].dir, *x ? x : "(nothing)", s[i].dir);
+}
+
+/* Shard i was started as shard 0 was: the first setting that differs. */
+static int same_args(const struct shard *s, int i, char *err, size_t errlen)
+{
+	struct strbuf a = { 0 }, b = { 0 };
+	char ka[PATH_MAX], kb[PATH_MAX], *pa, *pb, *x, *y;
+	int rc = 0;
+
+	if (shard_file(s[0].dir, "run.args", &a, err, errlen) ||
+	    shard_file(s[i].dir, "run.args", &b, err, errlen)) {
+		rc = err_set(
+			err, errlen,
+			"%s has no run.args (a run from before run.args was recorded, or not a run): how it was started cannot be compared",
+			a.len ? s[i].dir : s[0].dir);
+		goto out;
+	}
+	arg_value(&a, "kernels", ka, sizeof(ka));
+	arg_value(&b, "kernels", kb, sizeof(kb));
+	pa = a.p;
+	pb = b.p;
+	while (!rc) {
+		x = next_arg(&pa);
+		y = next_arg(&pb);
+		if (!x && !y)
+			break;
+		rc = arg_differs(s, i, x ? x : "", y ? y : "", ka, kb, err,
+				 errlen);
+	}
+out:
+	sb_free(&a);
+	sb_free(&b);
+	return rc ? -1 : 0;
+}
+
 /* Same matrix and seed in every shard; every row read. */
 static int merge_load(struct shard *s, int n, struct matrix *m, uint64_t *seed,
 		      char *err, size_t errlen)
@@ -58,7 +192,8 @@ static int merge_load(struct shard *s, int n, struct matrix *m, uint64_t *seed,
 		char path[PATH_MAX];
 
 		if (same_as_first(s, i, "run.matrix", err, errlen) ||
-		    same_as_first(s, i, "seed", err, errlen))
+		    same_as_first(s, i, "seed", err, errlen) ||
+		    same_args(s, i, err, errlen))
 			return -1;
 		if (path_fmt(path, sizeof(path), "%s/raw.csv", s[i].dir) ||
 		    !is_regular_file(path))
@@ -75,49 +210,88 @@ static int merge_load(struct shard *s, int n, struct matrix *m, uint64_t *seed,
 		       0;
 }
 
+/* A boot id, and for a row the shard holding it. */
+struct rowref {
+	char id[32];
+	int shard;
+};
+
+static int by_id(const void *a, const void *b)
+{
+	return strcmp(((const struct rowref *)a)->id,
+		      ((const struct rowref *)b)->id);
+}
+
+static int has_id(const struct rowref *sorted, size_t n, const char *id)
+{
+	struct rowref key = { .shard = 0 };
+
+	snprintf(key.id, sizeof(key.id), "%s", id);
+	return bsearch(&key, sorted, n, sizeof(*sorted), by_id) != NULL;
+}
+
+/* Every row a planned boot, none twice, none missing. */
+static int check_rows(const struct shard *s, struct rowref *plan, size_t nplan,
+		      struct rowref *rows, size_t nrows, char *err,
+		      size_t errlen)
+{
+	qsort(plan, nplan, sizeof(*plan), by_id);
+	qsort(rows, nrows, sizeof(*rows), by_id);
+	for (size_t j = 0; j < nrows; j++) {
+		if (!has_id(plan, nplan, rows[j].id))
+			return err_set(
+				err, errlen,
+				"%s holds boot %s, which the run's matrix does not plan (%zu boots; a row of another run, or written by hand?)",
+				s[rows[j].shard].dir, rows[j].id, nplan);
+		if (j && !strcmp(rows[j - 1].id, rows[j].id))
+			return err_set(
+				err, errlen,
+				"boot %s is recorded twice (%s and %s): were the shards K/N all different?",
+				rows[j].id, s[rows[j - 1].shard].dir,
+				s[rows[j].shard].dir);
+	}
+	/* Every row is a distinct planned boot: nrows of them are there. */
+	for (size_t p = 0; nrows < nplan && p < nplan; p++)
+		if (!has_id(rows, nrows, plan[p].id))
+			return err_set(
+				err, errlen,
+				"the shards hold %zu of %zu planned boots (%zu missing, first %s): is a shard missing or unfinished (--resume it)?",
+				nrows, nplan, nplan - nrows, plan[p].id);
+	return 0;
+}
+
 /* Every planned boot exactly once across the shards, nothing else. */
 static int merge_check(const struct shard *s, int n, const struct matrix *m,
 		       uint64_t seed, char *err, size_t errlen)
 {
-	size_t nplan, missing = 0;
+	size_t nplan, nrows = 0, k = 0;
 	struct boot_plan *plan = matrix_plan(m, seed, 1, 1, &nplan);
-	char first_missing[32] = "";
-	int rc = 0;
+	struct rowref *pid = NULL, *rid = NULL;
+	int rc;
 
-	if (!plan)
-		return err_set(err, errlen, "the shards' matrix has no boots");
-	for (size_t p = 0; p < nplan && !rc; p++) {
-		char id[32];
-		int seen = -1;
-
-		boot_id(&plan[p], id, sizeof(id));
-		for (int i = 0; i < n && !rc; i++)
-			for (size_t j = 0; j < s[i].n && !rc; j++) {
-				if (strcmp(s[i].rows[j].boot_id, id))
-					continue;
-				if (seen >= 0)
-					rc = err_set(
-						err, errlen,
-						"boot %s is recorded twice (%s and %s): were the shards K/N all different?",
-						id, s[seen].dir, s[i].dir);
-				seen = i;
-			}
-		if (seen < 0 && !missing++)
-			snprintf(first_missing, sizeof(first_missing), "%s",
-				 id);
+	for (int i = 0; i < n; i++)
+		nrows += s[i].n;
+	if (plan) {
+		pid = calloc(nplan ? nplan : 1, sizeof(*pid));
+		rid = calloc(nrows ? nrows : 1, sizeof(*rid));
 	}
-	if (!rc && missing)
-		rc = err_set(
-			err, errlen,
-			"the shards hold %zu of %zu planned boots (%zu missing, first %s): is a shard missing or unfinished (--resume it)?",
-			nplan - missing, nplan, missing, first_missing);
-	for (int i = 0; i < n && !rc; i++)
-		if (s[i].n > nplan)
-			rc = err_set(
-				err, errlen,
-				"%s holds boots that are not in the matrix",
-				s[i].dir);
+	if (!pid || !rid) {
+		rc = err_set(err, errlen, "out of memory checking the shards");
+		goto out;
+	}
+	for (size_t p = 0; p < nplan; p++)
+		boot_id(&plan[p], pid[p].id, sizeof(pid[p].id));
+	for (int i = 0; i < n; i++)
+		for (size_t j = 0; j < s[i].n; j++, k++) {
+			snprintf(rid[k].id, sizeof(rid[k].id), "%s",
+				 s[i].rows[j].boot_id);
+			rid[k].shard = i;
+		}
+	rc = check_rows(s, pid, nplan, rid, nrows, err, errlen);
+out:
 	free(plan);
+	free(pid);
+	free(rid);
 	return rc;
 }
 
@@ -264,6 +438,30 @@ static int merge_copy(const char *from_dir, const char *tmp, const char *name,
 	return 0;
 }
 
+/* The first shard's run.args as the merged run's: the whole matrix. */
+static int merge_args(const struct shard *s, const char *tmp, char *err,
+		      size_t errlen)
+{
+	struct strbuf in = { 0 }, out = { 0 };
+	char path[PATH_MAX], *p, *shard;
+	int rc = shard_file(s[0].dir, "run.args", &in, err, errlen);
+
+	shard = rc ? NULL : strstr(in.p, "\nshard = ");
+	if (shard) {
+		p = strchr(shard + 1, '\n');
+		sb_append(&out, in.p, (size_t)(shard - in.p));
+		sb_printf(&out, "\nshard = 1/1%s", p ? p : "\n");
+	}
+	if (!rc && (!shard || out.oom ||
+		    path_fmt(path, sizeof(path), "%s/run.args", tmp) ||
+		    write_file_atomic(path, out.p, out.len)))
+		rc = err_set(err, errlen, "cannot write %s/run.args: %s", tmp,
+			     shard ? strerror(errno) : "no shard line to take");
+	sb_free(&in);
+	sb_free(&out);
+	return rc;
+}
+
 /* Remove a half-built merge (files one level below boots/ at most). */
 static void remove_tree(const char *dir)
 {
@@ -317,6 +515,7 @@ int results_merge(const char *out, char *const *dirs, int ndirs, char *err,
 	    merge_table(s, ndirs, tmp, "traces.csv", err, errlen) ||
 	    merge_copy(s[0].dir, tmp, "run.matrix", err, errlen) ||
 	    merge_copy(s[0].dir, tmp, "seed", err, errlen) ||
+	    merge_args(s, tmp, err, errlen) ||
 	    merge_meta(s, ndirs, tmp, err, errlen) ||
 	    merge_boots(s, ndirs, tmp, err, errlen) ||
 	    summary_write(tmp, seed, NULL, 0, err, errlen)) {

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -45,58 +44,6 @@ int guest_image(const struct run *r, const char *arch, char *buf, size_t len)
 		return path_fmt(buf, len, "%s", r->image_path);
 	return path_fmt(buf, len, "%.*s/probe-%s.cpio", dirlen,
 			slash ? r->image_path : ".", a->kernel_arch);
-}
-
-/* One runner per directory: a second gets the holder's pid in its error. */
-static int lock_dir(struct run *r)
-{
-	char path[PATH_MAX], pid[32];
-	ssize_t n;
-
-	if (results_path(r, ".lock", path, sizeof(path)))
-		return ERR(r, "results directory path too long: %s",
-			   r->out_dir);
-	r->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (r->lock_fd < 0)
-		return ERR(r, "results directory %s is not writable: %s",
-			   r->out_dir, strerror(errno));
-	if (flock(r->lock_fd, LOCK_EX | LOCK_NB)) {
-		n = pread(r->lock_fd, pid, sizeof(pid) - 1, 0);
-		pid[n > 0 ? n : 0] = '\0';
-		pid[strcspn(pid, "\n")] = '\0';
-		return ERR(
-			r,
-			"%s is in use by another crngbench-run (pid %s); wait for it or choose another --out",
-			r->out_dir, pid[0] ? pid : "?");
-	}
-	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-	if (ftruncate(r->lock_fd, 0) ||
-	    pwrite(r->lock_fd, pid, (size_t)n, 0) != n)
-		return ERR(r, "cannot write %s: %s", path, strerror(errno));
-	return 0;
-}
-
-int results_open(struct run *r)
-{
-	char path[PATH_MAX];
-
-	r->lock_fd = -1;
-	if (mkdir(r->out_dir, 0755) && errno != EEXIST)
-		return ERR(r, "cannot create results directory %s: %s",
-			   r->out_dir, strerror(errno));
-	if (lock_dir(r))
-		return -1;
-	if (results_path(r, "raw.csv", path, sizeof(path)))
-		return ERR(r, "results directory path too long");
-	if (!r->o.resume && file_exists(path))
-		return ERR(
-			r,
-			"%s already holds a run; use --resume to finish it or choose another --out",
-			r->out_dir);
-	if (r->o.resume && !file_exists(path))
-		return ERR(r, "cannot resume: %s holds no run (no raw.csv)",
-			   r->out_dir);
-	return 0;
 }
 
 int results_write_out(struct run *r, const char *name, const char *buf,
@@ -156,9 +103,11 @@ int results_start(struct run *r)
 		return ERR(r, "cannot create %s/boots: %s", r->out_dir,
 			   strerror(errno));
 	if (!r->o.resume) {
+		/* run.matrix first: it marks the directory as a run. */
 		snprintf(line, sizeof(line), "%" PRIu64 "\n", r->o.seed);
-		if (results_write_out(r, "seed", line, strlen(line)) ||
-		    save_matrix(r) || results_save_args(r))
+		if (save_matrix(r) ||
+		    results_write_out(r, "seed", line, strlen(line)) ||
+		    results_save_args(r))
 			return -1;
 	}
 	mem = open_memstream(&hdr, &hlen);
@@ -297,13 +246,7 @@ int results_load_done(struct run *r)
 		return ERR(r, "out of memory");
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (results_is_done(r, rows[i].boot_id)) {
-			free(rows);
-			return ERR(
-				r,
-				"%s holds boot %s twice; fix raw.csv before resuming",
-				path, rows[i].boot_id);
-		}
+		/* row_read_file refused a boot recorded twice */
 		r->done_ids[r->ndone] = strdup(rows[i].boot_id);
 		if (!r->done_ids[r->ndone++]) {
 			free(rows);
@@ -371,7 +314,10 @@ int results_read_matrix(const char *dir, struct matrix *m, char *err,
 	if (path_fmt(path, sizeof(path), "%s/run.matrix", dir))
 		return err_set(err, errlen, "path too long: %s", dir);
 	matrix_init(m);
-	return matrix_load(m, path, err, errlen);
+	return matrix_load(m, path, err, errlen) ||
+			       matrix_check_size(m, err, errlen) ?
+		       -1 :
+		       0;
 }
 
 /* --- meta.json ------------------------------------------------------------------ */

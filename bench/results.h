@@ -39,9 +39,13 @@ int guest_image(const struct run *r, const char *arch, char *buf, size_t len);
 
 /*
  * Create (or, with --resume, reopen) r->out_dir: writable, locked against a
- * second runner, holding no other run unless resuming.
+ * second runner, holding no other run unless resuming. An existing
+ * directory must be empty or a run (results_is_run); anything else is
+ * refused before a file is written there.
  */
 int results_open(struct run *r);
+/* Is dir a run of the runner: its run.matrix, starting MATRIX_RESOLVED? */
+int results_is_run(const char *dir);
 /* A new run: seed, run.matrix, boots/, and the tables' headers (synced). */
 int results_start(struct run *r);
 /* Which boots raw.csv holds; detail rows of other boots are dropped. */
@@ -79,9 +83,12 @@ int results_rescan(struct run *r);
 
 /*
  * --merge: the shards of one run into out. Every shard must have the same
- * run.matrix and seed; together they must hold every planned boot exactly
- * once, with no two rows for one boot. Nothing is written unless all of
- * that holds; the merged run is built in a temporary directory and renamed.
+ * run.matrix and seed, and run.args alike but for the shard, parallel_jobs
+ * and the paths of files whose checksums agree; together they must hold
+ * every planned boot exactly once, and no row of a boot the plan does not
+ * have. Nothing is written unless all of that holds; the merged run (its
+ * run.args the first shard's as shard 1/1) is built in a temporary
+ * directory and renamed.
  */
 int results_merge(const char *out, char *const *dirs, int ndirs, char *err,
 		  size_t errlen);

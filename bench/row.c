@@ -227,11 +227,46 @@ void row_derive(struct row *r)
 	}
 }
 
+struct row_line {
+	const char *id;
+	size_t line;
+};
+
+static int by_id(const void *a, const void *b)
+{
+	const struct row_line *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* No boot twice: the same rule for every mode that reads raw.csv. */
+static int check_once(const char *path, const struct row *rows,
+		      const size_t *lines, size_t n, char *err, size_t errlen)
+{
+	struct row_line *ix = calloc(n ? n : 1, sizeof(*ix));
+	int rc = 0;
+
+	if (!ix)
+		return err_set(err, errlen, "out of memory reading %s", path);
+	for (size_t i = 0; i < n; i++)
+		ix[i] = (struct row_line){ rows[i].boot_id, lines[i] };
+	qsort(ix, n, sizeof(*ix), by_id);
+	for (size_t i = 1; i < n && !rc; i++)
+		if (!strcmp(ix[i - 1].id, ix[i].id))
+			rc = err_set(
+				err, errlen,
+				"%s holds boot %s twice (lines %zu and %zu): one boot, one row; fix or move one of them (nothing was changed)",
+				path, ix[i].id, ix[i - 1].line, ix[i].line);
+	free(ix);
+	return rc;
+}
+
 int row_read_file(const char *path, struct row **rows, size_t *n, char *err,
 		  size_t errlen)
 {
 	char *line = NULL, *header = NULL;
-	size_t cap = 0, alloc = 0, lineno = 0;
+	size_t cap = 0, alloc = 0, lineno = 0, *lines = NULL;
 	ssize_t len;
 	int rc = 0;
 	FILE *f = fopen(path, "re");
@@ -256,13 +291,17 @@ int row_read_file(const char *path, struct row **rows, size_t *n, char *err,
 		if (*n == alloc) {
 			size_t na = alloc ? alloc * 2 : 64;
 			struct row *p = realloc(*rows, na * sizeof(**rows));
+			size_t *l = p ? realloc(lines, na * sizeof(*lines)) :
+					NULL;
 
-			if (!p) {
+			if (p)
+				*rows = p;
+			if (!l) {
 				rc = err_set(err, errlen,
 					     "out of memory reading %s", path);
 				break;
 			}
-			*rows = p;
+			lines = l;
 			alloc = na;
 		}
 		if (row_parse(line, header, &(*rows)[*n])) {
@@ -272,11 +311,14 @@ int row_read_file(const char *path, struct row **rows, size_t *n, char *err,
 				path, lineno, line);
 			break;
 		}
-		(*n)++;
+		lines[(*n)++] = lineno;
 	}
 	if (!rc && ferror(f))
 		rc = err_set(err, errlen, "cannot read %s: %s", path,
 			     strerror(errno));
+	if (!rc)
+		rc = check_once(path, *rows, lines, *n, err, errlen);
+	free(lines);
 	free(line);
 	free(header);
 	fclose(f);

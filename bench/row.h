@@ -106,8 +106,9 @@ void row_derive(struct row *r);
 /*
  * Read every complete row of a raw.csv (a torn last line is not a row).
  * 0 with a malloc'd array, or -1 with a message in err: the file cannot be
- * read, memory ran out, or a row does not parse (named by its line number;
- * nothing is dropped silently).
+ * read, memory ran out, a row does not parse (named by its line number;
+ * nothing is dropped silently), or two rows are of one boot. Every mode
+ * that reads raw.csv (summary, resume, rescan, merge) reads it here.
  */
 int row_read_file(const char *path, struct row **rows, size_t *n, char *err,
 		  size_t errlen);

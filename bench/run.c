@@ -52,8 +52,8 @@ static void usage(FILE *f)
 {
 	fputs("usage: crngbench-run [options]\n"
 	      "  --matrix FILE       matrix file (bench/*.matrix)\n"
-	      "  --set AXIS=V1,V2    override an axis or setting (repeatable)\n"
-	      "  --out DIR           results directory (created; must not hold a run unless --resume)\n"
+	      "  --set AXIS=V1,V2    override an axis or setting (repeatable, once per key)\n"
+	      "  --out DIR           results directory (new or empty; a run only with --resume)\n"
 	      "  --resume            finish the run in --out without redoing its boots\n"
 	      "  --kernels DIR       built kernels (kernel/build.sh's cache kernels/)\n"
 	      "  --image FILE        guest initramfs (default build/guest.cpio, from make image)\n"
@@ -385,9 +385,8 @@ static void load_matrix(struct run *r)
 	if (r->o.matrix_file &&
 	    matrix_load(&r->m, r->o.matrix_file, err, sizeof(err)))
 		die("%s", err);
-	for (int i = 0; i < r->o.nsets; i++)
-		if (matrix_set(&r->m, r->o.sets[i], err, sizeof(err)))
-			die("--set %s", err);
+	if (matrix_set_list(&r->m, r->o.sets, r->o.nsets, err, sizeof(err)))
+		die("--set %s", err);
 	if (matrix_validate(&r->m, err, sizeof(err)))
 		die("%s", err);
 	if (!r->o.seed_given) {
@@ -619,9 +618,12 @@ static int mode_run(struct run *r, int argc, char **argv)
 	r->tsc_khz = host_tsc_khz();
 	plan = matrix_plan(&r->m, r->o.seed, r->o.shard_k, r->o.shard_n,
 			   &nplan);
-	if (!plan || !nplan)
-		die("the matrix has no boots for shard %d/%d", r->o.shard_k,
-		    r->o.shard_n);
+	if (!plan)
+		die("out of memory planning %zu cells x %d reps",
+		    matrix_ncells(&r->m), r->m.reps);
+	if (!nplan)
+		die("the matrix has no boots for shard %d/%d (every cell excluded, or more shards than boots?)",
+		    r->o.shard_k, r->o.shard_n);
 	order_plan(plan, nplan, r);
 	/* Every boot's command line is built (and printed for a dry run)
 	 * before the first boot: a limit is an error now, not mid-sweep. */
@@ -636,8 +638,8 @@ static int mode_run(struct run *r, int argc, char **argv)
 	if (!r->o.resume && results_open(r))
 		die("%s", r->err);
 	handle_signals();
-	if (results_start(r) || sched_kvm_canary(r) ||
-	    results_write_meta(r, argc, argv, nplan) || results_load_done(r))
+	if (results_start(r) || results_load_done(r) || sched_kvm_canary(r) ||
+	    results_write_meta(r, argc, argv, nplan))
 		die("%s", r->err);
 	fprintf(stderr,
 		"[bench] %s: %zu boots (%zu already done), %d at a time (icount: %d), seed %" PRIu64

@@ -110,44 +110,76 @@ int is_regular_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/*
+ * All of buf, or -1 with the kernel's reason in errno: a short write (a
+ * disk filling up, a file size limit) is retried, and the retry's error is
+ * the cause (ENOSPC, EFBIG, ...); a write that makes no progress without
+ * saying why is taken as no space left.
+ */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			errno = ENOSPC;
+			return -1;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 int append_atomic(const char *path, const char *buf, size_t len)
 {
-	int fd, rc = 0;
+	int fd, e;
+	off_t start;
 
 	if (!len)
 		return 0;
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
-	if (write(fd, buf, len) != (ssize_t)len || fsync(fd)) {
-		if (!errno)
-			errno = EIO;
-		rc = -1;
+	start = lseek(fd, 0, SEEK_END);
+	if (write_all(fd, buf, len) || fsync(fd)) {
+		e = errno;
+		/* All of it or none: take a partial append back. */
+		if (start >= 0 && ftruncate(fd, start) != 0) {
+			/* a device (/dev/full): nothing to take back */
+		}
+		close(fd);
+		errno = e;
+		return -1;
 	}
-	if (close(fd))
-		rc = -1;
-	return rc;
+	return close(fd) ? -1 : 0;
 }
 
 int write_file_atomic(const char *path, const char *buf, size_t len)
 {
 	char tmp[PATH_MAX + 8];
-	int fd;
+	int fd, e;
 
 	if (path_fmt(tmp, sizeof(tmp), "%s.tmp", path))
 		return -1;
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
-	if (write(fd, buf, len) != (ssize_t)len || fsync(fd)) {
-		if (!errno)
-			errno = EIO;
+	if (write_all(fd, buf, len) || fsync(fd)) {
+		e = errno;
 		close(fd);
 		unlink(tmp);
+		errno = e;
 		return -1;
 	}
 	if (close(fd) || rename(tmp, path)) {
+		e = errno;
 		unlink(tmp);
+		errno = e;
 		return -1;
 	}
 	return 0;

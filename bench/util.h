@@ -42,9 +42,12 @@ int path_fmt(char *buf, size_t len, const char *fmt, ...)
 int file_exists(const char *path);
 /* A regular file (not a directory, not missing). */
 int is_regular_file(const char *path);
-/* Append buf with one write(), then fsync: all of it or none. */
+/*
+ * Append buf, then fsync: all of it or none (a partial append is taken
+ * back). On failure errno is the kernel's cause: ENOSPC, EFBIG, EIO...
+ */
 int append_atomic(const char *path, const char *buf, size_t len);
-/* Write to path.tmp, fsync, rename over path. */
+/* Write to path.tmp, fsync, rename over path; errno as append_atomic's. */
 int write_file_atomic(const char *path, const char *buf, size_t len);
 /* Drop a torn last line (no newline) left by an interrupted writer. */
 int trim_partial(const char *path);

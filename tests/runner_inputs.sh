@@ -45,6 +45,32 @@ t "a censor bound below the read budget, per accelerator" "ready_timeout=10 is b
 t "a setting for an unknown accelerator" "unknown accelerator 'xen'" "$tmp/q" --set read_timeout.xen=5
 t "an unknown timer" "accepted values are auto" "$tmp/s" --set timer=hpet
 t "an exclusion naming an unknown axis" "unknown axis 'colour'" "$tmp/u" --set "exclude=colour=red"
+# Matrix files and --set lines as a careless editor writes them.
+: >"$tmp/empty.matrix"
+printf '# only comments\n\n   # and blank lines\n' >"$tmp/comments.matrix"
+t "an empty matrix file (not the built-in default)" "holds no axis or setting" "$tmp/v1" --matrix "$tmp/empty.matrix"
+t "a matrix file of comments only" "holds no axis or setting" "$tmp/v2" --matrix "$tmp/comments.matrix"
+t "a --set given twice, as a matrix line set twice" "sets 'cpu' again" "$tmp/v3" --set cpu=max --set cpu=qemu64
+printf '\xef\xbb\xbfname = bom\nvariant = stock,legacy\n' >"$tmp/bom.matrix"
+out=$("$r" --matrix "$tmp/bom.matrix" --print-axis variant 2>&1)
+[ "$out" = stock,legacy ] && echo "PASS: runner input: a matrix file starting with a UTF-8 BOM reads as without it" ||
+	echo "FAIL: runner input: a matrix file with a BOM: $(head -c 300 <<<"$out")"
+# exclude = cpu=qemu64,max,-rdrand: any of qemu64 and max,-rdrand (cpu flags join their model).
+out=$("$r" --image "$tmp/image" --kernels "$tmp/k" --out "$tmp/v4" --set cpu=qemu64,max,max,-rdrand \
+	--set "exclude=cpu=qemu64,max,-rdrand" --dry-run 2>&1)
+cpus=$(grep -o -- ' -cpu [^ ]*' <<<"$out" | sort | uniq -c | tr -s ' ' | paste -sd';')
+[ "$cpus" = " 3 -cpu max" ] && [ ! -e "$tmp/v4" ] &&
+	echo "PASS: runner input: an exclusion's comma list excludes any of its values" ||
+	echo "FAIL: runner input: exclude with a comma list left: $cpus $(head -c 200 <<<"$out")"
+# A plan too big to allocate says how big, before any allocation.
+for v in $(seq -w 1 16); do for h in 100 250 1000; do
+	mkdir -p "$tmp/big/v$v-hz$h" && : >"$tmp/big/v$v-hz$h/bzImage"
+done; done
+t "a matrix too big to plan names its size and the limit" "147456 cells x 10000 reps = 1474560000 boots, more than" \
+	"$tmp/v5" --kernels "$tmp/big" --set "variant=$(seq -f 'v%02g' -s, 1 16)" --set hz=100,250,1000 \
+	--set accel=tcg,icount --set smp=1,2,3,4,5,6,7,8 --set trust_cpu=on,off --set virtio_rng=on,off \
+	--set nocounter=on,off --set trace=on,off --set seed=none,saved --set timer=auto,lapic,pit --set bootseed=on,off \
+	--set reps=10000
 t "an image that is a directory" "is not a file" "$tmp/l" --image "$tmp"
 mkdir -p "$tmp/kd/stock-hz250/bzImage"
 t "a bzImage that is a directory" "is not built" "$tmp/m" --kernels "$tmp/kd"

@@ -45,6 +45,7 @@ fi
 
 collect "runner input checks" tests/runner_inputs.sh
 collect "runner against fake-qemu" tests/fake_boots.sh
+collect "runner on results directories" tests/runner_results.sh
 collect "plots and report tables" tests/plots.sh
 collect "the mail and the terminal summary" tests/post.sh
 collect "kernel build progress" tests/kernel_progress.sh

@@ -368,6 +368,107 @@ static void exclusions_leave_cells_out(void)
 	      strstr(err, "twice"));
 }
 
+/* A BOM is not part of the first key; a file that sets nothing is refused. */
+static void load_bom_and_empty_files(void)
+{
+	char err[512], p1[] = "/tmp/crngbench-test-matrix-XXXXXX",
+		       p2[] = "/tmp/crngbench-test-matrix-XXXXXX",
+		       p3[] = "/tmp/crngbench-test-matrix-XXXXXX";
+	struct matrix m;
+
+	if (!write_tmp(p1, "\xef\xbb\xbfname = bom\nvariant = stock,block\n")) {
+		matrix_init(&m);
+		CHECK(matrix_load(&m, p1, err, sizeof(err)) == 0);
+		CHECK(!strcmp(m.name, "bom") && m.nvalues[AX_variant] == 2);
+		unlink(p1);
+	}
+	if (!write_tmp(p2, "")) {
+		matrix_init(&m);
+		CHECK(matrix_load(&m, p2, err, sizeof(err)) == -1 &&
+		      strstr(err, "holds no axis or setting"));
+		unlink(p2);
+	}
+	if (!write_tmp(p3, "# just a comment\n\n  \t\n# another\n")) {
+		matrix_init(&m);
+		CHECK(matrix_load(&m, p3, err, sizeof(err)) == -1 &&
+		      strstr(err, "holds no axis or setting"));
+		unlink(p3);
+	}
+}
+
+/* --set lines follow the matrix file's rule: one per axis or setting. */
+static void set_twice_is_refused(void)
+{
+	char *twice[] = { "cpu=max", "reps=2", "cpu=qemu64" },
+	     *ok[] = { "cpu=max", "exclude=cpu=max", "exclude=accel=kvm",
+		       "read_timeout=5", "read_timeout.icount=600" };
+	struct matrix m;
+	char err[512];
+
+	matrix_init(&m);
+	CHECK(matrix_set_list(&m, twice, 3, err, sizeof(err)) == -1 &&
+	      strstr(err, "sets 'cpu' again"));
+	matrix_init(&m);
+	CHECK(matrix_set_list(&m, ok, 5, err, sizeof(err)) == 0);
+	CHECK(m.nexclude == 2);
+}
+
+/* exclude = axis=a,b: any of the values (cpu flags join their model). */
+static void exclusion_lists_match_any_value(void)
+{
+	struct matrix m;
+	struct boot_plan *p;
+	struct cell c;
+	size_t n;
+	char err[512];
+
+	matrix_init(&m);
+	setm(&m, "variant=ok,slow,x");
+	setm(&m, "cpu=qemu64,max,max,-rdrand");
+	setm(&m, "exclude=variant=ok,slow");
+	p = matrix_plan(&m, 7, 1, 1, &n);
+	CHECK(n == 3 * 3);
+	for (size_t i = 0; p && i < n; i++) {
+		matrix_cell(&m, p[i].cell, &c);
+		CHECK(!strcmp(c.v[AX_variant], "x"));
+	}
+	free(p);
+	setm(&m, "exclude=cpu=qemu64,max,-rdrand");
+	p = matrix_plan(&m, 7, 1, 1, &n);
+	CHECK(n == 3);
+	for (size_t i = 0; p && i < n; i++) {
+		matrix_cell(&m, p[i].cell, &c);
+		CHECK(!strcmp(c.v[AX_cpu], "max"));
+	}
+	free(p);
+	CHECK(matrix_set(&m, "exclude=variant=ok,,slow", err, sizeof(err)) ==
+		      -1 &&
+	      strstr(err, "empty value"));
+	CHECK(matrix_set(&m, "exclude=cpu=-rdrand", err, sizeof(err)) == -1 &&
+	      strstr(err, "model before"));
+}
+
+/* A plan too big to hold is refused by size before anything is allocated. */
+static void huge_plan_names_its_size(void)
+{
+	struct matrix m;
+	size_t n = 99;
+	char err[512];
+
+	matrix_init(&m);
+	setm(&m, "variant=a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p");
+	setm(&m, "cpu=c1,c2,c3,c4,c5,c6,c7,c8,c9,c10,c11,c12,c13,c14,c15,c16");
+	setm(&m, "smp=1,2,3,4,5,6,7,8");
+	setm(&m, "trust_cpu=on,off");
+	setm(&m, "reps=10000");
+	CHECK(matrix_validate(&m, err, sizeof(err)) == -1 &&
+	      strstr(err, "4096 cells x 10000 reps = 40960000 boots") &&
+	      strstr(err, "limit"));
+	CHECK(matrix_plan(&m, 1, 1, 1, &n) == NULL && n == 0);
+	setm(&m, "reps=40");
+	CHECK(matrix_validate(&m, err, sizeof(err)) == 0);
+}
+
 int main(void)
 {
 	TEST(expansion_is_the_cross_product);
@@ -380,5 +481,9 @@ int main(void)
 	TEST(host_cpu_is_kvm_only);
 	TEST(settings_per_accelerator);
 	TEST(exclusions_leave_cells_out);
+	TEST(load_bom_and_empty_files);
+	TEST(set_twice_is_refused);
+	TEST(exclusion_lists_match_any_value);
+	TEST(huge_plan_names_its_size);
 	return check_any_failed;
 }

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What --out may be: a new or empty directory, or with --resume a run the
+ * runner started (its run.matrix). Anything else is refused before a file
+ * is written there; a directory is then locked against a second runner.
+ */
+#define _GNU_SOURCE
+#include "results.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* One runner per directory: a second gets the holder's pid in its error. */
+static int lock_dir(struct run *r)
+{
+	char path[PATH_MAX], pid[32];
+	ssize_t n;
+
+	if (results_path(r, ".lock", path, sizeof(path)))
+		return ERR(r, "results directory path too long: %s",
+			   r->out_dir);
+	r->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (r->lock_fd < 0)
+		return ERR(r, "results directory %s is not writable: %s",
+			   r->out_dir, strerror(errno));
+	if (flock(r->lock_fd, LOCK_EX | LOCK_NB)) {
+		n = pread(r->lock_fd, pid, sizeof(pid) - 1, 0);
+		pid[n > 0 ? n : 0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		return ERR(
+			r,
+			"%s is in use by another crngbench-run (pid %s); wait for it or choose another --out",
+			r->out_dir, pid[0] ? pid : "?");
+	}
+	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (ftruncate(r->lock_fd, 0) ||
+	    pwrite(r->lock_fd, pid, (size_t)n, 0) != n)
+		return ERR(r, "cannot write %s: %s", path, strerror(errno));
+	return 0;
+}
+
+int results_is_run(const char *dir)
+{
+	char path[PATH_MAX], line[64];
+	FILE *f;
+	int yes;
+
+	if (path_fmt(path, sizeof(path), "%s/run.matrix", dir) ||
+	    !is_regular_file(path) || !(f = fopen(path, "re")))
+		return 0;
+	yes = fgets(line, sizeof(line), f) &&
+	      !strcmp(line, MATRIX_RESOLVED "\n");
+	fclose(f);
+	return yes;
+}
+
+/* The first entry of dir but ".", ".." and the two names to ignore into
+ * what: 1, 0 if there is none, -1 if dir cannot be read. */
+static int first_entry(const char *dir, const char *ign1, const char *ign2,
+		       char *what, size_t len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int rc = 0;
+
+	if (!d)
+		return -1;
+	while (!rc && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    strcmp(e->d_name, ign1) && strcmp(e->d_name, ign2)) {
+			text_printf(what, len, "%s", e->d_name);
+			rc = 1;
+		}
+	closedir(d);
+	return rc;
+}
+
+/*
+ * What an existing --out holds: 1 a run of the runner, 0 nothing (or what
+ * a start that died before run.matrix leaves: .lock, an empty boots/), -1
+ * anything else (named in what), -2 if it cannot be read.
+ */
+static int dir_holds(const char *dir, char *what, size_t len)
+{
+	char boots[PATH_MAX], sub[8];
+	int empty_boots;
+
+	if (results_is_run(dir))
+		return 1;
+	if (path_fmt(boots, sizeof(boots), "%s/boots", dir))
+		return -2;
+	empty_boots = first_entry(boots, "", "", sub, sizeof(sub)) == 0;
+	switch (first_entry(dir, ".lock", empty_boots ? "boots" : "", what,
+			    len)) {
+	case 0:
+		return 0;
+	case 1:
+		return -1;
+	default:
+		return -2;
+	}
+}
+
+int results_open(struct run *r)
+{
+	char path[PATH_MAX], what[64] = "";
+	int held;
+
+	r->lock_fd = -1;
+	if (mkdir(r->out_dir, 0755) && errno != EEXIST)
+		return ERR(r, "cannot create results directory %s: %s",
+			   r->out_dir, strerror(errno));
+	/* Nothing is written into a directory that is not a run's. */
+	held = dir_holds(r->out_dir, what, sizeof(what));
+	if (held == -2)
+		return ERR(r, "cannot use %s as a results directory: %s",
+			   r->out_dir, strerror(errno));
+	if (r->o.resume && held != 1)
+		return ERR(
+			r,
+			"cannot resume: %s is not a run of crngbench-run (no run.matrix written by it); --resume finishes a run the runner started there",
+			r->out_dir);
+	if (held < 0)
+		return ERR(
+			r,
+			"%s holds files ('%s') and no run of crngbench-run (no run.matrix written by it); --out takes an empty or new directory, or --resume on an existing run",
+			r->out_dir, what);
+	if (lock_dir(r))
+		return -1;
+	if (results_path(r, "raw.csv", path, sizeof(path)))
+		return ERR(r, "results directory path too long");
+	if (!r->o.resume && held == 1)
+		return ERR(
+			r,
+			"%s already holds a run; use --resume to finish it or choose another --out",
+			r->out_dir);
+	if (r->o.resume && !file_exists(path))
+		return ERR(r, "cannot resume: %s holds no run (no raw.csv)",
+			   r->out_dir);
+	return 0;
+}

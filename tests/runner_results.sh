@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# The runner on results directories it did not write, or that do not agree
+# with each other: merges of shards started differently or holding boots
+# outside the plan, --out on a directory that is no run, a raw.csv holding
+# a boot twice. Against tests/fake-qemu: no kernels, seconds.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fx=$PWD/tests/fixtures/block-qemu64.result
+runner=${CRNGBENCH_RUNNER:-build/crngbench-run}
+get() { tests/csvget.py "$@"; }
+ok() { echo "PASS: results dirs: $*"; }
+bad() { echo "FAIL: results dirs: $*"; }
+k=$tmp/kernels
+mkdir -p "$k/ok-hz250" "$k/slow-hz250"
+echo "ok $fx" >"$k/ok-hz250/bzImage"
+echo "slow-ok $fx" >"$k/slow-hz250/bzImage"
+touch "$tmp/image"
+run=(timeout 120 "$runner" --qemu tests/fake-qemu --image "$tmp/image" --quiet --kvm-canary 1 --jobs 1)
+shard() { # DIR K/N [options...]: one shard of a 4-boot run (2 cells, reps=2)
+	local dir=$1 s=$2
+	shift 2
+	"${run[@]}" --kernels "$k" --out "$dir" --seed 9 --shard "$s" --set variant=ok,slow --set reps=2 \
+		--set accel=icount "$@" >/dev/null 2>&1 || bad "shard $dir $s did not run"
+}
+# refused NAME WANT DIR...: the merge fails naming WANT, and writes nothing.
+refused() {
+	local name=$1 want=$2 msg
+	shift 2
+	rm -rf "$tmp/r"
+	if msg=$("$runner" --quiet --merge "$tmp/r" "$@" 2>&1); then
+		bad "merge $name was accepted: $(get "$tmp/r/raw.csv" boot_id | wc -l) rows"
+	elif ! grep -q -- "$want" <<<"$msg"; then
+		bad "merge $name: wanted '$want', got: $(head -c 300 <<<"$msg")"
+	elif [ -e "$tmp/r" ] || ls -d "$tmp"/r.merge-* >/dev/null 2>&1; then
+		bad "merge $name was refused but left files: $(ls -d "$tmp"/r*)"
+	else
+		ok "merge $name is refused and writes nothing: $(head -c 120 <<<"$msg")"
+	fi
+}
+
+# 1. --merge compares how the shards were started (run.args): only --shard
+# (and --out) may differ; the kernels and the image by content, not path.
+shard "$tmp/s1" 1/2
+shard "$tmp/s2" 2/2
+shard "$tmp/a2" 2/2 --append "crngbench_x=1"
+refused "of a shard started with another --append" "append" "$tmp/s1" "$tmp/a2"
+refused "naming both --append values" "'crngbench_x=1'" "$tmp/s1" "$tmp/a2"
+shard "$tmp/q2" 2/2 --qemu-arg -no-hpet
+refused "of a shard started with another --qemu-arg" "qemu_arg" "$tmp/s1" "$tmp/q2"
+k2=$tmp/kernels2
+cp -r "$k" "$k2"
+echo "ok $fx # rebuilt" >"$k2/ok-hz250/bzImage"
+shard "$tmp/k2" 2/2 --kernels "$k2"
+refused "of a shard that booted another kernel" "ok-hz250/bzImage" "$tmp/s1" "$tmp/k2"
+k3=$tmp/elsewhere/kernels
+mkdir -p "$tmp/elsewhere" && cp -r "$k" "$k3"
+shard "$tmp/k3" 2/2 --kernels "$k3"
+rm -rf "$tmp/m3"
+if "$runner" --quiet --merge "$tmp/m3" "$tmp/s1" "$tmp/k3" >/dev/null 2>&1 &&
+	[ "$(get "$tmp/m3/raw.csv" boot_id | wc -l)" -eq 4 ]; then
+	ok "merge of shards whose kernels are the same files in another directory is accepted"
+else
+	bad "merge of shards with the same kernels under another path was refused"
+fi
+
+# 2. --merge refuses rows outside the plan: a c0-r7 in a reps=2 run.
+cp -r "$tmp/s2" "$tmp/x2"
+row=$(sed -n 2p "$tmp/x2/raw.csv")
+id=${row%%,*}
+echo "c0-r7${row#"$id"}" >>"$tmp/x2/raw.csv"
+refused "of a shard holding a boot outside the plan" "c0-r7" "$tmp/s1" "$tmp/x2"
+
+# 3. --out on a directory that is not a run of crngbench-run is refused and
+# left as it was; an empty directory is fine.
+mine() { # DIR [FILE...]: a user's directory with a seed, meta.json, summary.csv
+	local d=$1
+	shift
+	mkdir -p "$d" && echo 42 >"$d/seed" && echo '{"mine": 1}' >"$d/meta.json" &&
+		echo "my,summary" >"$d/summary.csv"
+	for f in "$@"; do echo "my $f" >"$d/$f"; done
+}
+state() { (cd "$1" && ls -A && cat ./* 2>/dev/null); }
+mine "$tmp/mine"
+before=$(state "$tmp/mine")
+msg=$("${run[@]}" --kernels "$k" --out "$tmp/mine" --set variant=ok --set reps=1 2>&1)
+rc=$?
+after=$(state "$tmp/mine")
+if [ $rc -eq 2 ] && [ "$before" = "$after" ] && grep -q "empty or new directory" <<<"$msg" &&
+	grep -q -- "--resume" <<<"$msg"; then
+	ok "--out on a directory holding other files is refused, untouched: $(head -c 120 <<<"$msg")"
+else
+	bad "--out on a user's directory: rc=$rc, files now: $(ls -A "$tmp/mine" | tr '\n' ' ') msg: $(head -c 200 <<<"$msg")"
+fi
+mine "$tmp/mine2" raw.csv
+before=$(state "$tmp/mine2")
+msg=$("${run[@]}" --kernels "$k" --out "$tmp/mine2" --resume 2>&1)
+rc=$?
+after=$(state "$tmp/mine2")
+[ $rc -eq 2 ] && [ "$before" = "$after" ] && grep -q "not a run" <<<"$msg" &&
+	ok "--resume on a directory that is not a run is refused, untouched" ||
+	bad "--resume on a user's directory: rc=$rc, files now: $(ls -A "$tmp/mine2" | tr '\n' ' ') msg: $(head -c 200 <<<"$msg")"
+mkdir -p "$tmp/empty"
+"${run[@]}" --kernels "$k" --out "$tmp/empty" --set variant=ok --set reps=1 >/dev/null 2>&1 &&
+	[ "$(get "$tmp/empty/raw.csv" status)" = ok ] && ok "--out on an empty directory runs" ||
+	bad "--out on an empty directory did not run"
+
+# 4. One rule for a boot recorded twice: --summarize refuses it as --resume does.
+"${run[@]}" --kernels "$k" --out "$tmp/dup" --seed 3 --set variant=ok --set reps=3 >/dev/null 2>&1
+sed -n 2p "$tmp/dup/raw.csv" >>"$tmp/dup/raw.csv"
+cp "$tmp/dup/summary.csv" "$tmp/dup.summary"
+msg=$("$runner" --summarize "$tmp/dup" 2>&1)
+rc=$?
+[ $rc -eq 2 ] && grep -q "twice" <<<"$msg" && cmp -s "$tmp/dup/summary.csv" "$tmp/dup.summary" &&
+	ok "--summarize refuses a raw.csv holding a boot twice: $(head -c 120 <<<"$msg")" ||
+	bad "--summarize of a doubled boot: rc=$rc, n=$(get "$tmp/dup/summary.csv" n measure=crng_ready) $(head -c 200 <<<"$msg" | tr '\n' ' ')"
+msg2=$("${run[@]}" --kernels "$k" --out "$tmp/dup" --resume 2>&1)
+rc=$?
+[ $rc -eq 2 ] && [ "${msg2#*error: }" = "${msg#*error: }" ] &&
+	ok "--resume refuses the same raw.csv with the same message" ||
+	bad "--resume and --summarize differ on a doubled boot: rc=$rc '$(head -c 200 <<<"$msg2" | tr '\n' ' ')' vs '$(head -c 200 <<<"$msg" | tr '\n' ' ')'"
