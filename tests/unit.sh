@@ -3,7 +3,8 @@
 # by the Makefile from its own source lists, plain and with ASan+UBSan), a
 # fuzz smoke run of the record reader, the runner's input checks, the runner
 # against tests/fake-qemu, and the plot, report and mail scripts on the
-# fixture run. One PASS:/FAIL: line per check; ends with "N passed, N failed".
+# fixture run, and those scripts on hostile and damaged results directories.
+# One PASS:/FAIL: line per check; ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export LC_ALL=C
@@ -47,5 +48,6 @@ collect "runner input checks" tests/runner_inputs.sh
 collect "runner against fake-qemu" tests/fake_boots.sh
 collect "plots and report tables" tests/plots.sh
 collect "the mail and the terminal summary" tests/post.sh
+collect "hostile and damaged results directories" tests/hostile_plots.sh
 
 closing
