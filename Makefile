@@ -176,8 +176,12 @@ bench:
 	scripts/time-split.sh $(BUILD)/.bench-times $(RESULTS)/latest | tee $(RESULTS)/latest/main-job-time.txt
 	@echo "results: $$(readlink -f $(RESULTS)/latest)"
 
-plots:
-	plots/render.sh $(RUN)
+# The chart, report and mail scripts ask the runner for its axes
+# (plots/runlib.py): each target builds it and names it to them.
+WITH_RUNNER = CRNGBENCH_RUNNER=$(abspath $(RUNNER))
+
+plots: runner
+	$(WITH_RUNNER) plots/render.sh $(RUN)
 
 # REPORT.md's tables and the committed charts (plots/figures/) come from RUN;
 # chart 5 and its table from HZRUN (a run of MATRIX=hz) when given. Each
@@ -191,20 +195,25 @@ SOURCESRUN ?=
 LONGWAITRUN ?=
 # The revert's architectures (chart 7 and its tables) from ARCHESRUN (MATRIX=arches).
 ARCHESRUN ?=
+# A chart of a run is copied into the repository only when it is a file of
+# that run, never a symbolic link to a file elsewhere.
+NO_LINKS = for f in $(1); do test ! -L "$$f" || { echo "error: $$f is a symbolic link: refused (copy charts, not links)" >&2; exit 2; }; done
 report: runner
-	scripts/report_tables.py $(RUN) REPORT.md $(if $(HZRUN),--hz $(HZRUN)) $(if $(GUESTRUN),--guest $(GUESTRUN)) \
+	@$(call NO_LINKS,$(RUN)/plots $(wildcard $(RUN)/plots/*.png) $(if $(HZRUN),$(HZRUN)/plots $(HZRUN)/plots/5-jitter-vs-hz.png))
+	$(WITH_RUNNER) scripts/report_tables.py $(RUN) REPORT.md $(if $(HZRUN),--hz $(HZRUN)) $(if $(GUESTRUN),--guest $(GUESTRUN)) \
 		$(if $(SOURCESRUN),--sources $(SOURCESRUN)) $(if $(LONGWAITRUN),--longwait $(LONGWAITRUN)) \
 		$(if $(ARCHESRUN),--arches $(ARCHESRUN))
 	mkdir -p plots/figures
 	cp $(filter-out %/5-jitter-vs-hz.png,$(wildcard $(RUN)/plots/*.png)) plots/figures/
 	$(if $(HZRUN),cp $(HZRUN)/plots/5-jitter-vs-hz.png plots/figures/)
-	$(if $(ARCHESRUN),test -d $(ARCHESRUN)/plots || plots/render.sh $(ARCHESRUN))
+	$(if $(ARCHESRUN),test -d $(ARCHESRUN)/plots || $(WITH_RUNNER) plots/render.sh $(ARCHESRUN))
+	$(if $(ARCHESRUN),@$(call NO_LINKS,$(ARCHESRUN)/plots $(ARCHESRUN)/plots/7-arches.png))
 	$(if $(ARCHESRUN),cp $(ARCHESRUN)/plots/7-arches.png plots/figures/)
 
 # A plain-text mail of RUN (and HZRUN's CONFIG_HZ table): RUN/post.txt, post.mbox.
-post:
-	@test -d $(RUN)/plots || plots/render.sh $(RUN)
-	scripts/post.py $(RUN) $(if $(HZRUN),--hz $(HZRUN))
+post: runner
+	@test -d $(RUN)/plots || $(WITH_RUNNER) plots/render.sh $(RUN)
+	$(WITH_RUNNER) scripts/post.py $(RUN) $(if $(HZRUN),--hz $(HZRUN))
 
 bench-build:
 	scripts/bench-build.sh

@@ -12,23 +12,20 @@ and every n comes from summary.csv, so a chart and REPORT.md's table beside
 it always show the same number. Writes one small table per chart into
 DATA_DIR, vars.gp with captions and labels, series.gp with the plot
 commands for the series that exist.
+
+Nothing read from the run reaches gnuplot as code: vars.gp holds its text
+as single-quoted gnuplot strings (which gnuplot never expands), the data
+files hold labels as data, and series.gp (eval'd) holds only what this
+file writes: variant names from kernel/variants, colours, column numbers.
 """
-import csv
-import json
 import os
 import sys
 
-from runlib import CLOCK_WORDS, COLOURS, VARIANTS, condition, headline_accel, is_arches, jitter_rows, pick, summary_rows, value, varying
+from runlib import (CLOCK_WORDS, COLOURS, CONTROL, VARIANTS, check_path, condition, die, headline_accel, is_arches,
+                    jitter_rows, open_new, pick, read_meta, read_table, refuse_link, release, summary_rows, value,
+                    varying)
 
 MS = 1e-6
-
-
-def read_csv(run, name):
-    p = os.path.join(run, name)
-    if not os.path.exists(p):
-        return []
-    with open(p, newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def num(row, key):
@@ -40,16 +37,34 @@ def vindex(v):
     return VARIANTS.index(v) if v in VARIANTS else len(VARIANTS)
 
 
-def q(text):
-    """A gnuplot string literal."""
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+def gp_str(text):
+    """A string literal for vars.gp and series.gp that gnuplot never expands:
+    single quotes (no backslash escape, no `command` substitution, no @macro
+    inside them), a quote doubled. Control characters were refused when the
+    run was read; one here is a bug, refused all the same."""
+    if CONTROL.search(text):
+        die(f"a control character in a chart string: {text!r}")
+    return "'" + text.replace("'", "''") + "'"
+
+
+def label(text):
+    """A label in a data file, double-quoted as gnuplot reads data (it runs
+    and expands nothing there). gnuplot cannot carry a double quote inside
+    one (the label ends there and the row's columns shift): refused."""
+    if CONTROL.search(text):
+        die(f"a control character in a chart label: {text!r}")
+    if '"' in text:
+        die(f"the chart label {text!r} holds a double quote, which gnuplot's data files cannot carry: "
+            "a label (a cell's axis values in raw.csv/summary.csv, the guest's text in "
+            "reads.csv/traces.csv) accepts printable text without '\"'")
+    return '"' + text.replace("\\", "\\\\") + '"'
 
 
 def first_urandom_table(rows, path):
     """Charts 1 and 6: every boot's first urandom read, grouped by condition:
     when it returned (from kernel start) and how long the read itself took."""
     groups = sorted({r["_cond"] for r in rows})
-    with open(path, "w") as f:
+    with open_new(path) as f:
         f.write("# x variant_index guest_ms guest_censored host_ms group dur_ms\n")
         for gi, g in enumerate(groups):
             for r in (r for r in rows if r["_cond"] == g):
@@ -62,7 +77,7 @@ def first_urandom_table(rows, path):
                 h = num(r, "host_urandom_ns")
                 dur = num(r, "first_urandom_dur_ns")
                 f.write(f"{x:.2f} {vi} {e * MS:.3f} {r['first_urandom_censored'] or 0} "
-                        f"{(h * MS) if h is not None else 'NaN'} {q(g)} "
+                        f"{(h * MS) if h is not None else 'NaN'} {label(g)} "
                         f"{f'{dur * MS:.4f}' if dur is not None else 'NaN'}\n")
     return groups
 
@@ -76,7 +91,7 @@ def arches_table(rows, path):
     the first urandom read waited (censored at its budget), grouped by
     machine and condition."""
     groups = list(dict.fromkeys(sorted((value(r, "arch"), r["_cond"]) for r in rows)))
-    with open(path, "w") as f:
+    with open_new(path) as f:
         f.write("# x variant_index ready_ms ready_censored wait_ms wait_censored group\n")
         for gi, g in enumerate(groups):
             for r in (r for r in rows if (value(r, "arch"), r["_cond"]) == g):
@@ -89,7 +104,7 @@ def arches_table(rows, path):
                     f"{x:.2f}", str(vi),
                     "NaN" if ready is None else f"{max(ready * MS, FLOOR_MS):.4f}", "1" if cens else "0",
                     "NaN" if wait is None else f"{max(wait * MS, FLOOR_MS):.4f}",
-                    r["first_urandom_censored"] or "0", q(g[1])]) + "\n")
+                    r["first_urandom_censored"] or "0", label(g[1])]) + "\n")
     return [g[1] for g in groups]
 
 
@@ -119,7 +134,7 @@ def cdf_table(rows, path):
     """Chart 2: each boot's CRNG-ready time, as a step per boot."""
     conds = sorted({r["_cond"] for r in rows})
     index = {}  # (condition, variant) -> gnuplot index, non-empty sets only
-    with open(path, "w") as f:
+    with open_new(path) as f:
         for ci, c in enumerate(conds):
             for v in VARIANTS:
                 sel = [r for r in rows if r["_cond"] == c and r["variant"] == v]
@@ -147,15 +162,15 @@ def accel_table(summary, path):
         axes = [a for a in axes if a != "timer"]
     ready = [dict(r, _cond=condition(r, axes)) for r in ready]
     keys = sorted({(r["_cond"], r["variant"]) for r in ready}, key=lambda k: (k[0], vindex(k[1])))
-    with open(path, "w") as f:
+    with open_new(path) as f:
         f.write("# x tcg_ms icount_ms kvm_ms kvm_state label tcg_censored icount_censored\n")
         for i, (c, v) in enumerate(keys):
             t, ic, k = (pick(ready, _cond=c, variant=v, accel=a) or {} for a in ("tcg", "icount", "kvm"))
             state = "measured" if k.get("median_ms") else (
                 "not_measured" if "not measured" in k.get("note", "") else "none")
-            label = q(v + "@" + c).replace("@", "\\n", 1)  # gnuplot's "\n": two lines
+            text = label(v + "@" + c).replace("@", "\\n", 1)  # gnuplot's "\n": two lines
             f.write(f"{i} {t.get('median_ms') or 'NaN'} {ic.get('median_ms') or 'NaN'} "
-                    f"{k.get('median_ms') or 'NaN'} {state} {label} "
+                    f"{k.get('median_ms') or 'NaN'} {state} {text} "
                     f"{t.get('median_censored') or 0} {ic.get('median_censored') or 0}\n")
     return len(keys)
 
@@ -168,7 +183,7 @@ def timeline_table(raw, reads, traces, path, accel):
         [r for r in raw if r["status"] == "ok"]
     boot = max(cand, key=lambda r: (r["variant"] == "block", num(r, "crng_ready_ns") or 0)) if cand else None
     y = 0
-    with open(path, "w") as f:
+    with open_new(path) as f:
         f.write("# y start_ms dur_ms label kind(0 event,1 probe read,2 traced read)\n")
         if boot:
             for name, key in (("kernel start", None), ("init (probe)", "init_ns"),
@@ -176,11 +191,11 @@ def timeline_table(raw, reads, traces, path, accel):
                               ("systemd finished", "finish_ns")):
                 t = 0 if key is None else num(boot, key)
                 if t is not None:
-                    f.write(f"{y} {t * MS:.3f} 0 {q(name)} 0\n")
+                    f.write(f"{y} {t * MS:.3f} 0 {label(name)} 0\n")
                     y += 1
             for rd in (x for x in reads if x["boot_id"] == boot["boot_id"]):
                 f.write(f"{y} {float(rd['start_ns']) * MS:.3f} {float(rd['dur_ns']) * MS:.3f} "
-                        f"{q('probe: ' + rd['iface'] + ' (errno ' + rd['errno'] + ')')} 1\n")
+                        f"{label('probe: ' + rd['iface'] + ' (errno ' + rd['errno'] + ')')} 1\n")
                 y += 1
             fast = 0
             for tr in (x for x in traces if x["boot_id"] == boot["boot_id"]):
@@ -192,7 +207,7 @@ def timeline_table(raw, reads, traces, path, accel):
                 # reads before the exec are the probe's.
                 who = "pid 1 (probe, then systemd)" if tr["pid"] == "1" else f"{tr['comm']}[{tr['pid']}]"
                 f.write(f"{y} {float(tr['start_ns']) * MS:.3f} {float(tr['dur_ns']) * MS:.3f} "
-                        f"{q(who + ' ' + tr['func'])} 2\n")
+                        f"{label(who + ' ' + tr['func'])} 2\n")
                 y += 1
     return boot, max(y, 1)
 
@@ -201,7 +216,7 @@ def hz_table(summary, path):
     """Chart 5: the runner's median jitter-loop duration per CONFIG_HZ."""
     rows = jitter_rows(summary)
     hzs = sorted({int(r["hz"]) for r in rows})
-    with open(path, "w") as f:
+    with open_new(path) as f:
         f.write("# hz " + " ".join(VARIANTS) + "\n")
         for hz in hzs:
             meds = [(pick(rows, hz=str(hz), variant=v) or {}).get("median_ms") or "NaN" for v in VARIANTS]
@@ -210,14 +225,12 @@ def hz_table(summary, path):
 
 
 def caption(meta, summary):
-    kernels = meta.get("kernels", {})
-    release = next(iter(kernels.values()), {}).get("release", "?").split("-crngbench")[0]
-    qemu = meta.get("qemu", "?").replace("QEMU emulator version ", "QEMU ").split(" (")[0]
+    qemu = str(meta.get("qemu", "?")).replace("QEMU emulator version ", "QEMU ").split(" (")[0]
     measured = [r for r in summary if r["measure"] == "kernel_to_init" and r["n"] not in ("", "0")]
     accels = sorted({r["accel"] for r in measured})
     ns = sorted({int(r["n"]) for r in measured})
     nstr = ((f"n={ns[0]}" if len(ns) == 1 else f"n={ns[0]}-{ns[-1]}") + " boots per cell") if ns else "no data"
-    return f"Linux {release} (Debian), {qemu}, {'/'.join(accels)}, {nstr}"
+    return f"Linux {release(meta)} (Debian), {qemu}, {'/'.join(accels)}, {nstr}"
 
 
 def series_points(path, col, wait=False):
@@ -273,26 +286,29 @@ def series_accel(path):
 
 def arches_main(meta, summary, measured, d):
     """A run of the revert's architectures: chart 7 only, a panel per clock."""
-    with open(d("charts"), "w") as f:
+    with open_new(d("charts")) as f:
         f.write("7-arches\n")
     panels = [a for a in ("icount", "tcg") if any(r["accel"] == a for r in measured)]
-    with open(d("vars.gp"), "w") as f, open(d("series.gp"), "w") as sf:
-        f.write(f"caption = {q(caption(meta, summary))}\nnvariants = {len(VARIANTS)}\n")
+    with open_new(d("vars.gp")) as f, open_new(d("series.gp")) as sf:
+        f.write(f"caption = {gp_str(caption(meta, summary))}\nnvariants = {len(VARIANTS)}\n")
         f.write(f"npanels = {len(panels)}\nfloor_ms = {FLOOR_MS}\n")
         for p, acc in enumerate(panels):
             groups = arches_table([r for r in measured if r["accel"] == acc], d(f"arches_{p}.dat"))
-            f.write(f"panel_{p} = {q(CLOCK_WORDS[acc])}\nngroups_{p} = {len(groups)}\n")
+            f.write(f"panel_{p} = {gp_str(CLOCK_WORDS[acc])}\nngroups_{p} = {len(groups)}\n")
             for i, g in enumerate(groups):
-                f.write(f"g{p}_{i} = {q(g)}\n")
-            sf.write(f"arches_{p} = {q(series_arches(d(f'arches_{p}.dat')))}\n")
+                f.write(f"g{p}_{i} = {gp_str(g)}\n")
+            sf.write(f"arches_{p} = {gp_str(series_arches(d(f'arches_{p}.dat')))}\n")
 
 
 def main():
-    run, out = sys.argv[1], sys.argv[2]
-    os.makedirs(out, exist_ok=True)
-    raw, reads, traces = (read_csv(run, n) for n in ("raw.csv", "reads.csv", "traces.csv"))
+    if len(sys.argv) != 3:
+        die("usage: plots/prepare.py RUN_DIR DATA_DIR")
+    run, out = (check_path(a) for a in sys.argv[1:])
+    os.makedirs(refuse_link(out), exist_ok=True)
+    raw = read_table(run, "raw.csv")
+    reads, traces = (read_table(run, n, missing_ok=True) for n in ("reads.csv", "traces.csv"))
     summary = summary_rows(run)
-    meta = json.load(open(os.path.join(run, "meta.json"))) if os.path.exists(os.path.join(run, "meta.json")) else {}
+    meta = read_meta(run)
     axes = varying(raw)
     for r in raw + summary:
         r["_cond"] = condition(r, axes)
@@ -314,16 +330,16 @@ def main():
     boot, timeline_rows = timeline_table(raw, reads, traces, d("timeline.dat"), head)
     nhz = hz_table(summary, d("hz.dat"))
 
-    with open(d("charts"), "w") as f:
+    with open_new(d("charts")) as f:
         f.write("".join(f"{c}\n" for c in ("1-nethack", "2-crng-ready-cdf", "3-tcg-vs-kvm", "4-timeline",
                                            "5-jitter-vs-hz", "6-nocounter")))
-    with open(d("vars.gp"), "w") as f:
-        f.write(f"caption = {q(caption(meta, summary))}\n")
+    with open_new(d("vars.gp")) as f:
+        f.write(f"caption = {gp_str(caption(meta, summary))}\n")
         f.write(f"ngroups1 = {len(groups1)}\nngroups1t = {len(groups1t)}\n")
         f.write(f"ngroups6 = {len(groups6)}\nnconds = {len(conds)}\n")
-        f.write(f"clock = {q(CLOCK_WORDS[head])}\n")
+        f.write(f"clock = {gp_str(CLOCK_WORDS[head])}\n")
         kvm = [l.split() for l in open(d("accel.dat")) if not l.startswith("#")]
-        f.write("kvm_note = %s\n" % q("KVM: not measured on this host (no usable KVM)"
+        f.write("kvm_note = %s\n" % gp_str("KVM: not measured on this host (no usable KVM)"
                                       if kvm and all(r[3] == "NaN" for r in kvm)
                                       and any(r[4] == "not_measured" for r in kvm) else ""))
         ready_ms = (num(boot, "crng_ready_ns") or 0) * MS if boot else 0
@@ -332,23 +348,23 @@ def main():
         f.write(f"timeline_rows = {timeline_rows}\n")
         for prefix, names in (("g1", groups1), ("g1t", groups1t), ("g6", groups6), ("cond", conds)):
             for i, g in enumerate(names):
-                f.write(f"{prefix}_{i} = {q(g)}\n")
-        f.write("boot_label = %s\n" % q(f"{boot['variant']}, {boot['_cond']}, boot {boot['boot_id']}"
+                f.write(f"{prefix}_{i} = {gp_str(g)}\n")
+        f.write("boot_label = %s\n" % gp_str(f"{boot['variant']}, {boot['_cond']}, boot {boot['boot_id']}"
                                         if boot else "no boot"))
         f.write(f"tcg_n = {len(tcg)}\n")
     # Which series exist: gnuplot warns on an empty data set, so the static
     # scripts plot only what this file lists (eval'd command fragments).
-    with open(d("series.gp"), "w") as f:
-        f.write(f"nethack_guest = {q(series_points(d('nethack.dat'), 2, wait=True))}\n")
-        f.write(f"nethack_tcg = {q(series_points(d('nethack_tcg.dat'), 2, wait=True))}\n")
-        f.write(f"nocounter_guest = {q(series_points(d('nocounter.dat'), 2, wait=True))}\n")
+    with open_new(d("series.gp")) as f:
+        f.write(f"nethack_guest = {gp_str(series_points(d('nethack.dat'), 2, wait=True))}\n")
+        f.write(f"nethack_tcg = {gp_str(series_points(d('nethack_tcg.dat'), 2, wait=True))}\n")
+        f.write(f"nocounter_guest = {gp_str(series_points(d('nocounter.dat'), 2, wait=True))}\n")
         for ci in range(len(conds)):
             parts = [f"dat index {cdf_index[(ci, v)]} using 1:2 with steps lw 2 "
                      f"lc rgb '{COLOURS[vi]}' title '{v}'"
                      for vi, v in enumerate(VARIANTS) if (ci, v) in cdf_index]
-            f.write(f"cdf_{ci} = {q(', '.join(parts))}\n")
-        f.write(f"hz_series = {q(series_hz(d('hz.dat')))}\n")
-        f.write(f"accel_series = {q(series_accel(d('accel.dat')))}\n")
+            f.write(f"cdf_{ci} = {gp_str(', '.join(parts))}\n")
+        f.write(f"hz_series = {gp_str(series_hz(d('hz.dat')))}\n")
+        f.write(f"accel_series = {gp_str(series_accel(d('accel.dat')))}\n")
 
 
 if __name__ == "__main__":

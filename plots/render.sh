@@ -3,21 +3,43 @@
 # a plain-text version of each for an 80-column mail (plots/textcharts.py).
 #   plots/render.sh RUN_DIR     -> RUN_DIR/plots/*.{png,svg,txt}
 # Any gnuplot warning is an error: a chart that warns is probably wrong.
+# A results directory is untrusted: its paths reach gnuplot only as
+# arguments of gnuplot -c (plain strings, absolute), its text only as data
+# (plots/prepare.py), and nothing is written through a symbolic link.
 set -euo pipefail
+die() { echo "plots/render.sh: error: $*" >&2; exit 2; }
+[ $# -eq 1 ] || die "usage: plots/render.sh RUN_DIR"
+run=$1
+# Absolute, from the caller's directory: a relative name starting with '<'
+# or '|' would be a shell pipe to gnuplot.
+case $run in /*) ;; *) run=$PWD/$run ;; esac
+case $run in *[[:cntrl:]]*) die "the path $(printf '%q' "$run") holds a control character: give a results directory whose path is printable text" ;; esac
 cd "$(dirname "$0")/.."
-run=${1:?usage: plots/render.sh RUN_DIR}
-[ -f "$run/raw.csv" ] || { echo "plots/render.sh: error: $run/raw.csv not found (not a results directory)" >&2; exit 2; }
-command -v gnuplot >/dev/null || { echo "plots/render.sh: error: gnuplot not found; apt-get install -y gnuplot-nox" >&2; exit 2; }
+[ -f "$run/raw.csv" ] || die "$run/raw.csv not found (not a results directory)"
+command -v gnuplot >/dev/null || die "gnuplot not found; apt-get install -y gnuplot-nox"
+# The runner describes the axes (plots/runlib.py): build it when it is
+# missing or stale, unless the caller names one (make plots does).
+if [ -z "${CRNGBENCH_RUNNER:-}" ]; then
+	command -v make >/dev/null || die "make not found: build the runner (make runner) or set CRNGBENCH_RUNNER"
+	make -s runner >&2 || die "building the runner (make runner) failed: see above"
+fi
 out=$run/plots
 data=$out/data
+for d in "$out" "$data"; do
+	[ ! -L "$d" ] || die "$d is a symbolic link: refused (the charts are written into the run directory itself, never through a link that could point anywhere)"
+done
 mkdir -p "$data"
+link=$(find "$out" -maxdepth 2 -type l -print -quit)
+[ -z "$link" ] || die "$link is a symbolic link: refused (render.sh writes RUN/plots and RUN/plots/data in place, never through a link)"
 python3 plots/prepare.py "$run" "$data"
 status=0
 # prepare.py lists the charts that fit the run (7 for other machines, 1-6 x86)
 for name in $(cat "$data/charts"); do
+	[[ $name =~ ^[1-9]-[a-z0-9-]+$ ]] || die "$data/charts: '$name' is not a chart name"
 	gp=plots/$name.gp
+	[ -f "$gp" ] || die "$data/charts: no chart $gp"
 	for fmt in png svg; do
-		if ! gnuplot -e "datadir='$data'; fmt='$fmt'; out='$out/$name.$fmt'" "$gp" 2>"$data/$name.$fmt.err" ||
+		if ! gnuplot -c plots/chart.gp "$data" "$fmt" "$out/$name.$fmt" "$gp" 2>"$data/$name.$fmt.err" ||
 			[ -s "$data/$name.$fmt.err" ]; then
 			echo "plots/render.sh: gnuplot warned or failed on $name ($fmt):" >&2
 			sed 's/^/    /' "$data/$name.$fmt.err" >&2

@@ -3,10 +3,20 @@ a chart and the table beside it always say the same thing: the variant
 order (kernel/variants, through scripts/variants.sh), their colours, how a
 cell's condition is named, and the runner's own description of its axes
 and measures (crngbench-run --describe). Nothing here computes a statistic:
-those are the runner's, in summary.csv."""
+those are the runner's, in summary.csv.
+
+A results directory is untrusted input (runs are mailed and copied between
+machines): every file of it is read here, by the runner's own row rules
+(bench/row.c), never through a symbolic link; anything that breaks them is
+an error naming the file, line and column (die()), never a traceback; and
+the files the tools write into it are opened with open_new(), which refuses
+a symbolic link."""
 import csv
+import errno
 import json
 import os
+import re
+import stat
 import subprocess
 import sys
 
@@ -15,10 +25,25 @@ RUNNER = os.environ.get("CRNGBENCH_RUNNER", os.path.join(ROOT, "build", "crngben
 PALETTE = ["#1b9e77", "#7570b3", "#d95f02", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666"]
 
 
+def die(msg):
+    """The one way a tool stops on bad input: its name, the message, exit 1."""
+    sys.exit(f"{os.path.basename(sys.argv[0]) or 'runlib'}: error: {msg}")
+
+
+def _output(cmd):
+    """A helper program's stdout; a clean error when it cannot run or fails."""
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError as e:
+        die(f"cannot run {cmd[0]}: {e.strerror}")
+    if p.returncode != 0:
+        why = (p.stderr.strip().splitlines() or ["no message"])[-1]
+        die(f"{' '.join(cmd)} failed (exit status {p.returncode}): {why}")
+    return p.stdout
+
+
 def _variants():
-    out = subprocess.run([os.path.join(ROOT, "scripts", "variants.sh"), "--lines"],
-                         capture_output=True, text=True, check=True).stdout
-    return out.split()
+    return _output([os.path.join(ROOT, "scripts", "variants.sh"), "--lines"]).split()
 
 
 VARIANTS = _variants()  # order, every chart and table
@@ -28,13 +53,21 @@ COLOURS = [PALETTE[i % len(PALETTE)] for i in range(len(VARIANTS))]  # one per v
 def describe():
     """The runner's axes, measures and columns (crngbench-run --describe)."""
     if not os.access(RUNNER, os.X_OK):
-        sys.exit(f"{RUNNER} not found: build it with 'make runner'")
-    return json.loads(subprocess.run([RUNNER, "--describe"], capture_output=True, text=True,
-                                     check=True).stdout)
+        die(f"{RUNNER} not found: build it with 'make runner'")
+    try:
+        d = json.loads(_output([RUNNER, "--describe"]))
+        if not all(isinstance(a.get("name"), str) and "default" in a for a in d["axes"]) or \
+                not isinstance(d["raw_columns"], list):
+            raise ValueError
+    except (ValueError, KeyError, TypeError, AttributeError):
+        die(f"{RUNNER} --describe did not print the runner's description (an older or foreign build? "
+            "make runner)")
+    return d
 
 
-AXES = [a["name"] for a in describe()["axes"]]
-DEFAULTS = {a["name"]: a["default"] for a in describe()["axes"]}
+DESCRIPTION = describe()
+AXES = [a["name"] for a in DESCRIPTION["axes"]]
+DEFAULTS = {a["name"]: a["default"] for a in DESCRIPTION["axes"]}
 
 # How each axis value reads in a label; an empty string is that axis's
 # "nothing special" value, so exactly one value per axis reads as nothing
@@ -73,10 +106,194 @@ def condition(r, axes):
     return ", ".join(p for p in parts if p)
 
 
+# --- reading a results directory ---------------------------------------------
+
+# A results file holds printable text: the runner writes a newline in a
+# value as a space, and no label (chart, table, mail) can carry a control
+# character safely.
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+INTEGER = re.compile(r"-?[0-9]+\Z")
+DECIMAL = re.compile(r"-?([0-9]+(\.[0-9]+)?|nan|inf)\Z")
+# raw.csv's text columns; every other column the runner describes is a number.
+RAW_TEXT = {"boot_id", "status", "reason", "release", "crng_ready_src", "clocksource"}
+# Per file: the columns every tool reads, and what a value may be: "int"
+# (an integer or empty), "int!" (an integer), "dec" (a decimal or empty).
+TABLES = {
+    "raw.csv": {
+        "need": ("boot_id", "rep", "status", "crng_ready_censored", "first_urandom_censored"),
+        "kind": dict({c: "int" for c in DESCRIPTION["raw_columns"] if c not in RAW_TEXT and c not in AXES},
+                     run_index="int!", cell="int!", rep="int!", hz="int"),
+    },
+    "summary.csv": {
+        "need": ("measure", "n", "censored", "median_ms", "median_censored", "ci95_lo_ms", "ci95_hi_ms", "note"),
+        "kind": {"hz": "int", "n": "int!", "censored": "int", "failed": "int", "skipped": "int", "median_censored": "int",
+                 "outliers": "int", "median_ms": "dec", "mean_ms": "dec", "sd_ms": "dec", "min_ms": "dec",
+                 "max_ms": "dec", "p10_ms": "dec", "p90_ms": "dec", "ci95_lo_ms": "dec", "ci95_hi_ms": "dec"},
+    },
+    "reads.csv": {
+        "need": ("boot_id", "iface", "start_ns", "dur_ns", "errno"),
+        "kind": {"seq": "int", "start_ns": "int!", "dur_ns": "int!", "bytes": "int", "errno": "int",
+                 "timed_out": "int"},
+    },
+    "traces.csv": {
+        "need": ("boot_id", "comm", "pid", "func", "start_ns", "dur_ns"),
+        "kind": {"pid": "int!", "start_ns": "int!", "dur_ns": "int!"},
+    },
+}
+KIND_WORDS = {"int": "an integer or nothing", "int!": "an integer", "dec": "a decimal number or nothing"}
+LINK = ("is a symbolic link: refused (a results directory's files are its own; "
+        "a link in one could point anywhere on this machine)")
+
+
+def check_path(path):
+    """A path the tools read or write, and name in charts and mail: no
+    control character (the runner's own paths have none)."""
+    m = CONTROL.search(path)
+    if m:
+        die(f"the path {path!r} holds a control character (U+{ord(m.group()):04X}): "
+            "give a results directory whose path is printable text")
+    return path
+
+
+def open_run_file(path, binary=False, missing_ok=False):
+    """A file of a results directory for reading: a regular file, never
+    through a symbolic link (O_NOFOLLOW), never a FIFO that would block.
+    None when it is missing and missing_ok."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as e:
+        if e.errno == errno.ENOENT and missing_ok:
+            return None
+        if e.errno == errno.ELOOP:
+            die(f"{path} {LINK}")
+        if e.errno == errno.ENOENT:
+            die(f"{path} not found (a results directory holds raw.csv, summary.csv, meta.json)")
+        die(f"cannot read {path}: {e.strerror}")
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        die(f"{path} is not a regular file: refused")
+    return os.fdopen(fd, "rb" if binary else "r", encoding=None if binary else "utf-8", errors=None)
+
+
+def refuse_link(path):
+    """A directory or file the tools write into: never a symbolic link."""
+    if os.path.islink(path):
+        die(f"{path} {LINK}")
+    return path
+
+
+def open_new(path, binary=False):
+    """A file the tools write (charts' data, text charts, the mail): created
+    or truncated in place, never through a symbolic link (O_NOFOLLOW)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            die(f"{path} {LINK}")
+        die(f"cannot write {path}: {e.strerror}")
+    return os.fdopen(fd, "wb" if binary else "w")
+
+
+def _split(path, lineno, text):
+    try:
+        return next(csv.reader([text], strict=True))
+    except (csv.Error, StopIteration) as e:
+        die(f"{path} line {lineno} is not a CSV row ({e}): fix or move that line")
+
+
+def read_table(run, name, missing_ok=False):
+    """A results file's rows as dicts, by the runner's rules (bench/row.c
+    row_read_file): the first line is the header; every later line is one
+    row with the header's number of fields; a last line without its newline
+    is an interrupted write, not a row; a number column holds a number; text
+    is printable. An axis without a column (a run older than the axis) reads
+    as the axis's default, as in the runner. Anything else is an error naming
+    the file, the line and the column."""
+    path = os.path.join(check_path(run), name)
+    spec = TABLES.get(name, {"need": (), "kind": {}})
+    f = open_run_file(path, binary=True, missing_ok=missing_ok)
+    if f is None:
+        return []
+    with f:
+        lines = f.read().split(b"\n")[:-1]  # the last piece: empty, or an interrupted write
+    if not lines:
+        die(f"{path} is empty: no header line (the runner writes one before the first row)")
+    header, rows = None, []
+    for lineno, raw in enumerate(lines, 1):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            die(f"{path} line {lineno} is not UTF-8 text: fix or move that line")
+        fields = _split(path, lineno, text)
+        cols = header or fields
+        for col, v in zip(cols, fields):
+            m = CONTROL.search(v)
+            if m:
+                die(f"{path} line {lineno}, column {col}: {v!r} holds a control character "
+                    f"(U+{ord(m.group()):04X}); a results file holds printable text only")
+        if header is None:
+            header = fields
+            missing = [c for c in spec["need"] if c not in header]
+            if missing:
+                die(f"{path} has no column {', '.join(repr(c) for c in missing)} "
+                    f"(its header: {', '.join(header)}): not a file the runner wrote")
+            continue
+        if len(fields) != len(header):
+            die(f"{path} line {lineno} has {len(fields)} fields where its header has {len(header)}: "
+                "not a row (the runner refuses it too; fix or move that line)")
+        r = dict(zip(header, fields))
+        for col, kind in spec["kind"].items():
+            v = r.get(col)
+            if v is None or (v == "" and kind != "int!"):
+                continue
+            if not (DECIMAL if kind == "dec" else INTEGER).match(v):
+                die(f"{path} line {lineno}, column {col}: {v!r} is not {KIND_WORDS[kind]}")
+        if "boot_id" in spec["need"] and not r["boot_id"]:
+            die(f"{path} line {lineno}: an empty boot_id (the runner refuses such a row)")
+        if name in ("raw.csv", "summary.csv"):
+            for a in AXES:
+                if not r.get(a):
+                    r[a] = DEFAULTS[a]
+        rows.append(r)
+    return rows
+
+
 def summary_rows(run):
     """A run's summary.csv, every row, in the runner's (matrix) order."""
-    with open(os.path.join(run, "summary.csv"), newline="") as f:
-        return list(csv.DictReader(f))
+    return read_table(run, "summary.csv")
+
+
+def read_meta(run):
+    """A run's meta.json ({} when there is none), checked: an object, its
+    text printable, "kernels" an object of objects."""
+    path = os.path.join(check_path(run), "meta.json")
+    f = open_run_file(path, missing_ok=True)
+    if f is None:
+        return {}
+    try:
+        with f:
+            meta = json.load(f)
+    except (ValueError, UnicodeDecodeError) as e:
+        die(f"{path} is not JSON ({e}): the runner writes it whole; fix or remove it")
+
+    def walk(v, where):
+        if isinstance(v, str) and CONTROL.search(v):
+            die(f"{path}: {where} holds a control character: {v!r}; meta.json holds printable text only")
+        for k, x in v.items() if isinstance(v, dict) else enumerate(v) if isinstance(v, list) else ():
+            walk(x, f"{where}.{k}")
+    if not isinstance(meta, dict):
+        die(f"{path} is not a JSON object")
+    walk(meta, "meta")
+    if not isinstance(meta.get("kernels", {}), dict) or \
+            not all(isinstance(k, dict) for k in meta.get("kernels", {}).values()):
+        die(f"{path}: \"kernels\" is not an object of objects (one per kernel variant)")
+    return meta
+
+
+def release(meta):
+    """The kernel release of a run's meta.json, without crngbench's suffix."""
+    first = next(iter(meta.get("kernels", {}).values()), {})
+    return str(first.get("release", "?")).split("-crngbench")[0]
 
 
 def pick(rows, **want):
@@ -84,8 +301,8 @@ def pick(rows, **want):
     for one key would mean two cells collapsed into one label: an error."""
     hits = [r for r in rows if all(r[k] == v for k, v in want.items())]
     if len(hits) > 1:
-        sys.exit(f"runlib: {len(hits)} summary rows for {want}: cells would merge; "
-                 f"label with condition(r, varying(rows))")
+        die(f"{len(hits)} summary rows for {want}: cells would merge; "
+            f"label with condition(r, varying(rows))")
     return hits[0] if hits else None
 
 

@@ -1,5 +1,5 @@
-# Shared by every chart: terminal, fonts, colours. Called with
-#   gnuplot -e "datadir='DIR'; fmt='png|svg'; out='FILE'" plots/NN-chart.gp
+# Shared by every chart: terminal, fonts, colours. Drawn through
+#   gnuplot -c plots/chart.gp DATADIR png|svg OUTFILE plots/NN-chart.gp
 # (plain-text versions come from plots/textcharts.py, not gnuplot's dumb).
 # One colour per kernel variant in every chart (prepare.py writes them):
 #   stock #1b9e77, legacy #7570b3, block #d95f02, block-v0 #e7298a.

@@ -14,7 +14,7 @@ import os
 import shlex
 import sys
 
-from runlib import VARIANTS
+from runlib import VARIANTS, die, open_new, refuse_link
 
 WIDTH = 80
 LABEL = 22  # row label column
@@ -91,10 +91,12 @@ def strip_chart(title, unit, groups, refs, symbols):
 
 
 def var(data, name):
-    """A string variable of prepare.py's vars.gp ("" if absent)."""
+    """A variable of prepare.py's vars.gp ("" if absent): a number as it
+    is written, a string as gnuplot reads its single-quoted literal."""
     for line in open(os.path.join(data, "vars.gp")):
         if line.startswith(name + " = "):
-            return shlex.split(line.split(" = ", 1)[1])[0]
+            v = line.split(" = ", 1)[1].rstrip("\n")
+            return v[1:-1].replace("''", "'") if v.startswith("'") else v
     return ""
 
 
@@ -234,7 +236,9 @@ def arches(data):
 
 
 def main():
-    data, out = sys.argv[1], sys.argv[2]
+    if len(sys.argv) != 3:
+        die("usage: plots/textcharts.py DATA_DIR OUT_DIR")
+    data, out = sys.argv[1], refuse_link(sys.argv[2])
     charts = {
         "1-nethack": lambda: first_read(data, "nethack.dat", "When the first /dev/urandom read returns: "
                                         + var(data, "clock"))
@@ -250,7 +254,9 @@ def main():
     }
     # the charts prepare.py found fit for the run
     for name in open(os.path.join(data, "charts")).read().split():
-        with open(os.path.join(out, name + ".txt"), "w") as f:
+        if name not in charts:
+            die(f"{os.path.join(data, 'charts')}: no chart {name!r} (prepare.py writes that list)")
+        with open_new(os.path.join(out, name + ".txt")) as f:
             f.write("\n".join(l.rstrip() for l in charts[name]()) + "\n")
 
 

@@ -9,19 +9,22 @@ Markdown tables) and RUN_DIR/post.mbox (the same text with the PNG and SVG
 charts attached, for a mail client to import). Every figure comes from
 summary.csv and meta.json as the runner wrote them; the text charts are
 RUN_DIR/plots/*.txt (run make plots first). Nothing measured is typed in.
+Nothing is read or written through a symbolic link (a chart linked to a file
+elsewhere would be mailed; a post.txt linked elsewhere overwritten).
 """
 import argparse
 import email.message
 import email.policy
-import json
 import mailbox
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
-from runlib import VARIANTS, jitter_rows, pick  # noqa: E402
+from runlib import VARIANTS, check_path, die, jitter_rows, open_new, open_run_file, pick, read_meta  # noqa: E402
+from runlib import refuse_link, release  # noqa: E402
 from report_tables import ms, summary_rows  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -101,22 +104,21 @@ def findings(rows):
 
 def setup(meta, rows, run):
     kernels = meta.get("kernels", {})
-    release = next(iter(kernels.values()), {}).get("release", "?").split("-crngbench")[0]
     patches = {}
     for k in kernels.values():
-        for p in filter(None, k.get("patches", "").split("; ")):
+        for p in filter(None, str(k.get("patches", "")).split("; ")):
             name, _, sha = p.partition(" ")
             patches[name] = sha[:12]
     ns = sorted({int(r["n"]) for r in rows if r["n"] not in ("", "0")})
     accels = sorted({r["accel"] for r in rows if r["n"] not in ("", "0")})
     out = ["Setup", ""]
-    out += wrap(f"kernel: Linux {release} from Debian's linux-source-6.1 "
+    out += wrap(f"kernel: Linux {release(meta)} from Debian's linux-source-6.1 "
                 f"{meta.get('kernel_package', '?')}, variants {', '.join(VARIANTS)}", "  ")
     out += ["  patches (sha256, first 12 hex digits):"]
     out += [f"    {sha}  {name}"[:78] for name, sha in sorted(patches.items())]
     out += wrap(f"QEMU: {meta.get('qemu', '?')}", "  ")
     out += wrap(f"measured under: {', '.join(accels) or 'nothing'}"
-                + ("" if "usable" in meta.get("kvm", "usable") else f"; KVM not measured: {meta['kvm']}"), "  ")
+                + ("" if "usable" in str(meta.get("kvm", "usable")) else f"; KVM not measured: {meta['kvm']}"), "  ")
     out += wrap(f"host: {meta.get('host_cpu', '?')}, {meta.get('host_cpus', '?')} CPUs", "  ")
     out += wrap(f"matrix {meta.get('matrix', '?')}, seed {meta.get('seed', '?')}, "
                 f"n = {'-'.join(str(n) for n in sorted({ns[0], ns[-1]})) if ns else 0} boots per cell, "
@@ -149,7 +151,7 @@ def reproduce(meta):
 
 def body(run, hz):
     rows = summary_rows(run)
-    meta = json.load(open(os.path.join(run, "meta.json")))
+    meta = read_meta(run)
     out = findings(rows) + [""] + setup(meta, rows, run)
     out += ["Results: median ms, 95% bootstrap CI of the median, n boots;",
             "'>': still waiting at the bound, (k >): k boots of n were", ""]
@@ -159,9 +161,10 @@ def body(run, hz):
     if hz:
         out += hz_table(hz)
     for c in CHARTS:
-        p = os.path.join(run, "plots", c + ".txt")
-        if os.path.exists(p):
-            out += [open(p).read().rstrip("\n"), ""]
+        f = open_run_file(os.path.join(run, "plots", c + ".txt"), missing_ok=True)
+        if f is not None:
+            with f:
+                out += [f.read().rstrip("\n"), ""]
     out += ["Caveats", ""]
     for c in CAVEATS:
         out += wrap(c, "  ") + [""]
@@ -170,8 +173,7 @@ def body(run, hz):
 
 
 def subject(meta):
-    release = next(iter(meta.get("kernels", {}).values()), {}).get("release", "?").split("-crngbench")[0]
-    return f"[crngbench] Boot cost of a blocking /dev/urandom (Linux {release}, QEMU)"
+    return f"[crngbench] Boot cost of a blocking /dev/urandom (Linux {release(meta)}, QEMU)"
 
 
 def mbox(run, hz, text, meta):
@@ -182,18 +184,28 @@ def mbox(run, hz, text, meta):
     charts = [os.path.join(run, "plots", f) for f in sorted(os.listdir(os.path.join(run, "plots")))
               if f.endswith((".png", ".svg"))]
     if hz:
-        charts += [os.path.join(hz, "plots", "5-jitter-vs-hz." + e) for e in ("png", "svg")]
+        charts += [os.path.join(refuse_link(os.path.join(hz, "plots")), "5-jitter-vs-hz." + e) for e in ("png", "svg")]
     for p in charts:
-        if os.path.exists(p):
-            sub = "png" if p.endswith(".png") else "svg+xml"
-            msg.add_attachment(open(p, "rb").read(), maintype="image", subtype=sub,
-                               filename=os.path.basename(p))
-    path = os.path.join(run, "post.mbox")
-    if os.path.exists(path):
-        os.unlink(path)
-    box = mailbox.mbox(path)
-    box.add(msg)
-    box.close()
+        f = open_run_file(p, binary=True, missing_ok=True)
+        if f is not None:
+            with f:
+                sub = "png" if p.endswith(".png") else "svg+xml"
+                msg.add_attachment(f.read(), maintype="image", subtype=sub, filename=os.path.basename(p))
+    # Written beside it and renamed over it: never through a link.
+    path = refuse_link(os.path.join(run, "post.mbox"))
+    fd, tmp = tempfile.mkstemp(dir=run, prefix=".post.mbox.")
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)
+        os.close(fd)
+        box = mailbox.mbox(tmp)
+        box.add(msg)
+        box.close()
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
     return path
 
 
@@ -203,12 +215,14 @@ def main():
     ap.add_argument("--hz", help="an hz-matrix run: the CONFIG_HZ table and chart 5")
     args = ap.parse_args()
     for d in (args.run, args.hz):
-        if d and not os.path.exists(os.path.join(d, "summary.csv")):
-            sys.exit(f"post.py: error: {d}/summary.csv not found (a results/<run> directory?)")
-    if not os.path.isdir(os.path.join(args.run, "plots")):
-        sys.exit(f"post.py: error: {args.run}/plots not found: run make plots RUN={args.run} first")
+        if d and not os.path.lexists(os.path.join(check_path(d), "summary.csv")):
+            die(f"{d}/summary.csv not found (a results/<run> directory?)")
+    if not os.path.isdir(refuse_link(os.path.join(args.run, "plots"))):
+        die(f"{args.run}/plots not found: run make plots RUN={args.run} first")
+    for name in ("post.txt", "post.mbox"):
+        refuse_link(os.path.join(args.run, name))  # before any work
     text, meta = body(args.run, args.hz)
-    with open(os.path.join(args.run, "post.txt"), "w") as f:
+    with open_new(os.path.join(args.run, "post.txt")) as f:
         f.write("Subject: " + subject(meta) + "\n\n" + text)
     print(f"[post] {args.run}/post.txt and {mbox(args.run, args.hz, text, meta)}")
 

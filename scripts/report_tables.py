@@ -8,17 +8,31 @@
 Replaces the text between "<!-- tables:begin -->" and "<!-- tables:end -->"
 in REPORT.md, so the numbers can never drift from the data. With "-" as the
 report, prints the tables to stdout instead. Every number comes from
-summary.csv, which the runner computed from raw.csv.
+summary.csv, which the runner computed from raw.csv. A run's text reaches
+a table cell escaped (a '|' as '\\|'), a code span fenced so that it holds
+any backquote.
 """
 import argparse
-import csv
-import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
-from runlib import CLOCK_WORDS, VARIANTS, condition, headline_accel, jitter_rows, pick, value, varying  # noqa: E402
+from runlib import CLOCK_WORDS, VARIANTS, condition, die, headline_accel, jitter_rows, pick, read_meta  # noqa: E402
+from runlib import read_table, value, varying  # noqa: E402
 from runlib import summary_rows as _summary_rows  # noqa: E402
+
+
+def row(*cells):
+    """A Markdown table row; a '|' in a cell is escaped, so it stays one cell."""
+    return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
+
+
+def code(text):
+    """A Markdown code span holding text as it is, backquotes included."""
+    ticks = "`" * (max((len(t) for t in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text[:1] == "`" or text[-1:] == "`" else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
 
 
 def fmt(r):
@@ -41,7 +55,7 @@ def table(rows, measure, title, where=lambda r: True, accel="tcg"):
     if not sel:
         return f"### {title}\n\nNot measured in this run.\n"
     out = [f"### {title}\n", "median ms [95% bootstrap CI of the median]; n boots (censored)\n",
-           "| condition | " + " | ".join(VARIANTS) + " |",
+           row("condition", *VARIANTS),
            "|---|" + "---|" * len(VARIANTS)]
     for c in conds:
         cells = []
@@ -52,7 +66,7 @@ def table(rows, measure, title, where=lambda r: True, accel="tcg"):
                 continue
             n = f"n={r['n']}" + (f" ({r['censored']} censored)" if r["censored"] not in ("0", "") else "")
             cells.append(f"{fmt(r)}; {n}")
-        out.append(f"| {c} | " + " | ".join(cells) + " |")
+        out.append(row(c, *cells))
     return "\n".join(out) + "\n"
 
 
@@ -67,22 +81,23 @@ def summary_rows(run):
 
 
 def run_name(run):
-    return os.path.basename(os.path.normpath(run))
+    """A run's directory name as a code span."""
+    return code(os.path.basename(os.path.normpath(run)))
 
 
 def hz_table(run):
     """The jitter loop's duration per CONFIG_HZ (the hz matrix)."""
     rows = jitter_rows(summary_rows(run))
     hzs = sorted({int(r["hz"]) for r in rows})
-    out = [f"### Chart 5: the jitter loop's cost against CONFIG_HZ (run `{run_name(run)}`)\n",
+    out = [f"### Chart 5: the jitter loop's cost against CONFIG_HZ (run {run_name(run)})\n",
            "first blocking urandom read's duration, median ms [95% CI]; 256/HZ s for comparison\n",
-           "| CONFIG_HZ | 256/HZ | " + " | ".join(VARIANTS) + " |", "|---|---|" + "---|" * len(VARIANTS)]
+           row("CONFIG_HZ", "256/HZ", *VARIANTS), "|---|---|" + "---|" * len(VARIANTS)]
     for hz in hzs:
         cells = []
         for v in VARIANTS:
             r = pick(rows, hz=str(hz), variant=v)
             cells.append(f"{fmt(r)}; n={r['n']}" if r else "")
-        out.append(f"| {hz} | {256000 / hz:.0f} | " + " | ".join(cells) + " |")
+        out.append(row(hz, f"{256000 / hz:.0f}", *cells))
     return "\n".join(out) + "\n"
 
 
@@ -99,19 +114,18 @@ def guest_table(run):
                 ("kernel_to_init", "kernel start to PID 1"),
                 ("userspace_finished", "systemd: boot finished"),
                 ("host_wall", "host wall, QEMU spawn to exit (host clock; meaningless under icount)")]
-    out = [f"### The guest itself (run `{run_name(run)}`, stock"
+    out = [f"### The guest itself (run {run_name(run)}, stock"
            + ("" if several else f", {cols[0][2]}" if cols else "") + ")\n",
            "median ms [95% bootstrap CI of the median]; n boots. icount: guest time counts "
            "instructions (1 per ns), so TCG's translation of first-run code costs nothing\n",
-           "| measure | " + " | ".join(f"{a}, trace {t}" + (f", {c}" if several else "")
-                                       for a, t, c in cols) + " |",
+           row("measure", *(f"{a}, trace {t}" + (f", {c}" if several else "") for a, t, c in cols)),
            "|---|" + "---|" * len(cols)]
     for m, title in measures:
         cells = []
         for a, t, c in cols:
             r = pick(rows, measure=m, accel=a, trace=t, _cond=c)
             cells.append(f"{fmt(r)}; n={r['n']}" if r else "")
-        out.append(f"| {title} | " + " | ".join(cells) + " |")
+        out.append(row(title, *cells))
     return "\n".join(out) + "\n"
 
 
@@ -121,11 +135,11 @@ def sources_tables(run):
     name = run_name(run)
     return "\n".join([
         table(rows, "first_urandom_latency",
-              f"Seeds and virtio-rng: the first blocking urandom read's duration (run `{name}`)"),
+              f"Seeds and virtio-rng: the first blocking urandom read's duration (run {name})"),
         table(rows, "crng_ready",
-              f"Seeds and virtio-rng: CRNG ready, from kernel start (run `{name}`)"),
+              f"Seeds and virtio-rng: CRNG ready, from kernel start (run {name})"),
         table(rows, "userspace_finished",
-              f"Seeds and virtio-rng: systemd's boot finished (run `{name}`)"),
+              f"Seeds and virtio-rng: systemd's boot finished (run {name})"),
     ])
 
 
@@ -135,10 +149,10 @@ def longwait_tables(run):
     name = run_name(run)
     return "\n".join([
         table(rows, "crng_ready",
-              f"Without a counter or RDRAND, under icount: CRNG ready, from kernel start (run `{name}`)",
+              f"Without a counter or RDRAND, under icount: CRNG ready, from kernel start (run {name})",
               accel="icount"),
         table(rows, "first_urandom_latency",
-              f"Without a counter or RDRAND, under icount: the first blocking urandom read (run `{name}`)",
+              f"Without a counter or RDRAND, under icount: the first blocking urandom read (run {name})",
               accel="icount"),
         interrupts_table(run, "icount"),
     ])
@@ -147,10 +161,8 @@ def longwait_tables(run):
 def interrupts_table(run, accel):
     """The guest's interrupt counts when the report ran (raw.csv, as each
     boot reported them: the range over boots, no statistic)."""
-    path = os.path.join(run, "raw.csv")
-    with open(path, newline="") as f:
-        raw = [r for r in csv.DictReader(f) if r["accel"] == accel and r["status"] in ("ok", "censored")
-               and r.get("irq_timer", "")]
+    raw = [r for r in read_table(run, "raw.csv") if r["accel"] == accel and r["status"] in ("ok", "censored")
+           and r.get("irq_timer", "")]
     if not raw:
         return f"### Guest interrupts ({accel})\n\nNot recorded in this run.\n"
     axes = varying(raw)
@@ -167,8 +179,8 @@ def interrupts_table(run, accel):
     for c, v in cells:
         sel = [r for r in raw if condition(r, axes) == c and r["variant"] == v]
         col = lambda k: [int(r[k]) for r in sel if r[k]]
-        out.append(f"| {c} | {v} | {len(sel)} | {span(col('irq_timer'))} | {span(col('irq_local_timer'))} | "
-                   f"{span(col('irq_devices'))} | {span(col('report_ns'), 1e9)} |")
+        out.append(row(c, v, len(sel), span(col('irq_timer')), span(col('irq_local_timer')),
+                       span(col('irq_devices')), span(col('report_ns'), 1e9)))
     return "\n".join(out) + "\n"
 
 
@@ -187,11 +199,11 @@ def arches_tables(run):
     head = []
     for a in accels:
         head += [f"CRNG ready, {a}", f"first read waited, {a}"]
-    out = [f"### Chart 7: the revert's architectures on 6.1 (run `{name}`)\n",
+    out = [f"### Chart 7: the revert's architectures on 6.1 (run {name})\n",
            "median ms from kernel start (CRNG ready) and of the first /dev/urandom read itself, "
            "[95% bootstrap CI]; n boots; '>': still waiting at the bound (the report's, the read's budget) "
            "in at least half the boots\n",
-           "| machine | condition | variant | " + " | ".join(head) + " |",
+           row("machine", "condition", "variant", *head),
            "|---|---|---|" + "---|" * len(head)]
     for m, c, v in cells:
         vals = []
@@ -201,7 +213,7 @@ def arches_tables(run):
                 vals.append("" if r is None else f"{fmt(r)}; n={r['n']}"
                             + (f" ({r['censored']} censored)" if r["censored"] not in ("0", "") else ""))
         if any(vals):
-            out.append(f"| {m} | {c} | {v} | " + " | ".join(vals) + " |")
+            out.append(row(m, c, v, *vals))
     return "\n".join(out) + "\n\n" + arches_sources_table(run)
 
 
@@ -216,7 +228,7 @@ def rate_text(hz):
 def jitter_text(sel):
     """The first jitter trial of these boots in the kernel's words (raw.csv's
     jitter_* columns; the range over boots, no statistic)."""
-    if "jitter_per_bit" not in sel[0]:
+    if "jitter_per_bit" not in sel[0] or "jitter_max_per_bit" not in sel[0]:
         return "not recorded (a run before patch 0005)"
     per_bit = [int(r["jitter_per_bit"]) for r in sel if r.get("jitter_per_bit")]
     bound = sorted({int(r["jitter_max_per_bit"]) for r in sel if r.get("jitter_max_per_bit")})
@@ -224,7 +236,8 @@ def jitter_text(sel):
     parts = []
     if per_bit:
         lo, hi = min(per_bit), max(per_bit)
-        ran = sum(1 for r in sel if r.get("jitter_per_bit") and int(r["jitter_per_bit"]) <= int(r["jitter_max_per_bit"]))
+        ran = sum(1 for r in sel if r.get("jitter_per_bit") and r.get("jitter_max_per_bit")
+                  and int(r["jitter_per_bit"]) <= int(r["jitter_max_per_bit"]))
         outcome = ("runs" if ran == len(per_bit) else "gives up" if ran == 0
                    else f"runs in {ran} of {len(per_bit)}")
         parts.append(f"{lo if lo == hi else f'{lo}-{hi}'} per bit (at most {'/'.join(map(str, bound))}): {outcome}")
@@ -240,8 +253,7 @@ def arches_sources_table(run):
     its current clocksource at the report (sysfs), that clocksource's rate
     (its registration line in the kernel log), the jitter trial, its
     interrupts (raw.csv, the range over boots; no statistic)."""
-    with open(os.path.join(run, "raw.csv"), newline="") as f:
-        raw = [r for r in csv.DictReader(f) if r["status"] in ("ok", "censored")]
+    raw = [r for r in read_table(run, "raw.csv") if r["status"] in ("ok", "censored")]
     out = ["### What each machine's clock was (the guest's own report)\n",
            "clocksource: `/sys/devices/system/clocksource/clocksource0/current_clocksource` when the "
            "report ran; its rate: from its registration line in the boot's kernel log, read by the probe from "
@@ -270,24 +282,21 @@ def arches_sources_table(run):
             span = lambda xs, f: (f.format(min(xs)) if f.format(min(xs)) == f.format(max(xs))  # noqa: E731
                                   else f.format(min(xs)) + "-" + f.format(max(xs))) if xs else ""
             run_at = [int(r["jitter_run_ns"]) / 1e9 for r in sel if r.get("jitter_run_ns")]
-            out.append(f"| {m} | {a} | {cs} | {', '.join(rates)} | {jitter_text(sel)} | "
-                       f"{span(run_at, '{:.2f}')} | {span(irq, '{:d}')} | {span(rep, '{:.1f}')} | {len(sel)} |")
+            out.append(row(m, a, cs, ', '.join(rates), jitter_text(sel), span(run_at, '{:.2f}'), span(irq, '{:d}'),
+                           span(rep, '{:.1f}'), len(sel)))
     return "\n".join(out) + "\n"
 
 
 def tables(run):
     rows = summary_rows(run)
-    meta = {}
-    if os.path.exists(os.path.join(run, "meta.json")):
-        with open(os.path.join(run, "meta.json")) as f:
-            meta = json.load(f)
+    meta = read_meta(run)
     head = headline_accel(rows)
     clock = CLOCK_WORDS[head]
     counter = lambda r: r["nocounter"] == "off"
     nocounter = lambda r: r["nocounter"] == "on"
     parts = [
-        f"Generated by `make report RUN={run}` from `summary.csv` "
-        f"(matrix `{meta.get('matrix', '?')}`, seed {meta.get('seed', '?')}, "
+        f"Generated by {code(f'make report RUN={run}')} from `summary.csv` "
+        f"(matrix {code(str(meta.get('matrix', '?')))}, seed {meta.get('seed', '?')}, "
         f"{meta.get('boots_planned', '?')} boots planned, host {meta.get('host_cpu', '?')}, "
         f"{meta.get('qemu', '?')}, kernel package {meta.get('kernel_package', '?')}).\n",
         table(rows, "first_urandom_return",
@@ -335,7 +344,7 @@ def main():
     args = ap.parse_args()
     for d in (args.run, args.hz, args.guest, args.sources, args.longwait, args.arches):
         if d and not os.path.exists(os.path.join(d, "summary.csv")):
-            sys.exit(f"report_tables.py: error: {d}/summary.csv not found (a results/<run> directory?)")
+            die(f"{d}/summary.csv not found (a results/<run> directory?)")
     # Each run's tables live in a block of their own, so a report can be
     # regenerated from the runs at hand and keep the others' tables.
     blocks = [("main", tables(args.run))]

@@ -3,7 +3,8 @@
 # by the Makefile from its own source lists, plain and with ASan+UBSan), a
 # fuzz smoke run of the record reader, the runner's input checks, the runner
 # against tests/fake-qemu, and the plot, report and mail scripts on the
-# fixture run. One PASS:/FAIL: line per check; ends with "N passed, N failed".
+# fixture run, and those scripts on hostile and damaged results directories.
+# One PASS:/FAIL: line per check; ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export LC_ALL=C
@@ -49,5 +50,6 @@ collect "runner on results directories" tests/runner_results.sh
 collect "plots and report tables" tests/plots.sh
 collect "the mail and the terminal summary" tests/post.sh
 collect "kernel build progress" tests/kernel_progress.sh
+collect "hostile and damaged results directories" tests/hostile_plots.sh
 
 closing

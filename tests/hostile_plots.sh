@@ -1,0 +1,349 @@
+#!/usr/bin/env bash
+# Hostile and damaged results directories against the chart, report and
+# mail tools (plots/render.sh, scripts/report_tables.py, scripts/post.py):
+# nothing from a results directory runs as code (gnuplot's backquotes,
+# system(), '<' and '|' file names), a damaged file is a clear error (file,
+# line, column; no traceback), REPORT.md's tables keep their columns, no
+# file is written through a symlink, and the targets build what they need.
+# One PASS:/FAIL: line per attack.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+root=$PWD
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fx=tests/fixtures/run
+
+pass() { echo "PASS: hostile: $*"; }
+fail() { echo "FAIL: hostile: $*"; }
+# verdict OK TEXT DETAIL: one line, PASS when OK is 0
+verdict() { if [ "$1" -eq 0 ]; then pass "$2"; else fail "$2: $3"; fi; }
+brief() { head -c 300 <<<"$1" | tr '\n' ' '; }
+# rendered DIR: the six charts as PNG and SVG
+rendered() {
+	local n=0 c e
+	for c in 1-nethack 2-crng-ready-cdf 3-tcg-vs-kvm 4-timeline 5-jitter-vs-hz 6-nocounter; do
+		for e in png svg; do [ -s "$1/plots/$c.$e" ] && n=$((n + 1)); done
+	done
+	[ $n -eq 12 ]
+}
+# clean_error RC OUT NEEDLE...: failed (non-zero), no traceback, every needle said
+clean_error() {
+	local rc=$1 out=$2 n
+	shift 2
+	[ "$rc" -ne 0 ] || return 1
+	! grep -q Traceback <<<"$out" || return 1
+	for n in "$@"; do grep -qF -- "$n" <<<"$out" || return 1; done
+}
+# edit DIR FILE CODE: rewrite DIR/FILE (a CSV) after CODE changed its header
+# h and its rows (dicts) rows
+edit() {
+	python3 - "$@" <<'PY'
+import csv, sys
+d, name, code = sys.argv[1:4]
+p = f"{d}/{name}"
+with open(p, newline="") as f:
+    rd = csv.reader(f)
+    h = next(rd)
+    rows = [dict(zip(h, x)) for x in rd]
+exec(code)
+with open(p, "w", newline="") as f:
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow(h)
+    w.writerows([[r.get(k, "") for k in h] for r in rows])
+PY
+}
+fresh() { rm -rf "$1" && mkdir -p "$(dirname "$1")" && cp -r "$fx" "$1"; }
+
+# --- 1. nothing from a results directory runs in gnuplot -----------------------
+# Cell names, boot ids, meta.json and guest text with backquotes (gnuplot
+# runs `...` inside double quotes), a macro (@name) and a quote.
+a=$tmp/a/run
+fresh "$a"
+pw=$tmp/pwned
+mkdir -p "$pw"
+# shellcheck disable=SC2016 # the backquotes are the attack, kept literal
+evil() { printf '`touch${IFS}%s/%s`' "$pw" "$1"; }
+edit "$a" raw.csv "for r in rows: r['cpu'] = r['cpu'].replace('max', 'max,model-id=$(evil PWNED_cpu)') ; r['boot_id'] += \"$(evil PWNED_id)'@caption\""
+edit "$a" summary.csv "for r in rows: r['cpu'] = r['cpu'].replace('max', 'max,model-id=$(evil PWNED_cpu)')"
+edit "$a" reads.csv "for r in rows: r['boot_id'] += \"$(evil PWNED_id)'@caption\""
+edit "$a" traces.csv "
+for r in rows: r['boot_id'] += \"$(evil PWNED_id)'@caption\"; r['comm'] = r['comm'] + \"$(evil PWNED_comm)'@x\""
+python3 - "$a/meta.json" "$(evil PWNED_meta)" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["qemu"] = "QEMU emulator version 7.2" + sys.argv[2]
+for k in m.get("kernels", {}).values():
+    k["release"] = "6.1" + sys.argv[2] + "-crngbench"
+json.dump(m, open(sys.argv[1], "w"))
+PY
+out=$(plots/render.sh "$a" 2>&1)
+rc=$?
+for what in cpu:"a cpu value with backquotes in raw.csv/summary.csv" id:"a boot id with backquotes, a quote and @macro" \
+	meta:"meta.json's qemu and release with backquotes" comm:"guest text (traces.csv comm) with backquotes"; do
+	[ ! -e "$pw/PWNED_${what%%:*}" ]
+	verdict $? "${what#*:} runs nothing at make plots" "$pw/PWNED_${what%%:*} was created"
+done
+# shellcheck disable=SC2016
+rendered "$a" && [ $rc -eq 0 ] && grep -qF 'model-id=`touch${IFS}' "$a/plots/1-nethack.svg" 2>/dev/null
+verdict $? "the hostile run still renders all 12 charts, its labels drawn verbatim" "rc $rc: $(brief "$out")"
+
+# A run directory whose name closes gnuplot's quote and calls system().
+export HOSTILE_PWN=$pw/PWNED_dir
+d=$tmp/b/"x';system('touch \$HOSTILE_PWN');'"
+fresh "$d"
+out=$(plots/render.sh "$d" 2>&1)
+rc=$?
+[ ! -e "$pw/PWNED_dir" ] && [ $rc -eq 0 ] && rendered "$d"
+verdict $? "a run directory named x';system('touch ...');' runs nothing and renders" \
+	"rc $rc, PWNED_dir $([ -e "$pw/PWNED_dir" ] && echo created || echo absent): $(brief "$out")"
+
+# Relative paths starting with '|' or '<': gnuplot pipes such file names
+# through a shell (set output '|cmd', load '<cmd').
+for lead in '|' '<'; do
+	name="${lead}touch PWNED_lead #"
+	fresh "$tmp/c/$name"
+	out=$(cd "$tmp/c" && "$root/plots/render.sh" "$name" 2>&1)
+	rc=$?
+	[ ! -e "$tmp/c/PWNED_lead" ] && [ ! -e "$root/PWNED_lead" ] && [ $rc -eq 0 ] && rendered "$tmp/c/$name"
+	verdict $? "a relative run path starting with '$lead' is a path: it runs nothing and renders" \
+		"rc $rc: $(brief "$out")"
+	rm -f "$tmp/c/PWNED_lead"
+done
+
+# A name with a newline cannot be carried into a label: refused, clearly.
+d=$tmp/e/"two
+lines"
+fresh "$d"
+out=$(plots/render.sh "$d" 2>&1)
+clean_error $? "$out" "control character"
+verdict $? "a run directory whose name holds a newline is refused clearly" "$(brief "$out")"
+
+d=$tmp/f/run
+fresh "$d"
+edit "$d" summary.csv "rows[3]['cpu'] = 'max\x1b]0;x\x07'"
+out=$(plots/render.sh "$d" 2>&1)
+clean_error $? "$out" "summary.csv line 5" "cpu" "control character"
+verdict $? "a control character in a cell is refused naming file, line and column" "$(brief "$out")"
+
+d=$tmp/g/run
+fresh "$d"
+edit "$d" summary.csv "for r in rows: r['cpu'] = r['cpu'].replace('max', 'max\"x')"
+edit "$d" raw.csv "for r in rows: r['cpu'] = r['cpu'].replace('max', 'max\"x')"
+out=$(plots/render.sh "$d" 2>&1)
+clean_error $? "$out" 'max"x' 'double quote'
+verdict $? "a double quote in a cell label (gnuplot's data files cannot carry it) is refused naming the value" "$(brief "$out")"
+
+# --- 9. damaged directories: clear errors, the runner's row rules ---------------
+d=$tmp/h/run
+fresh "$d"
+rm "$d/summary.csv"
+o1=$(plots/render.sh "$d" 2>&1)
+r1=$?
+o2=$(scripts/report_tables.py "$d" - 2>&1)
+r2=$?
+o3=$(scripts/post.py "$d" 2>&1)
+r3=$?
+clean_error $r1 "$o1" summary.csv && clean_error $r2 "$o2" summary.csv && clean_error $r3 "$o3" summary.csv
+verdict $? "a missing summary.csv: render.sh, report_tables.py and post.py say so, no traceback" \
+	"$(brief "$o1") | $(brief "$o2") | $(brief "$o3")"
+
+d=$tmp/i/run
+fresh "$d"
+edit "$d" summary.csv "h.remove('median_ms')"
+o1=$(plots/render.sh "$d" 2>&1)
+r1=$?
+o2=$(scripts/report_tables.py "$d" - 2>&1)
+r2=$?
+mkdir -p "$d/plots"
+o3=$(scripts/post.py "$d" 2>&1)
+r3=$?
+clean_error $r1 "$o1" summary.csv median_ms && clean_error $r2 "$o2" summary.csv median_ms &&
+	clean_error $r3 "$o3" summary.csv median_ms
+verdict $? "summary.csv without a column: each tool names file and column, no traceback" \
+	"$(brief "$o1") | $(brief "$o2") | $(brief "$o3")"
+
+d=$tmp/j/run
+fresh "$d"
+edit "$d" raw.csv "h.remove('status')"
+o1=$(plots/render.sh "$d" 2>&1)
+r1=$?
+o2=$(scripts/report_tables.py "$d" - 2>&1)
+r2=$?
+clean_error $r1 "$o1" raw.csv status && clean_error $r2 "$o2" raw.csv status
+verdict $? "raw.csv without a column: render.sh and report_tables.py name file and column" "$(brief "$o1") | $(brief "$o2")"
+
+# A short row: the runner refuses it (bench/row.c: a row has the header's
+# field count); the charts must not draw it.
+d=$tmp/k/run
+fresh "$d"
+awk -F, -v OFS=, 'NR == 5 { NF -= 3 } { print }' "$fx/raw.csv" >"$d/raw.csv"
+o1=$(plots/render.sh "$d" 2>&1)
+r1=$?
+o2=$(scripts/report_tables.py "$d" - 2>&1)
+r2=$?
+clean_error $r1 "$o1" "raw.csv line 5" && clean_error $r2 "$o2" "raw.csv line 5"
+verdict $? "a short row in raw.csv is an error naming file and line (the runner's rule)" "$(brief "$o1") | $(brief "$o2")"
+
+d=$tmp/l/run
+fresh "$d"
+awk 'NR == 7 { print $0 ",1" } NR != 7' "$fx/summary.csv" >"$d/summary.csv"
+o1=$(plots/render.sh "$d" 2>&1)
+r1=$?
+o2=$(scripts/report_tables.py "$d" - 2>&1)
+r2=$?
+clean_error $r1 "$o1" "summary.csv line 7" && clean_error $r2 "$o2" "summary.csv line 7"
+verdict $? "a long row in summary.csv is an error naming file and line" "$(brief "$o1") | $(brief "$o2")"
+
+d=$tmp/m/run
+fresh "$d"
+edit "$d" raw.csv "rows[2]['rep'] = 'x'"
+edit "$d" summary.csv "rows[0]['median_ms'] = 'fast'"
+o1=$(plots/render.sh "$d" 2>&1)
+r1=$?
+o2=$(scripts/report_tables.py "$d" - 2>&1)
+r2=$?
+clean_error $r1 "$o1" "raw.csv line 4" "rep" && clean_error $r2 "$o2" "summary.csv line 2" "median_ms"
+verdict $? "a number column holding text is an error naming file, line and column" "$(brief "$o1") | $(brief "$o2")"
+
+d=$tmp/n/run
+fresh "$d"
+echo '{"qemu": ' >"$d/meta.json"
+o1=$(plots/render.sh "$d" 2>&1)
+r1=$?
+o2=$(scripts/report_tables.py "$d" - 2>&1)
+r2=$?
+clean_error $r1 "$o1" meta.json && clean_error $r2 "$o2" meta.json
+verdict $? "a broken meta.json is an error naming it, no traceback" "$(brief "$o1") | $(brief "$o2")"
+
+# A '|' in a cell must not add a column to REPORT.md's tables.
+d=$tmp/o/run
+fresh "$d"
+edit "$d" summary.csv "for r in rows: r['cpu'] = r['cpu'].replace('max', 'max|x')"
+edit "$d" raw.csv "for r in rows: r['cpu'] = r['cpu'].replace('max', 'max|x')"
+out=$(scripts/report_tables.py "$d" - --guest "$d" --longwait "$d" 2>&1)
+rc=$?
+printf '%s\n' "$out" >"$tmp/tables.md"
+python3 - "$tmp/tables.md" <<'PY'
+import re, sys
+text, tables, bad = open(sys.argv[1]).read(), 0, []
+cols = None
+for line in text.splitlines():
+    if not line.startswith("|"):
+        cols = None
+        continue
+    n = len(re.findall(r"(?<!\\)\|", line))
+    if cols is None:
+        cols, tables = n, tables + 1
+    elif n != cols:
+        bad.append(line)
+assert tables > 5 and not bad and "max\\|x" in text, (tables, bad[:2])
+PY
+[ $? -eq 0 ] && [ $rc -eq 0 ]
+verdict $? "a '|' in a cell is escaped in REPORT.md's tables (every row keeps its columns)" "rc $rc: $(brief "$out")"
+
+# --- 9. no write through a symlink ----------------------------------------------
+g=$tmp/good/run
+fresh "$g"
+plots/render.sh "$g" >/dev/null 2>&1 || fail "the fixture does not render: the symlink checks below mean nothing"
+victim=$tmp/victim
+secret=$tmp/secret
+echo "SECRET-KEY-material" >"$secret"
+
+d=$tmp/p/run
+fresh "$d"
+mkdir -p "$tmp/p/elsewhere"
+ln -s "$tmp/p/elsewhere" "$d/plots"
+out=$(plots/render.sh "$d" 2>&1)
+clean_error $? "$out" "symbolic link" && [ -z "$(ls -A "$tmp/p/elsewhere")" ]
+verdict $? "RUN/plots a symlink: refused, nothing written where it points" "$(ls -A "$tmp/p/elsewhere" | head -3 | tr '\n' ' ') $(brief "$out")"
+
+d=$tmp/q/run
+fresh "$d"
+mkdir -p "$d/plots" "$tmp/q/elsewhere"
+ln -s "$tmp/q/elsewhere" "$d/plots/data"
+out=$(plots/render.sh "$d" 2>&1)
+clean_error $? "$out" "symbolic link" && [ -z "$(ls -A "$tmp/q/elsewhere")" ]
+verdict $? "RUN/plots/data a symlink: refused, nothing written where it points" "$(ls -A "$tmp/q/elsewhere" | head -3 | tr '\n' ' ') $(brief "$out")"
+
+for f in plots/1-nethack.png plots/4-timeline.txt plots/data/vars.gp; do
+	d=$tmp/r/run
+	fresh "$d"
+	mkdir -p "$d/plots/data"
+	echo victim >"$victim"
+	ln -s "$victim" "$d/$f"
+	out=$(plots/render.sh "$d" 2>&1)
+	clean_error $? "$out" "symbolic link" && [ "$(cat "$victim")" = victim ]
+	verdict $? "RUN/$f a symlink: render.sh refuses, the file it points to is unchanged" \
+		"victim now $(head -c 20 "$victim" | tr -c '[:print:]' '?'): $(brief "$out")"
+done
+
+for f in post.txt post.mbox; do
+	d=$tmp/s/run
+	rm -rf "$d" && mkdir -p "$tmp/s" && cp -r "$g" "$d"
+	echo victim >"$victim"
+	ln -s "$victim" "$d/$f"
+	out=$(scripts/post.py "$d" 2>&1)
+	clean_error $? "$out" "symbolic link" && [ "$(cat "$victim")" = victim ]
+	verdict $? "RUN/$f a symlink: post.py refuses, the file it points to is unchanged" \
+		"victim now $(head -c 20 "$victim" | tr -c '[:print:]' '?'): $(brief "$out")"
+done
+
+d=$tmp/t/run
+rm -rf "$d" && mkdir -p "$tmp/t" && cp -r "$g" "$d"
+ln -sf "$secret" "$d/plots/1-nethack.txt"
+out=$(scripts/post.py "$d" 2>&1)
+rc=$?
+! grep -qs SECRET "$d/post.txt" && clean_error $rc "$out" "symbolic link"
+verdict $? "a symlinked text chart is not read into post.txt (refused)" "rc $rc: $(brief "$out")"
+
+d=$tmp/u/run
+rm -rf "$d" && mkdir -p "$tmp/u" && cp -r "$g" "$d"
+ln -sf "$secret" "$d/plots/2-crng-ready-cdf.png"
+out=$(scripts/post.py "$d" 2>&1)
+rc=$?
+! grep -qs SECRET "$d/post.mbox" && clean_error $rc "$out" "symbolic link"
+verdict $? "a symlinked chart is not attached to post.mbox (refused)" "rc $rc: $(brief "$out")"
+
+# --- 17. a target builds what it needs (a clean clone: no build/) --------------
+# (CFLAGS=-O0: the runner builds in half the time; nothing here measures it)
+clone() {
+	rm -rf "$1" && mkdir -p "$1" &&
+		git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$1" &&
+		for f in $(git ls-files -o --exclude-standard); do cp --parents "$f" "$1"; done
+}
+cl=$tmp/clone1
+clone "$cl"
+d=$tmp/v/run
+fresh "$d"
+out=$(env -u CRNGBENCH_RUNNER make -s -C "$cl" post RUN="$d" CFLAGS=-O0 2>&1)
+rc=$?
+[ $rc -eq 0 ] && [ -s "$d/post.txt" ] && rendered "$d"
+verdict $? "make post RUN=... in a clean clone builds the runner, renders and writes post.txt" "rc $rc: $(brief "$out")"
+
+# make report copies a run's charts into the repository (plots/figures): a
+# chart linked to a file elsewhere would be copied, then committed.
+h=$tmp/x/run
+rm -rf "$h" && mkdir -p "$tmp/x" && cp -r "$g" "$h"
+ln -sf "$secret" "$h/plots/5-jitter-vs-hz.png"
+out=$(env -u CRNGBENCH_RUNNER make -s -C "$cl" report RUN="$g" HZRUN="$h" 2>&1)
+rc=$?
+! grep -qs SECRET "$cl"/plots/figures/* && cmp -s "$cl/REPORT.md" REPORT.md && clean_error $rc "$out" "symbolic link"
+verdict $? "make report refuses a symlinked chart before writing anything (REPORT.md, plots/figures unchanged)" "rc $rc: $(brief "$out")"
+
+cl=$tmp/clone2
+clone "$cl"
+make -n -C "$cl" plots RUN="$d" 2>/dev/null | grep -q -- '-o build/crngbench-run'
+verdict $? "make plots depends on the runner (make -n plots in a clean clone builds it first)" "$(make -n -C "$cl" plots RUN="$d" 2>&1 | head -3 | tr '\n' ' ')"
+d=$tmp/w/run
+fresh "$d"
+out=$(cd "$tmp" && env -u CRNGBENCH_RUNNER CFLAGS=-O0 "$cl/plots/render.sh" "$d" 2>&1)
+rc=$?
+[ $rc -eq 0 ] && rendered "$d"
+verdict $? "plots/render.sh run directly in a clean clone builds the runner and renders" "rc $rc: $(brief "$out")"
+
+out=$(cd plots && CRNGBENCH_RUNNER=/bin/false python3 -c 'import runlib' 2>&1)
+clean_error $? "$out" "/bin/false"
+verdict $? "runlib with a runner that fails: a clean error naming it, no traceback" "$(brief "$out")"
+out=$(cd plots && CRNGBENCH_RUNNER=$tmp/none python3 -c 'import runlib' 2>&1)
+clean_error $? "$out" "$tmp/none" "make runner"
+verdict $? "runlib without a runner: a clean error saying how to build it" "$(brief "$out")"
