@@ -200,7 +200,10 @@ static int finish_boot(struct run *r, struct slot *s,
 	if (!rc) {
 		fill_row_axes(&row, &plan[s->plan_i], &s->cell, run_index);
 		classify_boot(&f, &row, &reads, &traces);
-		rc = results_commit(r, &row, &reads, &traces);
+		rc = reads.oom || traces.oom ?
+			     ERR(r, "out of memory for the reads of %s",
+				 row.boot_id) :
+			     results_commit(r, &row, &reads, &traces);
 	}
 	sb_free(&reads);
 	sb_free(&traces);
