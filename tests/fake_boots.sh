@@ -87,6 +87,24 @@ for st in $("$runner" --describe | /usr/bin/python3 -c 'import json,sys; print(*
 	get "$tmp/all/raw.csv" status | grep -x "$st" >/dev/null || bad "no boot ended '$st'"
 done
 
+# 1f. meta.json: the version of every QEMU binary the run used ("qemu"
+# stays the x86 one, a string, for older readers).
+mkdir -p "$tmp/bin" "$k/ok-hz100" "$k/ok-hz100-m68k"
+ln -sf "$PWD/tests/fake-qemu" "$tmp/bin/qemu-system-m68k"
+echo "ok $fx" >"$k/ok-hz100/bzImage"
+echo "ok $fx" >"$k/ok-hz100-m68k/vmlinux"
+: >"$tmp/probe-m68k.cpio"
+PATH="$tmp/bin:$PATH" "${run[@]}" --out "$tmp/qv" --set variant=ok --set hz=100 --set trace=off --set cpu=default \
+	--set arch=x86_64,m68k-virt --set reps=1 >"$tmp/qv.log" 2>&1
+/usr/bin/python3 - "$tmp/qv/meta.json" <<'PY' && ok "meta.json records every QEMU binary's version (qemu_versions), qemu stays x86's" ||
+import json, sys
+m = json.load(open(sys.argv[1]))
+v = "QEMU emulator version 7.2.0 (crngbench fake-qemu"
+assert m["qemu"] == v + ")", m.get("qemu")
+assert m.get("qemu_versions") == {"tests/fake-qemu": v + ")", "qemu-system-m68k": v + " as qemu-system-m68k)"}, m.get("qemu_versions")
+PY
+	bad "meta.json qemu versions: $(grep qemu "$tmp/qv/meta.json" | tr '\n' ' ') $(tail -n 2 "$tmp/qv.log")"
+
 # 2. SIGKILL of the runner mid-sweep: no QEMU left; --resume finishes the
 # run without redoing or doubling a boot.
 rows=2 killed_run "$tmp/kill" --jobs 1 --seed 7 --set variant=slow --set reps=6 --set timeout=5
