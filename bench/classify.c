@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 /*
  * Copy the first console line containing one of needles (NULL-terminated)
@@ -241,4 +242,65 @@ void classify_boot(const struct boot_facts *f, struct row *r,
 		reads->len = traces->len = 0;
 	}
 	row_derive(r);
+}
+
+/*
+ * The first line of QEMU's stderr that is not a warning (QEMU warns of CPU
+ * features the host lacks, and boots on) and, with errors_only, names an
+ * error or a failure. 1 if there is one.
+ */
+static int stderr_line(const char *err, int errors_only, char *buf, size_t len)
+{
+	for (const char *p = err; *p;) {
+		size_t n = strcspn(p, "\n");
+		char line[300];
+
+		text_printf(line, sizeof(line), "%.*s", (int)n, p);
+		p += n + (p[n] == '\n');
+		if (!line[0] || strstr(line, "warning:") ||
+		    (errors_only && !strcasestr(line, "error") &&
+		     !strcasestr(line, "failed")))
+			continue;
+		text_printf(buf, len, "%s", line);
+		return 1;
+	}
+	return 0;
+}
+
+void canary_reason(const char *err, int exited, int status, int canary_s,
+		   int device_checked, char *buf, size_t len)
+{
+	char line[300] = "", warned[340] = "";
+	const char *w = strstr(err, "warning: ");
+
+	if (stderr_line(err, 1, line, sizeof(line))) {
+		text_printf(buf, len, "KVM canary boot failed: QEMU said: %s",
+			    line);
+		return;
+	}
+	if (exited) {
+		int said = stderr_line(err, 0, line, sizeof(line));
+
+		if (WIFSIGNALED(status))
+			text_printf(
+				buf, len,
+				"KVM canary boot failed: QEMU ended by signal %d (%s)%s%s",
+				WTERMSIG(status), strsignal(WTERMSIG(status)),
+				said ? ": " : "", line);
+		else
+			text_printf(
+				buf, len,
+				"KVM canary boot failed: QEMU exited with status %d%s%s",
+				WEXITSTATUS(status), said ? ": " : "", line);
+		return;
+	}
+	if (w)
+		text_printf(warned, sizeof(warned), "; QEMU only warned: %.*s",
+			    (int)strcspn(w + 9, "\n"), w + 9);
+	text_printf(
+		buf, len,
+		"KVM canary boot made no progress: %s the guest printed nothing in %d s (nested or paravirtual KVM that cannot run a standard guest?)%s",
+		device_checked ? "/dev/kvm passed its checks, but" :
+				 "(/dev/kvm checks skipped)",
+		canary_s, warned);
 }

@@ -87,6 +87,20 @@ for st in $("$runner" --describe | /usr/bin/python3 -c 'import json,sys; print(*
 	get "$tmp/all/raw.csv" status | grep -x "$st" >/dev/null || bad "no boot ended '$st'"
 done
 
+# 1e. The KVM canary's reason: a QEMU warning is not the cause; QEMU's
+# own error line is. (The /dev/kvm checks are skipped: no KVM here.)
+for mode in warn error; do
+	CRNGBENCH_SKIP_KVM_DEVICE_CHECK=1 FAKE_QEMU_KVM=$mode "${run[@]}" --out "$tmp/canary-$mode" \
+		--set variant=ok --set accel=kvm --set reps=1 >"$tmp/canary-$mode.log" 2>&1
+done
+re=$(get "$tmp/canary-warn/raw.csv" reason)
+grep -q "printed nothing in 1 s" <<<"$re" && ! grep -q "host doesn't support" <<<"${re%%(*}" &&
+	ok "a KVM canary that only warned and hung says the guest printed nothing ($re)" ||
+	bad "KVM canary with a warning: '$re'"
+re=$(get "$tmp/canary-error/raw.csv" reason)
+grep -q "error: failed to set MSR 0x38d" <<<"$re" && ! grep -q "host doesn't support" <<<"$re" &&
+	ok "a KVM canary that failed keeps QEMU's error line ($re)" || bad "KVM canary with an error: '$re'"
+
 # 1f. meta.json: the version of every QEMU binary the run used ("qemu"
 # stays the x86 one, a string, for older readers).
 mkdir -p "$tmp/bin" "$k/ok-hz100" "$k/ok-hz100-m68k"

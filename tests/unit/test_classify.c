@@ -201,6 +201,33 @@ static void torn_report_is_corrupt(void)
 	CHECK(!strcmp(r.status, "corrupt"));
 }
 
+/* The KVM canary's reason: QEMU's error, how it ended, or no progress. */
+static void canary_reason_skips_warnings(void)
+{
+	const char *warn =
+		"qemu-system-x86_64: warning: host doesn't support requested feature: CPUID.01H:ECX.pni [bit 0]\n";
+	char err[512], why[512];
+
+	canary_reason(warn, 0, 0, 15, 1, why, sizeof(why));
+	CHECK(strstr(why,
+		     "KVM canary boot made no progress: /dev/kvm passed its checks, but the guest printed nothing in 15 s") ==
+	      why);
+	CHECK(strstr(why, "QEMU only warned: host doesn't support") != NULL);
+	snprintf(err, sizeof(err), "%s%s", warn,
+		 "qemu-system-x86_64: error: failed to set MSR 0x38d to 0x0\n");
+	canary_reason(err, 1, 6, 15, 1, why, sizeof(why));
+	CHECK(!strcmp(
+		why,
+		"KVM canary boot failed: QEMU said: qemu-system-x86_64: error: failed to set MSR 0x38d to 0x0"));
+	snprintf(
+		err, sizeof(err), "%s%s", warn,
+		"qemu-system-x86_64: Could not access KVM kernel module: Permission denied\n");
+	canary_reason(err, 1, 1 << 8, 15, 1, why, sizeof(why));
+	CHECK(!strcmp(
+		why,
+		"KVM canary boot failed: QEMU exited with status 1: qemu-system-x86_64: Could not access KVM kernel module: Permission denied"));
+}
+
 int main(void)
 {
 	FILE *f = fopen("tests/fixtures/block-qemu64.result", "rb");
@@ -221,6 +248,7 @@ int main(void)
 	TEST(exit_zero_after_report_is_ok);
 	TEST(flood_is_corrupt);
 	TEST(torn_report_is_corrupt);
+	TEST(canary_reason_skips_warnings);
 	{
 		char path[sizeof(dir) + 16];
 
