@@ -51,4 +51,7 @@ void classify_boot(const struct boot_facts *f, struct row *r,
 void canary_reason(const char *err, int exited, int status, int canary_s,
 		   int device_checked, char *buf, size_t len);
 
+/* A boot's file in which the runner notes its own stall (classify_boot). */
+#define RUNNER_STALL_FILE "runner-stall"
+
 #endif /* CRNGBENCH_CLASSIFY_H */
