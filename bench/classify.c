@@ -2,11 +2,14 @@
 #define _GNU_SOURCE
 #include "classify.h"
 #include "accel.h"
+#include "qemu.h"
 
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 /*
  * Copy the first console line containing one of needles (NULL-terminated)
@@ -35,14 +38,53 @@ static int console_line(const char *dir, const char *const *needles, char *buf,
 	return found;
 }
 
-/* No console log, or an empty one. */
-static int console_empty(const char *dir)
+/* The console log's size; -1 if there is none. */
+static long long console_size(const char *dir)
 {
 	char path[PATH_MAX];
 	struct stat st;
 
 	set_text(path, "%s/console.log", dir);
-	return stat(path, &st) || st.st_size == 0;
+	return stat(path, &st) ? -1 : (long long)st.st_size;
+}
+
+/*
+ * The runner itself did not run for a while during the boot (stopped,
+ * starved: sched.c notes it in RUNNER_STALL_FILE), so what arrived then
+ * was timestamped late. Host times from the stall on are left out (empty,
+ * so no host-time statistic takes them); the reason says so.
+ */
+static void runner_stall(const char *dir, struct row *r)
+{
+	int64_t *const host[] = { &r->host_first_byte_ns, &r->host_urandom_ns,
+				  &r->host_report_ns, &r->host_exit_ns };
+	char path[PATH_MAX], note[128], was[sizeof(r->reason)];
+	long long stall, from;
+	FILE *f;
+	int n;
+
+	set_text(path, "%s/" RUNNER_STALL_FILE, dir);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	n = fscanf(f, "%lld %lld", &stall, &from);
+	fclose(f);
+	if (n != 2 || stall <= 0 || from < 0)
+		return;
+	for (size_t i = 0; i < sizeof(host) / sizeof(host[0]); i++)
+		if (*host[i] >= from)
+			*host[i] = -1;
+	set_text(
+		note,
+		"runner stalled %.1f s during the boot (stopped or starved): host times from %.3f s on left out",
+		(double)stall / 1e9, (double)from / 1e9);
+	set_text(was, "%s", r->reason);
+	if (!was[0])
+		set_text(r->reason, "%s", note);
+	else
+		set_text(r->reason, "%.*s; %s",
+			 (int)(sizeof(r->reason) - strlen(note) - 3), was,
+			 note);
 }
 
 static void perf_numbers(const char *dir, struct row *r)
@@ -187,6 +229,14 @@ void classify_boot(const struct boot_facts *f, struct row *r,
 			"result channel flooded: %zu bytes past the first %zu kept",
 			f->chan_dropped, f->chan_len);
 		reads->len = traces->len = 0;
+	} else if (console_size(f->dir) >= (long long)VM_CONSOLE_MAX) {
+		/* The runner ended the boot and cut the log at the cap. */
+		set_text(r->status, "corrupt");
+		set_text(
+			r->reason,
+			"console flooded: console.log reached its %u MiB cap (cut there)",
+			VM_CONSOLE_MAX >> 20);
+		reads->len = traces->len = 0;
 	} else if (o.probe_complete && o.report_complete) {
 		set_text(r->status, "ok");
 		if (r->crng_ready_censored == 1)
@@ -218,7 +268,7 @@ void classify_boot(const struct boot_facts *f, struct row *r,
 				sizeof(panic_line))) {
 		set_text(r->status, "panic");
 		set_text(r->reason, "%s", panic_line);
-	} else if (console_empty(f->dir)) {
+	} else if (console_size(f->dir) <= 0) {
 		/*
 		 * Every kernel prints its banner: an empty console log means
 		 * QEMU could not write it (a full disk), so a panic or the
@@ -240,5 +290,67 @@ void classify_boot(const struct boot_facts *f, struct row *r,
 				      "no report on the result channel");
 		reads->len = traces->len = 0;
 	}
+	runner_stall(f->dir, r);
 	row_derive(r);
+}
+
+/*
+ * The first line of QEMU's stderr that is not a warning (QEMU warns of CPU
+ * features the host lacks, and boots on) and, with errors_only, names an
+ * error or a failure. 1 if there is one.
+ */
+static int stderr_line(const char *err, int errors_only, char *buf, size_t len)
+{
+	for (const char *p = err; *p;) {
+		size_t n = strcspn(p, "\n");
+		char line[300];
+
+		text_printf(line, sizeof(line), "%.*s", (int)n, p);
+		p += n + (p[n] == '\n');
+		if (!line[0] || strstr(line, "warning:") ||
+		    (errors_only && !strcasestr(line, "error") &&
+		     !strcasestr(line, "failed")))
+			continue;
+		text_printf(buf, len, "%s", line);
+		return 1;
+	}
+	return 0;
+}
+
+void canary_reason(const char *err, int exited, int status, int canary_s,
+		   int device_checked, char *buf, size_t len)
+{
+	char line[300] = "", warned[340] = "";
+	const char *w = strstr(err, "warning: ");
+
+	if (stderr_line(err, 1, line, sizeof(line))) {
+		text_printf(buf, len, "KVM canary boot failed: QEMU said: %s",
+			    line);
+		return;
+	}
+	if (exited) {
+		int said = stderr_line(err, 0, line, sizeof(line));
+
+		if (WIFSIGNALED(status))
+			text_printf(
+				buf, len,
+				"KVM canary boot failed: QEMU ended by signal %d (%s)%s%s",
+				WTERMSIG(status), strsignal(WTERMSIG(status)),
+				said ? ": " : "", line);
+		else
+			text_printf(
+				buf, len,
+				"KVM canary boot failed: QEMU exited with status %d%s%s",
+				WEXITSTATUS(status), said ? ": " : "", line);
+		return;
+	}
+	if (w)
+		text_printf(warned, sizeof(warned), "; QEMU only warned: %.*s",
+			    (int)strcspn(w + 9, "\n"), w + 9);
+	text_printf(
+		buf, len,
+		"KVM canary boot made no progress: %s the guest printed nothing in %d s (nested or paravirtual KVM that cannot run a standard guest?)%s",
+		device_checked ? "/dev/kvm passed its checks, but" :
+				 "(/dev/kvm checks skipped)",
+		canary_s, warned);
 }

@@ -42,4 +42,16 @@ struct boot_facts {
 void classify_boot(const struct boot_facts *f, struct row *r,
 		   struct strbuf *reads, struct strbuf *traces);
 
+/*
+ * Why the KVM canary boot made no progress, into buf: QEMU's own error line
+ * if it printed one, else how QEMU ended if it ended on its own (exited:
+ * status is its wait status), else that the guest printed nothing in
+ * canary_s seconds although /dev/kvm passed its checks (device_checked).
+ */
+void canary_reason(const char *err, int exited, int status, int canary_s,
+		   int device_checked, char *buf, size_t len);
+
+/* A boot's file in which the runner notes its own stall (classify_boot). */
+#define RUNNER_STALL_FILE "runner-stall"
+
 #endif /* CRNGBENCH_CLASSIFY_H */

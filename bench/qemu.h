@@ -57,6 +57,11 @@ int qemu_build_argv(const struct cell *c, const struct boot_params *p,
 
 /* At most this much of a result channel is kept; the rest is counted. */
 #define VM_CHAN_MAX (16u << 20)
+/*
+ * QEMU writes the console log itself: a boot whose console.log grows past
+ * this is ended, and the log cut there (corrupt, "console flooded").
+ */
+#define VM_CONSOLE_MAX (16u << 20)
 
 struct vm {
 	pid_t pid;

@@ -49,13 +49,50 @@ static int64_t get(const struct crb_record *rec, const char *key)
 	return crb_get_i64(rec, key, &v) ? -1 : v;
 }
 
+/*
+ * Guest text as one CSV field, streamed into b whatever its length (a
+ * record's value is at most CRB_MAX_VALUE): quoted when it holds a comma,
+ * quote or line break, quotes doubled, line breaks as spaces, as
+ * csv_field() does for raw.csv. Nothing is cut; an allocation failure
+ * marks b (oom) and the boot's rows are refused whole.
+ */
 static void csv_text(struct strbuf *b, const char *v)
 {
-	char buf[512];
-	size_t off = 0;
+	int quote = strpbrk(v, ",\"\n\r") != NULL;
 
-	csv_field(buf, sizeof(buf), &off, v, 1);
-	sb_printf(b, "%s", buf);
+	if (quote)
+		sb_append(b, "\"", 1);
+	while (*v) {
+		size_t n = strcspn(v, "\"\n\r");
+
+		sb_append(b, v, n);
+		v += n;
+		if (*v == '"')
+			sb_append(b, "\"\"", 2);
+		else if (*v)
+			sb_append(b, " ", 1);
+		if (*v)
+			v++;
+	}
+	if (quote)
+		sb_append(b, "\"", 1);
+}
+
+/* The marker that ends guest text cut to fit a raw.csv column (README). */
+#define CUT_MARK "[cut]"
+
+/* Guest text into a fixed raw.csv column: whole, or cut and marked. */
+static void column_text(char *dst, size_t len, const char *v)
+{
+	size_t n = strlen(v);
+
+	if (n < len) {
+		memcpy(dst, v, n + 1);
+		return;
+	}
+	n = len - sizeof(CUT_MARK);
+	memcpy(dst, v, n);
+	memcpy(dst + n, CUT_MARK, sizeof(CUT_MARK));
 }
 
 static int on_record(void *vctx, const char *segment,
@@ -139,11 +176,11 @@ static int on_record(void *vctx, const char *segment,
 		break;
 	case CRB_meta:
 		if (!strcmp(crb_get(rec, "key"), "release"))
-			snprintf(r->release, sizeof(r->release), "%s",
-				 crb_get(rec, "value"));
+			column_text(r->release, sizeof(r->release),
+				    crb_get(rec, "value"));
 		else if (!strcmp(crb_get(rec, "key"), "clocksource"))
-			snprintf(r->clocksource, sizeof(r->clocksource), "%s",
-				 crb_get(rec, "value"));
+			column_text(r->clocksource, sizeof(r->clocksource),
+				    crb_get(rec, "value"));
 		else if (!strcmp(crb_get(rec, "key"), "irq_timer"))
 			r->irq_timer = get(rec, "value");
 		else if (!strcmp(crb_get(rec, "key"), "irq_local_timer"))

@@ -446,6 +446,55 @@ static void kernel_package(char *buf, size_t len)
 	fclose(f);
 }
 
+#define MAX_QEMUS 8
+
+/*
+ * The version of every QEMU binary the planned cells boot with (--qemu for
+ * x86_64, each other machine's own from arch.c), as "qemu_versions":
+ * {binary: version}. "qemu" stays one string for the readers of older
+ * runs: x86's version, or the first binary's in a run without x86.
+ */
+static void meta_qemus(const struct run *r, struct strbuf *b, char *qv,
+		       size_t len)
+{
+	const char *bin[MAX_QEMUS];
+	char ver[MAX_QEMUS][256];
+	int n = 0, x86 = -1;
+
+	for (size_t i = 0; i < matrix_ncells(&r->m) && n < MAX_QEMUS; i++) {
+		const struct arch *ar;
+		struct cell c;
+		int k = 0;
+
+		matrix_cell(&r->m, i, &c);
+		ar = arch_find(c.v[AX_arch]);
+		if (!ar || !matrix_cell_planned(&r->m, &c))
+			continue;
+		bin[n] = ar->qemu ? ar->qemu : r->o.qemu;
+		while (strcmp(bin[k], bin[n]))
+			k++;
+		if (k < n)
+			continue;
+		if (!ar->qemu)
+			x86 = n;
+		qemu_version(bin[n], ver[n], sizeof(ver[n]));
+		n++;
+	}
+	if (n)
+		text_printf(qv, len, "%s", ver[x86 >= 0 ? x86 : 0]);
+	else
+		qemu_version(r->o.qemu, qv, len);
+	json_str(b, qv);
+	sb_printf(b, ",\n  \"qemu_versions\": {");
+	for (int k = 0; k < n; k++) {
+		sb_printf(b, "%s", k ? ", " : "");
+		json_str(b, bin[k]);
+		sb_printf(b, ": ");
+		json_str(b, ver[k]);
+	}
+	sb_printf(b, "}");
+}
+
 int results_write_meta(struct run *r, int argc, char **argv, size_t nplan)
 {
 	struct strbuf b = { 0 };
@@ -456,7 +505,6 @@ int results_write_meta(struct run *r, int argc, char **argv, size_t nplan)
 	if (uname(&u))
 		memset(&u, 0, sizeof(u));
 	host_cpu(cpu, sizeof(cpu));
-	qemu_version(r->o.qemu, qv, sizeof(qv));
 	kernel_package(pkg, sizeof(pkg));
 	sb_printf(&b, "{\n  \"tool\": \"crngbench-run\",\n  \"host\": ");
 	json_str(&b, u.nodename);
@@ -468,7 +516,7 @@ int results_write_meta(struct run *r, int argc, char **argv, size_t nplan)
 		&b,
 		",\n  \"host_cpus\": %ld,\n  \"host_tsc_khz\": %ld,\n  \"qemu\": ",
 		sysconf(_SC_NPROCESSORS_ONLN), r->tsc_khz);
-	json_str(&b, qv);
+	meta_qemus(r, &b, qv, sizeof(qv));
 	sb_printf(&b, ",\n  \"kernel_package\": ");
 	json_str(&b, pkg);
 	sb_printf(&b, ",\n  \"kernels\": {");

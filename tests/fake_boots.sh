@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The runner against tests/fake-qemu (a stand-in that replays recorded
-# boots, hangs, crashes and floods): every row status, resume after SIGKILL
+# boots, hangs, crashes and floods): every row status (a QEMU that fails
+# while a daemon holds its pipes, a flooded console, a stalled runner
+# included), the KVM canary's reason, the progress line, resume after SIGKILL
 # of the runner, no orphan QEMU, one runner per results directory, merges
 # that are checked before anything is written. No kernels, seconds each.
 set -uo pipefail
@@ -34,7 +36,9 @@ scen ok "ok $fx"
 scen slow "slow-ok $fx"
 scen censored "censored $fx"
 scen inject "inject $fx"
-for s in hang leaky panic guest-fail garbage flood crash qemu-error silent-console; do scen "$s" "$s"; done
+scen sleepy "slow-ok $fx 2"
+for s in hang leaky panic guest-fail garbage flood crash qemu-error silent-console fail-daemon crash-daemon \
+	console-flood; do scen "$s" "$s"; done
 touch "$tmp/image"
 run=(timeout 120 "$runner" --qemu tests/fake-qemu --kernels "$k" --image "$tmp/image" --quiet
 	--kvm-canary 1)
@@ -77,15 +81,122 @@ size=$(stat -c %s "$tmp/all/boots/$(get "$tmp/all/raw.csv" boot_id variant=flood
 	[ "$(get "$tmp/all/raw.csv" qemu_exit variant=qemu-error accel=icount)" = 1 ] &&
 	[ "$(get "$tmp/all/raw.csv" qemu_exit variant=ok accel=icount)" = 0 ] &&
 	ok "raw.csv records QEMU's exit status and signal" || bad "qemu_exit/qemu_signal columns wrong"
-# The leaky boot's helper kept the pipes open; the run ended anyway.
+# The leaky boot's helper kept the pipes open; the run ended anyway, and
+# the helper (in a session of its own) was ended with its boot.
 helper=$(grep -ho 'helper pid [0-9]*' "$tmp"/all/boots/*/console.log | awk '{print $3}')
-[ -n "$helper" ] && kill "$helper" 2>/dev/null
 [ -n "$helper" ] && [ $rc -ne 124 ] && ok "a boot whose helper keeps the channel open still ends at its timeout" ||
 	bad "leaky boot: helper '$helper', run exit $rc"
+if [ -n "$helper" ] && kill -0 "$helper" 2>/dev/null; then
+	kill "$helper"
+	bad "leaky boot: its helper (pid $helper, a session of its own) outlived the run"
+else
+	ok "a helper in a session of its own that outlives QEMU is ended with its boot"
+fi
 # Every status the runner can write was produced (skipped included).
 for st in $("$runner" --describe | /usr/bin/python3 -c 'import json,sys; print(*json.load(sys.stdin)["statuses"])'); do
 	get "$tmp/all/raw.csv" status | grep -x "$st" >/dev/null || bad "no boot ended '$st'"
 done
+
+# 1b. QEMU fails (exit 1, SIGSEGV) while a daemon it double-forked into a
+# session of its own keeps its pipes open: the row follows what QEMU did,
+# well before the timeout; the daemon is ended, with a warning. A child the
+# runner inherited (a shell exec'd it from a process with a child) is not.
+SECONDS=0
+bash -c 'sleep 60 & echo $! >"$1"; shift; exec "$@"' _ "$tmp/inherited" "${run[@]}" --out "$tmp/daemon" \
+	--parallel-jobs 2 --set accel=icount --set timeout=30 --set reps=1 --set variant=fail-daemon,crash-daemon \
+	>"$tmp/daemon.log" 2>&1
+took=$SECONDS
+inherited=$(cat "$tmp/inherited")
+kill -0 "$inherited" 2>/dev/null && kill "$inherited" && ok "a child the runner inherited is not taken for a leftover" ||
+	bad "the runner's inherited child (pid $inherited) was ended"
+for v in fail-daemon:"status 1: qemu-system-x86_64: something went wrong" crash-daemon:"signal 11"; do
+	st=$(get "$tmp/daemon/raw.csv" status variant="${v%%:*}")
+	re=$(get "$tmp/daemon/raw.csv" reason variant="${v%%:*}")
+	[ "$st" = qemu-failed ] && grep -q -- "${v#*:}" <<<"$re" && [ "$took" -lt 30 ] &&
+		ok "${v%%:*}: a failed QEMU whose daemon holds its pipes is qemu-failed ($re) in ${took} s, not a timeout" ||
+		bad "${v%%:*}: status '$st', reason '$re', the run took ${took} s (timeout 30)"
+done
+left=0
+for d in $(grep -ho 'daemon pid [0-9]*' "$tmp"/daemon/boots/*/console.log | awk '{print $3}'); do
+	kill -0 "$d" 2>/dev/null && left=$((left + 1)) && kill "$d"
+done
+[ "$(grep -ho 'daemon pid [0-9]*' "$tmp"/daemon/boots/*/console.log | wc -l)" -eq 2 ] && [ $left -eq 0 ] &&
+	[ "$(grep -c 'outlived QEMU' "$tmp/daemon.log")" -ge 2 ] &&
+	ok "daemons that outlive QEMU in a session of their own are ended, with a warning" ||
+	bad "daemons: $left of 2 left running; warnings: $(grep -c 'outlived QEMU' "$tmp/daemon.log")"
+
+# 1c. A runner stopped (SIGSTOP) mid-boot does not inflate host times
+# unmarked: the row says the runner stalled, and its host times after the
+# stall are left empty (out of host-time statistics).
+"${run[@]:2}" --out "$tmp/stop" --set variant=sleepy --set reps=1 --set timeout=30 >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 200); do ls "$tmp"/stop/boots/*/console.log >/dev/null 2>&1 && break; sleep 0.05; done
+kill -STOP $pid
+sleep 3
+kill -CONT $pid
+wait $pid
+re=$(get "$tmp/stop/raw.csv" reason)
+[ "$(get "$tmp/stop/raw.csv" status)" = ok ] && grep -q "runner stalled" <<<"$re" &&
+	[ -z "$(get "$tmp/stop/raw.csv" host_exit_ns)" ] &&
+	ok "a boot during which the runner was stopped is marked ($re), its host times left out" ||
+	bad "SIGSTOPped runner: status '$(get "$tmp/stop/raw.csv" status)', reason '$re', host_exit_ns '$(get "$tmp/stop/raw.csv" host_exit_ns)'"
+
+# 1d. A guest that floods its console: the boot ends as corrupt and
+# console.log is cut at 16 MiB, as the result channel is.
+SECONDS=0
+"${run[@]}" --out "$tmp/cflood" --set variant=console-flood --set reps=1 --set timeout=10 >/dev/null 2>&1
+took=$SECONDS
+size=$(stat -c %s "$tmp"/cflood/boots/*/console.log)
+re=$(get "$tmp/cflood/raw.csv" reason)
+[ "$(get "$tmp/cflood/raw.csv" status)" = corrupt ] && grep -q "console" <<<"$re" && [ "$size" -le $((16 << 20)) ] &&
+	[ "$took" -lt 10 ] && ok "a flooding console is cut at 16 MiB and the boot is corrupt ($re)" ||
+	bad "console flood: status '$(get "$tmp/cflood/raw.csv" status)', reason '$re', console.log $size bytes, ${took} s"
+
+# 1e. The KVM canary's reason: a QEMU warning is not the cause; QEMU's
+# own error line is. (The /dev/kvm checks are skipped: no KVM here.)
+for mode in warn error; do
+	CRNGBENCH_SKIP_KVM_DEVICE_CHECK=1 FAKE_QEMU_KVM=$mode "${run[@]}" --out "$tmp/canary-$mode" \
+		--set variant=ok --set accel=kvm --set reps=1 >"$tmp/canary-$mode.log" 2>&1
+done
+re=$(get "$tmp/canary-warn/raw.csv" reason)
+grep -q "printed nothing in 1 s" <<<"$re" && ! grep -q "host doesn't support" <<<"${re%%(*}" &&
+	ok "a KVM canary that only warned and hung says the guest printed nothing ($re)" ||
+	bad "KVM canary with a warning: '$re'"
+re=$(get "$tmp/canary-error/raw.csv" reason)
+grep -q "error: failed to set MSR 0x38d" <<<"$re" && ! grep -q "host doesn't support" <<<"$re" &&
+	ok "a KVM canary that failed keeps QEMU's error line ($re)" || bad "KVM canary with an error: '$re'"
+
+# 1f. meta.json: the version of every QEMU binary the run used ("qemu"
+# stays the x86 one, a string, for older readers).
+mkdir -p "$tmp/bin" "$k/ok-hz100" "$k/ok-hz100-m68k"
+ln -sf "$PWD/tests/fake-qemu" "$tmp/bin/qemu-system-m68k"
+echo "ok $fx" >"$k/ok-hz100/bzImage"
+echo "ok $fx" >"$k/ok-hz100-m68k/vmlinux"
+: >"$tmp/probe-m68k.cpio"
+PATH="$tmp/bin:$PATH" "${run[@]}" --out "$tmp/qv" --set variant=ok --set hz=100 --set trace=off --set cpu=default \
+	--set arch=x86_64,m68k-virt --set reps=1 >"$tmp/qv.log" 2>&1
+/usr/bin/python3 - "$tmp/qv/meta.json" <<'PY' && ok "meta.json records every QEMU binary's version (qemu_versions), qemu stays x86's" ||
+import json, sys
+m = json.load(open(sys.argv[1]))
+v = "QEMU emulator version 7.2.0 (crngbench fake-qemu"
+assert m["qemu"] == v + ")", m.get("qemu")
+assert m.get("qemu_versions") == {"tests/fake-qemu": v + ")", "qemu-system-m68k": v + " as qemu-system-m68k)"}, m.get("qemu_versions")
+PY
+	bad "meta.json qemu versions: $(grep qemu "$tmp/qv/meta.json" | tr '\n' ' ') $(tail -n 2 "$tmp/qv.log")"
+
+# 1g. The progress line names the running cell on every line (TCG boots,
+# one at a time, included) and gives no ETA for an accelerator none of
+# whose boots has finished yet.
+"$runner" --qemu tests/fake-qemu --kernels "$k" --image "$tmp/image" --out "$tmp/prog" --parallel-jobs 2 --seed 4 \
+	--set variant=ok --set accel=icount,tcg --set reps=8 \
+	>/dev/null 2>"$tmp/prog.err"
+tr '\r' '\n' <"$tmp/prog.err" | grep '^\[bench\] [0-9]*/[0-9]* boots' | grep -v 'boots done in' >"$tmp/prog.lines"
+n=$(grep -c 'ok tcg' "$tmp/prog.lines")
+noname=$(grep -vc 'ok \(icount\|tcg\)' "$tmp/prog.lines")
+first_tcg=$(grep -m1 'ok tcg' "$tmp/prog.lines")
+[ "$n" -ge 8 ] && [ "$noname" -eq 0 ] && grep -q "eta \(unknown\|>[0-9]*s (tcg unknown)\)" <<<"$first_tcg" &&
+	ok "every progress line names its cell (each of 8 TCG boots run one at a time too); no ETA for TCG before a TCG boot ended" ||
+	bad "progress: $n lines name a TCG cell (want 8, one per TCG boot), $noname lines without a cell, first TCG line '$first_tcg'; e.g. '$(grep -vm1 'ok \(icount\|tcg\)' "$tmp/prog.lines")'"
 
 # 2. SIGKILL of the runner mid-sweep: no QEMU left; --resume finishes the
 # run without redoing or doubling a boot.

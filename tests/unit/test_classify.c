@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "../../bench/classify.h"
+#include "../../bench/qemu.h"
 #include "check.h"
 
 #include <stdio.h>
@@ -201,6 +202,79 @@ static void torn_report_is_corrupt(void)
 	CHECK(!strcmp(r.status, "corrupt"));
 }
 
+/*
+ * The runner stalled 3 s from 1 s after QEMU's spawn (RUNNER_STALL_FILE):
+ * the boot keeps its status, its host times from then on are left out,
+ * its reason says why.
+ */
+static void runner_stall_leaves_host_times_out(void)
+{
+	struct boot_facts f = { .t_first_byte = 500000000,
+				.t_urandom = 1500000000,
+				.t_report = 2500000000,
+				.t_exit = 4000000000 };
+	char path[sizeof(dir) + 32];
+	struct row r;
+	FILE *s;
+
+	snprintf(path, sizeof(path), "%s/" RUNNER_STALL_FILE, dir);
+	s = fopen(path, "w");
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	fputs("3000000000 1000000000\n", s);
+	fclose(s);
+	console("[    1.0] random: crng init done\n");
+	classify(&f, &r, chan_len);
+	unlink(path);
+	CHECK(!strcmp(r.status, "ok"));
+	CHECK(strstr(r.reason, "runner stalled 3.0 s") != NULL);
+	CHECK(r.host_first_byte_ns == 500000000 && r.host_urandom_ns == -1 &&
+	      r.host_report_ns == -1 && r.host_exit_ns == -1);
+}
+
+/* A console.log the runner cut at its cap: corrupt, whatever the channel. */
+static void flooded_console_is_corrupt(void)
+{
+	struct boot_facts f = { .t_exit = 3000000000 };
+	char path[sizeof(dir) + 16];
+	struct row r;
+
+	console("[    1.0] random: crng init done\n");
+	snprintf(path, sizeof(path), "%s/console.log", dir);
+	CHECK(truncate(path, VM_CONSOLE_MAX) == 0);
+	classify(&f, &r, chan_len);
+	CHECK(!strcmp(r.status, "corrupt") &&
+	      strstr(r.reason, "console flooded") != NULL);
+}
+
+/* The KVM canary's reason: QEMU's error, how it ended, or no progress. */
+static void canary_reason_skips_warnings(void)
+{
+	const char *warn =
+		"qemu-system-x86_64: warning: host doesn't support requested feature: CPUID.01H:ECX.pni [bit 0]\n";
+	char err[512], why[512];
+
+	canary_reason(warn, 0, 0, 15, 1, why, sizeof(why));
+	CHECK(strstr(why,
+		     "KVM canary boot made no progress: /dev/kvm passed its checks, but the guest printed nothing in 15 s") ==
+	      why);
+	CHECK(strstr(why, "QEMU only warned: host doesn't support") != NULL);
+	snprintf(err, sizeof(err), "%s%s", warn,
+		 "qemu-system-x86_64: error: failed to set MSR 0x38d to 0x0\n");
+	canary_reason(err, 1, 6, 15, 1, why, sizeof(why));
+	CHECK(!strcmp(
+		why,
+		"KVM canary boot failed: QEMU said: qemu-system-x86_64: error: failed to set MSR 0x38d to 0x0"));
+	snprintf(
+		err, sizeof(err), "%s%s", warn,
+		"qemu-system-x86_64: Could not access KVM kernel module: Permission denied\n");
+	canary_reason(err, 1, 1 << 8, 15, 1, why, sizeof(why));
+	CHECK(!strcmp(
+		why,
+		"KVM canary boot failed: QEMU exited with status 1: qemu-system-x86_64: Could not access KVM kernel module: Permission denied"));
+}
+
 int main(void)
 {
 	FILE *f = fopen("tests/fixtures/block-qemu64.result", "rb");
@@ -221,6 +295,9 @@ int main(void)
 	TEST(exit_zero_after_report_is_ok);
 	TEST(flood_is_corrupt);
 	TEST(torn_report_is_corrupt);
+	TEST(runner_stall_leaves_host_times_out);
+	TEST(flooded_console_is_corrupt);
+	TEST(canary_reason_skips_warnings);
 	{
 		char path[sizeof(dir) + 16];
 

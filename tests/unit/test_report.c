@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "../../bench/report.h"
+#include "../../guest-image/record.h"
 #include "../../bench/row.h"
 #include "check.h"
 
@@ -185,6 +186,94 @@ static void trial_runs_on_malta_unless_the_knob_skips_it(void)
 	sb_free(&reads);
 }
 
+/*
+ * A probe segment as a guest would send it: a read record (recs[0]), then
+ * meta records; NULL if the writer refused one.
+ */
+static char *segment(const char *const *recs, int n, size_t *len)
+{
+	struct crb_writer w;
+	struct strbuf b = { 0 };
+	FILE *f = tmpfile();
+	char buf[4096];
+	size_t got;
+
+	if (!f)
+		return NULL;
+	crb_begin(&w, fileno(f), "probe");
+	for (int i = 0; i < n; i++)
+		crb_emit(&w, i ? CRB_meta : CRB_read, "%s", recs[i]);
+	crb_end(&w);
+	rewind(f);
+	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+		sb_append(&b, buf, got);
+	fclose(f);
+	if (w.error) {
+		sb_free(&b);
+		return NULL;
+	}
+	*len = b.len;
+	return b.p;
+}
+
+/*
+ * Guest text of any length is one CSV field, whole and correctly quoted: a
+ * doubled quote that lands at the end of what used to be a 512-byte buffer
+ * must not eat the closing quote (the boot's rows would parse as one).
+ * Guest text cut to fit a raw.csv column ends in "[cut]".
+ */
+static void guest_text_is_one_field_at_any_length(void)
+{
+	static const size_t quote_at[] = { 508, 509, 510, 511, 1000 };
+
+	for (size_t i = 0; i < sizeof(quote_at) / sizeof(quote_at[0]); i++) {
+		char iface[1400], esc[CRB_MAX_LINE], rec[CRB_MAX_LINE],
+			rel[300], meta[CRB_MAX_LINE], line[4096], *fields[16];
+		const char *recs[] = { rec, meta };
+		struct strbuf reads = { 0 }, traces = { 0 };
+		struct report_outcome o;
+		struct row r;
+		size_t len = 0;
+		char *chan;
+		int nf;
+
+		memset(iface, 'a', sizeof(iface));
+		iface[quote_at[i]] = '"';
+		iface[sizeof(iface) - 1] = '\0';
+		snprintf(rec, sizeof(rec),
+			 "iface=%s start_ns=1 dur_ns=2 bytes=32 errno=0",
+			 crb_escape(esc, sizeof(esc), iface));
+		memset(rel, 'r', sizeof(rel) - 1);
+		rel[sizeof(rel) - 1] = '\0';
+		snprintf(meta, sizeof(meta), "key=release value=%s", rel);
+		chan = segment(recs, 2, &len);
+		CHECK(chan != NULL);
+		if (!chan)
+			return;
+		row_init(&r);
+		snprintf(r.boot_id, sizeof(r.boot_id), "t");
+		report_parse(chan, len, &r, &reads, &traces, &o);
+		free(chan);
+		CHECK(o.probe_complete && reads.p && !reads.oom);
+		if (!reads.p)
+			return;
+		CHECK(reads.len < sizeof(line) &&
+		      strchr(reads.p, '\n') == reads.p + reads.len - 1);
+		snprintf(line, sizeof(line), "%.*s", (int)reads.len - 1,
+			 reads.p);
+		nf = csv_split(line, fields, 16);
+		CHECK(nf == 8);
+		CHECK(nf == 8 && !strcmp(fields[2], iface) &&
+		      !strcmp(fields[3], "1") && !strcmp(fields[4], "2"));
+		/* release[96]: 90 bytes of it and the marker */
+		CHECK(strlen(r.release) == sizeof(r.release) - 1 &&
+		      !strcmp(r.release + sizeof(r.release) - 6, "[cut]") &&
+		      !strncmp(r.release, rel, sizeof(r.release) - 6));
+		sb_free(&reads);
+		sb_free(&traces);
+	}
+}
+
 static void row_round_trip(void)
 {
 	struct row a, b;
@@ -238,6 +327,7 @@ int main(int argc, char **argv)
 	TEST(garbled_report_is_not_data);
 	TEST(trial_gives_up_on_versatilepb_and_q800);
 	TEST(trial_runs_on_malta_unless_the_knob_skips_it);
+	TEST(guest_text_is_one_field_at_any_length);
 	TEST(row_round_trip);
 	return check_any_failed;
 }
