@@ -200,7 +200,7 @@ ARCHESRUN ?=
 NO_LINKS = for f in $(1); do test ! -L "$$f" || { echo "error: $$f is a symbolic link: refused (copy charts, not links)" >&2; exit 2; }; done
 report: runner
 	@$(call NO_LINKS,$(RUN)/plots $(wildcard $(RUN)/plots/*.png) $(if $(HZRUN),$(HZRUN)/plots $(HZRUN)/plots/5-jitter-vs-hz.png))
-	$(WITH_RUNNER) scripts/report_tables.py $(RUN) REPORT.md $(if $(HZRUN),--hz $(HZRUN)) $(if $(GUESTRUN),--guest $(GUESTRUN)) \
+	$(WITH_RUNNER) plots/report_tables.py $(RUN) REPORT.md $(if $(HZRUN),--hz $(HZRUN)) $(if $(GUESTRUN),--guest $(GUESTRUN)) \
 		$(if $(SOURCESRUN),--sources $(SOURCESRUN)) $(if $(LONGWAITRUN),--longwait $(LONGWAITRUN)) \
 		$(if $(ARCHESRUN),--arches $(ARCHESRUN))
 	mkdir -p plots/figures
@@ -213,7 +213,7 @@ report: runner
 # A plain-text mail of RUN (and HZRUN's CONFIG_HZ table): RUN/post.txt, post.mbox.
 post: runner
 	@test -d $(RUN)/plots || $(WITH_RUNNER) plots/render.sh $(RUN)
-	$(WITH_RUNNER) scripts/post.py $(RUN) $(if $(HZRUN),--hz $(HZRUN))
+	$(WITH_RUNNER) plots/post.py $(RUN) $(if $(HZRUN),--hz $(HZRUN))
 
 bench-build:
 	scripts/bench-build.sh

@@ -43,7 +43,7 @@ python3 - "$tmp/run" <<'PY' && echo "PASS: report tables: each cell is its own c
 import subprocess, sys
 from tests.expect import check, grid, one, quick_cell, table
 run = sys.argv[1]
-text = subprocess.run(["python3", "scripts/report_tables.py", run, "-", "--hz", run, "--guest", run,
+text = subprocess.run(["python3", "plots/report_tables.py", run, "-", "--hz", run, "--guest", run,
                        "--sources", run, "--longwait", run], capture_output=True, text=True, check=True).stdout
 rows = table(run)
 # Which measure and accelerator each section shows (written out here, not
@@ -152,7 +152,7 @@ python3 - "$tmp/run" <<'PY' && echo "PASS: report: the revert's architectures ta
 import re, subprocess, sys
 from tests.expect import check, grid, one, table
 run = sys.argv[1]
-text = subprocess.run(["python3", "scripts/report_tables.py", run, "-", "--arches", run],
+text = subprocess.run(["python3", "plots/report_tables.py", run, "-", "--arches", run],
                       capture_output=True, text=True, check=True).stdout
 head, body = grid(text.split("### Chart 7")[1].split("###")[0])
 assert head[:3] == ["machine", "condition", "variant"] and body, head

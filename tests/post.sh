@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -r tests/fixtures/run "$tmp/run"
-if ! plots/render.sh "$tmp/run" >/dev/null 2>&1 || ! out=$(scripts/post.py "$tmp/run" --hz "$tmp/run" 2>&1); then
+if ! plots/render.sh "$tmp/run" >/dev/null 2>&1 || ! out=$(plots/post.py "$tmp/run" --hz "$tmp/run" 2>&1); then
 	echo "FAIL: post: make post on the fixture failed: $(head -c 300 <<<"${out:-render failed}")"
 	exit 0
 fi
@@ -68,8 +68,8 @@ PY
 /usr/bin/python3 - "$tmp/run" <<'PY' && echo "PASS: post: every chart has a text version naming every variant it draws, within 80 columns" || echo "FAIL: post: a text chart is missing, too wide, or leaves a variant unnamed"
 import glob, os, sys
 run = sys.argv[1]
-sys.path.insert(0, "plots")
-from runlib import VARIANTS
+from plots.runlib import variants
+VARIANTS = variants()
 data = run + "/plots/data/"
 charts = open(data + "charts").read().split()  # the ones that fit the run (prepare.py)
 assert charts == sorted(os.path.basename(p)[:-3] for p in glob.glob("plots/[1-6]-*.gp")), charts
@@ -118,3 +118,20 @@ for r in rows:
     assert any(l.startswith(label + " ") for l in term.splitlines()), label
 assert f"skipped: {skipped} kvm cells" in term, skipped
 PY
+
+# The mail carries every text chart the run has, the main job's (1-6) and
+# an arches run's (7).
+cp -r tests/fixtures/arches "$tmp/arches"
+if plots/render.sh "$tmp/arches" >/dev/null 2>&1 && plots/post.py "$tmp/arches" >/dev/null 2>&1; then
+	missing=
+	for run in "$tmp/run" "$tmp/arches"; do
+		for t in "$run"/plots/*.txt; do
+			python3 -c 'import sys; sys.exit(open(sys.argv[1]).read().rstrip("\n") not in open(sys.argv[2]).read())' \
+				"$t" "$run/post.txt" || missing="$missing $(basename "$run")/$(basename "$t")"
+		done
+	done
+	[ -z "$missing" ] && echo "PASS: post: the mail carries every text chart of the run (charts 1-6; an arches run's chart 7)" ||
+		echo "FAIL: post: text charts missing from the mail:$missing"
+else
+	echo "FAIL: post: make post on the arches fixture failed"
+fi
