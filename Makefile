@@ -43,7 +43,10 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS)
 
 RECORD_SRC := guest-image/record.c
-PROBE_SRC := guest-image/probe.c guest-image/analyze.c $(RECORD_SRC)
+# The probe: main() and PID 1 (probe.c), what its roles share (guest.c,
+# reads.c, emit.c), the game stand-in and the two reporters.
+PROBE_SRC := $(addprefix guest-image/,probe.c guest.c reads.c emit.c game.c report_x86.c report_probe_only.c \
+	analyze.c) $(RECORD_SRC)
 RUNNER_SRC := bench/run.c bench/accel.c bench/arch.c bench/classify.c bench/matrix.c bench/matrixfile.c bench/qemu.c bench/report.c \
 	bench/merge.c bench/outdir.c bench/rescan.c bench/results.c bench/row.c bench/runargs.c bench/sched.c bench/stats.c bench/summary.c bench/util.c $(RECORD_SRC)
 RUNNER_HDR := $(wildcard bench/*.h) guest-image/record.h
@@ -137,7 +140,7 @@ $(BUILD):
 	mkdir -p $@
 
 # The probe is PID 1 of the guest: static, so the image needs no loader for it.
-$(PROBE): $(PROBE_SRC) guest-image/record.h guest-image/analyze.h | $(BUILD)
+$(PROBE): $(PROBE_SRC) guest-image/record.h guest-image/analyze.h guest-image/probe.h | $(BUILD)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $(PROBE_SRC)
 
 $(IMAGE): $(PROBE) $(IMAGE_INPUTS) /lib/systemd/systemd
