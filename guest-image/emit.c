@@ -35,6 +35,22 @@ void emit_meta_file(const char *key, const char *path)
 		 crb_escape(esc, sizeof(esc), buf));
 }
 
+/*
+ * The report's own event (when it went out; started: when the reporter
+ * began), then what the kernel says of itself: release, version, command
+ * line, current clocksource.
+ */
+void emit_report_event(int64_t started)
+{
+	crb_emit(&w, CRB_event,
+		 "name=report t_ns=%" PRId64 " started_ns=%" PRId64, boot_ns(),
+		 started);
+	emit_meta_file("release", "/proc/sys/kernel/osrelease");
+	emit_meta_file("version", "/proc/version");
+	emit_meta_file("cmdline", "/proc/cmdline");
+	emit_meta_file("clocksource", CLOCKSOURCE);
+}
+
 /* Re-emit the records another process left in a file (watcher, game). */
 void emit_record_file(const char *path)
 {

@@ -75,6 +75,7 @@ int run_game(void);
 
 /* emit.c: what both reporters send */
 void emit_meta_file(const char *key, const char *path);
+void emit_report_event(int64_t started);
 void emit_record_file(const char *path);
 void emit_interrupts(void);
 void emit_kmsg(void);

@@ -109,13 +109,7 @@ void __attribute__((noreturn)) probe_only(pid_t watcher)
 	crb_flush(&w);
 	seed_dance();
 	wait_crng_ready(watcher);
-	crb_emit(&w, CRB_event,
-		 "name=report t_ns=%" PRId64 " started_ns=%" PRId64, boot_ns(),
-		 t);
-	emit_meta_file("release", "/proc/sys/kernel/osrelease");
-	emit_meta_file("version", "/proc/version");
-	emit_meta_file("cmdline", "/proc/cmdline");
-	emit_meta_file("clocksource", CLOCKSOURCE);
+	emit_report_event(t);
 	crb_emit(&w, CRB_meta, "key=system_state value=probe-only");
 	emit_record_file(WATCH_FILE);
 	emit_interrupts();

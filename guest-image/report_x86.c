@@ -244,13 +244,7 @@ int run_report(void)
 	crb_begin(&w, out_fd, "report");
 	crb_flush(&w); /* the host times the report's start by its header */
 	wait_boot_finished(out, sizeof(out));
-	crb_emit(&w, CRB_event,
-		 "name=report t_ns=%" PRId64 " started_ns=%" PRId64, boot_ns(),
-		 t);
-	emit_meta_file("release", "/proc/sys/kernel/osrelease");
-	emit_meta_file("version", "/proc/version");
-	emit_meta_file("cmdline", "/proc/cmdline");
-	emit_meta_file("clocksource", CLOCKSOURCE);
+	emit_report_event(t);
 	crb_emit(&w, CRB_meta, "key=system_state value=%s",
 		 out[0] ? out : "unknown");
 	emit_record_file(WATCH_FILE);
