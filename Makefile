@@ -43,7 +43,10 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS)
 
 RECORD_SRC := guest-image/record.c
-PROBE_SRC := guest-image/probe.c guest-image/analyze.c $(RECORD_SRC)
+# The probe: main() and PID 1 (probe.c), what its roles share (guest.c,
+# reads.c, emit.c), the game stand-in and the two reporters.
+PROBE_SRC := $(addprefix guest-image/,probe.c guest.c reads.c emit.c game.c report_x86.c report_probe_only.c \
+	analyze.c) $(RECORD_SRC)
 RUNNER_SRC := bench/run.c bench/accel.c bench/arch.c bench/classify.c bench/matrix.c bench/matrixfile.c bench/qemu.c bench/report.c \
 	bench/merge.c bench/outdir.c bench/rescan.c bench/results.c bench/row.c bench/runargs.c bench/sched.c bench/stats.c bench/summary.c bench/util.c $(RECORD_SRC) \
 	bench/leftovers.c bench/progress.c bench/slot.c
@@ -138,7 +141,7 @@ $(BUILD):
 	mkdir -p $@
 
 # The probe is PID 1 of the guest: static, so the image needs no loader for it.
-$(PROBE): $(PROBE_SRC) guest-image/record.h guest-image/analyze.h | $(BUILD)
+$(PROBE): $(PROBE_SRC) guest-image/record.h guest-image/analyze.h guest-image/probe.h | $(BUILD)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $(PROBE_SRC)
 
 $(IMAGE): $(PROBE) $(IMAGE_INPUTS) /lib/systemd/systemd
@@ -201,7 +204,7 @@ ARCHESRUN ?=
 NO_LINKS = for f in $(1); do test ! -L "$$f" || { echo "error: $$f is a symbolic link: refused (copy charts, not links)" >&2; exit 2; }; done
 report: runner
 	@$(call NO_LINKS,$(RUN)/plots $(wildcard $(RUN)/plots/*.png) $(if $(HZRUN),$(HZRUN)/plots $(HZRUN)/plots/5-jitter-vs-hz.png))
-	$(WITH_RUNNER) scripts/report_tables.py $(RUN) REPORT.md $(if $(HZRUN),--hz $(HZRUN)) $(if $(GUESTRUN),--guest $(GUESTRUN)) \
+	$(WITH_RUNNER) plots/report_tables.py $(RUN) REPORT.md $(if $(HZRUN),--hz $(HZRUN)) $(if $(GUESTRUN),--guest $(GUESTRUN)) \
 		$(if $(SOURCESRUN),--sources $(SOURCESRUN)) $(if $(LONGWAITRUN),--longwait $(LONGWAITRUN)) \
 		$(if $(ARCHESRUN),--arches $(ARCHESRUN))
 	mkdir -p plots/figures
@@ -214,7 +217,7 @@ report: runner
 # A plain-text mail of RUN (and HZRUN's CONFIG_HZ table): RUN/post.txt, post.mbox.
 post: runner
 	@test -d $(RUN)/plots || $(WITH_RUNNER) plots/render.sh $(RUN)
-	$(WITH_RUNNER) scripts/post.py $(RUN) $(if $(HZRUN),--hz $(HZRUN))
+	$(WITH_RUNNER) plots/post.py $(RUN) $(if $(HZRUN),--hz $(HZRUN))
 
 bench-build:
 	scripts/bench-build.sh

@@ -77,7 +77,7 @@ DefaultTimeoutStartSec=60s
 EOF
 
 # Device nodes PID 1 opens before anything is mounted, so the probe mounts
-# nothing (probe.c: open_dev); systemd mounts devtmpfs over /dev later.
+# nothing (guest.c: open_dev); systemd mounts devtmpfs over /dev later.
 mknod -m 666 "$stage/dev/random" c 1 8 &&
 	mknod -m 666 "$stage/dev/urandom" c 1 9 &&
 	mknod -m 600 "$stage/dev/ttyS1" c 4 65 ||

@@ -6,7 +6,7 @@
 #   guest-image/build-probe-image.sh PROBE OUTPUT.cpio
 #
 # The image holds the static probe as /init and the directories it mounts
-# on; it boots with crngbench_init=probe-only (probe.c: probe_only()). The
+# on; it boots with crngbench_init=probe-only (report_probe_only.c: probe_only()). The
 # result channel's node comes from devtmpfs, which the probe mounts when
 # the node is missing (open_dev), since its name differs per machine.
 # Reproducible like build-image.sh: sorted, mtime 0, owners root.

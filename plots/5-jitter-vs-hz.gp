@@ -1,6 +1,7 @@
 # The jitter loop credits at most one bit per timer tick and the CRNG needs
-# 256: its cost should be 256/HZ seconds. Median duration of the first
-# blocking urandom read (which runs the loop) against CONFIG_HZ, qemu64.
+# 256 (jitter_ticks, from plots/runlib.py): its cost should be 256/HZ
+# seconds. Median duration of the first blocking urandom read (which runs
+# the loop) against CONFIG_HZ, qemu64.
 load 'plots/style.gp'
 dat = datadir.'/hz.dat'
 set title "The jitter loop's cost against CONFIG_HZ (cpu=qemu64, no RDRAND)\n".caption
@@ -13,5 +14,5 @@ set yrange [0:3000]
 if (nhz < 2) {
 	set label 1 "only one HZ in this run: make bench MATRIX=hz" at graph 0.5,0.5 center
 }
-ticks = "256000.0/x with lines dt 2 lc rgb '#555555' title '256 ticks: 256/HZ s'"
+ticks = sprintf("%d000.0/x with lines dt 2 lc rgb '#555555' title '%d ticks: %d/HZ s'", jitter_ticks, jitter_ticks, jitter_ticks)
 if (strlen(hz_series) > 0) { eval 'plot '.hz_series.', '.ticks } else { plot 2 notitle }

@@ -1,7 +1,7 @@
-# The revert's architectures on 6.1 (MATRIX=arches): per machine and
-# condition, every boot's CRNG ready time (filled) and the first urandom
-# read's own wait (open), ms from kernel start on a log scale; black marks
-# are still waiting at their bound (the report's, the read's budget). One
+# The revert's architectures on the run's kernel base (MATRIX=arches): per
+# machine and condition, every boot's CRNG ready time (filled) and the first
+# urandom read's own wait (open), ms from kernel start on a log scale; black
+# marks are still waiting at their bound (the report's, the read's budget). One
 # panel per clock: instruction time (icount) above, emulation time (TCG)
 # below. CRNG ready before PID 1 ran (0 ms) sits on the floor.
 load 'plots/style.gp'
@@ -11,7 +11,7 @@ set output out
 set logscale y
 set yrange [floor_ms*0.5:1e8]
 set ytics ('1 us' 0.001, '0.1 ms' 0.1, '10 ms' 10, '1 s' 1000, '100 s' 1e5, '10^4 s' 1e7)
-set multiplot layout npanels,1 title "The revert's architectures on Linux 6.1: CRNG ready and the first /dev/urandom read\n".caption
+set multiplot layout npanels,1 title "The revert's architectures on Linux ".kernel_base.": CRNG ready and the first /dev/urandom read\n".caption
 do for [p=0:npanels-1] {
 	dat = datadir.sprintf('/arches_%d.dat', p)
 	n = value(sprintf('ngroups_%d', p))

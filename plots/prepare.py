@@ -21,9 +21,9 @@ file writes: variant names from kernel/variants, colours, column numbers.
 import os
 import sys
 
-from runlib import (CLOCK_WORDS, COLOURS, CONTROL, VARIANTS, check_path, condition, die, headline_accel, is_arches,
-                    jitter_rows, open_new, pick, read_meta, read_table, refuse_link, release, summary_rows, value,
-                    varying)
+from runlib import (CLOCK_WORDS, CONTROL, JITTER_TICKS, charts_for, check_path, colours, condition, die,
+                    headline_accel, is_arches, jitter_rows, kernel_base, measured, open_new, pick, read_meta,
+                    read_table, refuse_link, release, summary_rows, value, variants, varying)
 
 MS = 1e-6
 
@@ -34,7 +34,7 @@ def num(row, key):
 
 
 def vindex(v):
-    return VARIANTS.index(v) if v in VARIANTS else len(VARIANTS)
+    return variants().index(v) if v in variants() else len(variants())
 
 
 def gp_str(text):
@@ -73,7 +73,7 @@ def first_urandom_table(rows, path):
                     continue
                 vi = vindex(r["variant"])
                 # a small, deterministic spread so boots do not overlap
-                x = gi * (len(VARIANTS) + 1) + vi + ((int(r["rep"]) % 5) - 2) * 0.06
+                x = gi * (len(variants()) + 1) + vi + ((int(r["rep"]) % 5) - 2) * 0.06
                 h = num(r, "host_urandom_ns")
                 dur = num(r, "first_urandom_dur_ns")
                 f.write(f"{x:.2f} {vi} {e * MS:.3f} {r['first_urandom_censored'] or 0} "
@@ -96,7 +96,7 @@ def arches_table(rows, path):
         for gi, g in enumerate(groups):
             for r in (r for r in rows if (value(r, "arch"), r["_cond"]) == g):
                 vi = vindex(r["variant"])
-                x = gi * (len(VARIANTS) + 1) + vi + ((int(r["rep"]) % 5) - 2) * 0.06
+                x = gi * (len(variants()) + 1) + vi + ((int(r["rep"]) % 5) - 2) * 0.06
                 cens = r["crng_ready_censored"] == "1"
                 ready = num(r, "crng_ready_bound_ns" if cens else "crng_ready_ns")
                 wait = num(r, "first_urandom_dur_ns")
@@ -113,14 +113,14 @@ def series_arches(path):
     variant; black = still waiting at the bound."""
     rows = [l.split() for l in open(path) if not l.startswith("#")]
     parts = []
-    for vi, v in enumerate(VARIANTS):
+    for vi, v in enumerate(variants()):
         mine = [r for r in rows if r[1] == str(vi)]
         if any(r[3] == "0" and r[2] != "NaN" for r in mine):
             parts.append(f"dat using ($2=={vi} && $4==0 ? $1 : NaN):3 with points pt 7 ps 0.8 "
-                         f"lc rgb '{COLOURS[vi]}' title '{v}: CRNG ready'")
+                         f"lc rgb '{colours()[vi]}' title '{v}: CRNG ready'")
         if any(r[5] == "0" and r[4] != "NaN" for r in mine):
             parts.append(f"dat using ($2=={vi} && $6==0 ? $1 : NaN):5 with points pt 6 ps 0.8 "
-                         f"lc rgb '{COLOURS[vi]}' title '{v}: the first urandom read waited'")
+                         f"lc rgb '{colours()[vi]}' title '{v}: the first urandom read waited'")
     if any(r[3] == "1" for r in rows):
         parts.append("dat using ($4==1 ? $1 : NaN):3 with points pt 9 ps 1.2 lc rgb '#000000' "
                      "title 'not ready at the report (its bound)'")
@@ -136,7 +136,7 @@ def cdf_table(rows, path):
     index = {}  # (condition, variant) -> gnuplot index, non-empty sets only
     with open_new(path) as f:
         for ci, c in enumerate(conds):
-            for v in VARIANTS:
+            for v in variants():
                 sel = [r for r in rows if r["_cond"] == c and r["variant"] == v]
                 ready = sorted(num(r, "crng_ready_ns") for r in sel
                                if r["crng_ready_censored"] != "1" and num(r, "crng_ready_ns") is not None)
@@ -177,7 +177,7 @@ def accel_table(summary, path):
 
 def timeline_table(raw, reads, traces, path, accel):
     """Chart 4: one boot's timeline: the slowest to ready of qemu64 with a counter."""
-    tcg = [r for r in raw if r["accel"] == accel and r["status"] in ("ok", "censored")]
+    tcg = [r for r in measured(raw) if r["accel"] == accel]
     cand = [r for r in tcg if r["status"] == "ok" and r["crng_ready_censored"] == "0"
             and r["cpu"] == "qemu64" and r["nocounter"] == "off"] or \
         [r for r in raw if r["status"] == "ok"]
@@ -217,9 +217,9 @@ def hz_table(summary, path):
     rows = jitter_rows(summary)
     hzs = sorted({int(r["hz"]) for r in rows})
     with open_new(path) as f:
-        f.write("# hz " + " ".join(VARIANTS) + "\n")
+        f.write("# hz " + " ".join(variants()) + "\n")
         for hz in hzs:
-            meds = [(pick(rows, hz=str(hz), variant=v) or {}).get("median_ms") or "NaN" for v in VARIANTS]
+            meds = [(pick(rows, hz=str(hz), variant=v) or {}).get("median_ms") or "NaN" for v in variants()]
             f.write(" ".join([str(hz)] + meds) + "\n")
     return len(hzs)
 
@@ -238,16 +238,16 @@ def series_points(path, col, wait=False):
     and (wait) the read's own duration as open circles."""
     rows = [l.split() for l in open(path) if not l.startswith("#")]
     parts = [f"dat using ($2=={vi} && $4==0 ? $1 : NaN):{col + 1} with points pt 7 ps 0.8 "
-             f"lc rgb '{COLOURS[vi]}' title '{v}'"
-             for vi, v in enumerate(VARIANTS)
+             f"lc rgb '{colours()[vi]}' title '{v}'"
+             for vi, v in enumerate(variants())
              if any(r[1] == str(vi) and r[3] == "0" and r[col] != "NaN" for r in rows)]
     if col == 2 and any(r[3] == "1" for r in rows):
         parts.append("dat using ($4==1 ? $1 : NaN):3 with points pt 9 ps 1.2 lc rgb '#000000' "
                      "title 'still waiting at the read budget'")
     if wait:
-        parts += [f"dat using ($2=={vi} ? $1 : NaN):7 with points pt 6 ps 0.6 lc rgb '{COLOURS[vi]}' "
+        parts += [f"dat using ($2=={vi} ? $1 : NaN):7 with points pt 6 ps 0.6 lc rgb '{colours()[vi]}' "
                   + ("title 'open: the read itself'" if vi == 0 else "notitle")
-                  for vi, v in enumerate(VARIANTS)
+                  for vi, v in enumerate(variants())
                   if any(r[1] == str(vi) and r[-1] != "NaN" for r in rows)]
     return ", ".join(parts)
 
@@ -257,8 +257,8 @@ def series_hz(path):
     return ", ".join(
         # overlapping variants stay visible: wide first, narrow later
         f"dat using 1:{vi + 2} with linespoints pt {7 if vi == 0 else 6} ps {2.2 if vi == 0 else 1.2} "
-        f"lw {5 if vi == 0 else 2} lc rgb '{COLOURS[vi]}' title '{v}'"
-        for vi, v in enumerate(VARIANTS) if any(r[vi + 1] != "NaN" for r in rows))
+        f"lw {5 if vi == 0 else 2} lc rgb '{colours()[vi]}' title '{v}'"
+        for vi, v in enumerate(variants()) if any(r[vi + 1] != "NaN" for r in rows))
 
 
 def series_accel(path):
@@ -284,16 +284,15 @@ def series_accel(path):
     return ", ".join(parts)
 
 
-def arches_main(meta, summary, measured, d):
+def arches_main(meta, summary, boots, d):
     """A run of the revert's architectures: chart 7 only, a panel per clock."""
-    with open_new(d("charts")) as f:
-        f.write("7-arches\n")
-    panels = [a for a in ("icount", "tcg") if any(r["accel"] == a for r in measured)]
+    panels = [a for a in ("icount", "tcg") if any(r["accel"] == a for r in boots)]
     with open_new(d("vars.gp")) as f, open_new(d("series.gp")) as sf:
-        f.write(f"caption = {gp_str(caption(meta, summary))}\nnvariants = {len(VARIANTS)}\n")
+        f.write(f"caption = {gp_str(caption(meta, summary))}\nnvariants = {len(variants())}\n")
         f.write(f"npanels = {len(panels)}\nfloor_ms = {FLOOR_MS}\n")
+        f.write(f"kernel_base = {gp_str(kernel_base(meta))}\n")
         for p, acc in enumerate(panels):
-            groups = arches_table([r for r in measured if r["accel"] == acc], d(f"arches_{p}.dat"))
+            groups = arches_table([r for r in boots if r["accel"] == acc], d(f"arches_{p}.dat"))
             f.write(f"panel_{p} = {gp_str(CLOCK_WORDS[acc])}\nngroups_{p} = {len(groups)}\n")
             for i, g in enumerate(groups):
                 f.write(f"g{p}_{i} = {gp_str(g)}\n")
@@ -312,14 +311,16 @@ def main():
     axes = varying(raw)
     for r in raw + summary:
         r["_cond"] = condition(r, axes)
-    measured = [r for r in raw if r["status"] in ("ok", "censored")]
-    head = headline_accel(measured)  # icount where measured, else TCG
-    tcg = [r for r in measured if r["accel"] == "tcg"]
-    main_rows = [r for r in measured if r["accel"] == head]
+    boots = measured(raw)
+    head = headline_accel(boots)  # icount where measured, else TCG
+    tcg = [r for r in boots if r["accel"] == "tcg"]
+    main_rows = [r for r in boots if r["accel"] == head]
 
     d = lambda name: os.path.join(out, name)  # noqa: E731
+    with open_new(d("charts")) as f:
+        f.write("".join(f"{c}\n" for c in charts_for(raw)))
     if is_arches(raw):
-        arches_main(meta, summary, measured, d)
+        arches_main(meta, summary, boots, d)
         return
     # Chart 1: the headline clock, every condition; TCG beside it, labelled.
     groups1 = first_urandom_table(main_rows, d("nethack.dat"))
@@ -330,9 +331,6 @@ def main():
     boot, timeline_rows = timeline_table(raw, reads, traces, d("timeline.dat"), head)
     nhz = hz_table(summary, d("hz.dat"))
 
-    with open_new(d("charts")) as f:
-        f.write("".join(f"{c}\n" for c in ("1-nethack", "2-crng-ready-cdf", "3-tcg-vs-kvm", "4-timeline",
-                                           "5-jitter-vs-hz", "6-nocounter")))
     with open_new(d("vars.gp")) as f:
         f.write(f"caption = {gp_str(caption(meta, summary))}\n")
         f.write(f"ngroups1 = {len(groups1)}\nngroups1t = {len(groups1t)}\n")
@@ -344,8 +342,8 @@ def main():
                                       and any(r[4] == "not_measured" for r in kvm) else ""))
         ready_ms = (num(boot, "crng_ready_ns") or 0) * MS if boot else 0
         f.write(f"ncells = {ncells}\nnhz = {nhz}\nready_ms = {ready_ms:.3f}\n")
-        f.write(f"have_boot = {1 if boot else 0}\nnvariants = {len(VARIANTS)}\n")
-        f.write(f"timeline_rows = {timeline_rows}\n")
+        f.write(f"have_boot = {1 if boot else 0}\nnvariants = {len(variants())}\n")
+        f.write(f"timeline_rows = {timeline_rows}\njitter_ticks = {JITTER_TICKS}\n")
         for prefix, names in (("g1", groups1), ("g1t", groups1t), ("g6", groups6), ("cond", conds)):
             for i, g in enumerate(names):
                 f.write(f"{prefix}_{i} = {gp_str(g)}\n")
@@ -360,8 +358,8 @@ def main():
         f.write(f"nocounter_guest = {gp_str(series_points(d('nocounter.dat'), 2, wait=True))}\n")
         for ci in range(len(conds)):
             parts = [f"dat index {cdf_index[(ci, v)]} using 1:2 with steps lw 2 "
-                     f"lc rgb '{COLOURS[vi]}' title '{v}'"
-                     for vi, v in enumerate(VARIANTS) if (ci, v) in cdf_index]
+                     f"lc rgb '{colours()[vi]}' title '{v}'"
+                     for vi, v in enumerate(variants()) if (ci, v) in cdf_index]
             f.write(f"cdf_{ci} = {gp_str(', '.join(parts))}\n")
         f.write(f"hz_series = {gp_str(series_hz(d('hz.dat')))}\n")
         f.write(f"accel_series = {gp_str(series_accel(d('accel.dat')))}\n")

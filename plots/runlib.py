@@ -1,4 +1,4 @@
-"""What plots/prepare.py and scripts/report_tables.py share about a run, so
+"""What plots/prepare.py and plots/report_tables.py share about a run, so
 a chart and the table beside it always say the same thing: the variant
 order (kernel/variants, through scripts/variants.sh), their colours, how a
 cell's condition is named, and the runner's own description of its axes
@@ -13,6 +13,7 @@ the files the tools write into it are opened with open_new(), which refuses
 a symbolic link."""
 import csv
 import errno
+import functools
 import json
 import os
 import re
@@ -42,14 +43,22 @@ def _output(cmd):
     return p.stdout
 
 
-def _variants():
+# Nothing runs when this module is imported: the variant list and the
+# runner's description are asked for on first use, once per process.
+
+@functools.cache
+def variants():
+    """The variants in order (kernel/variants): every chart's and table's."""
     return _output([os.path.join(ROOT, "scripts", "variants.sh"), "--lines"]).split()
 
 
-VARIANTS = _variants()  # order, every chart and table
-COLOURS = [PALETTE[i % len(PALETTE)] for i in range(len(VARIANTS))]  # one per variant
+@functools.cache
+def colours():
+    """One colour per variant, in variants() order."""
+    return [PALETTE[i % len(PALETTE)] for i in range(len(variants()))]
 
 
+@functools.cache
 def describe():
     """The runner's axes, measures and columns (crngbench-run --describe)."""
     if not os.access(RUNNER, os.X_OK):
@@ -65,9 +74,15 @@ def describe():
     return d
 
 
-DESCRIPTION = describe()
-AXES = [a["name"] for a in DESCRIPTION["axes"]]
-DEFAULTS = {a["name"]: a["default"] for a in DESCRIPTION["axes"]}
+@functools.cache
+def _axes():
+    return [a["name"] for a in describe()["axes"]]
+
+
+@functools.cache
+def _defaults():
+    return {a["name"]: a["default"] for a in describe()["axes"]}
+
 
 # How each axis value reads in a label; an empty string is that axis's
 # "nothing special" value, so exactly one value per axis reads as nothing
@@ -90,12 +105,12 @@ SHOWN_APART = ("variant", "accel")  # a chart's series and panels, not its label
 
 def varying(rows):
     """The axes whose value differs between rows (cells) of a run."""
-    return [a for a in AXES if a not in SHOWN_APART and len({value(r, a) for r in rows}) > 1]
+    return [a for a in _axes() if a not in SHOWN_APART and len({value(r, a) for r in rows}) > 1]
 
 
 def value(r, axis):
     """A row's value of axis; an axis newer than the run reads as its default."""
-    return r.get(axis) or DEFAULTS[axis]
+    return r.get(axis) or _defaults()[axis]
 
 
 def condition(r, axes):
@@ -116,30 +131,37 @@ INTEGER = re.compile(r"-?[0-9]+\Z")
 DECIMAL = re.compile(r"-?([0-9]+(\.[0-9]+)?|nan|inf)\Z")
 # raw.csv's text columns; every other column the runner describes is a number.
 RAW_TEXT = {"boot_id", "status", "reason", "release", "crng_ready_src", "clocksource"}
+
+
 # Per file: the columns every tool reads, and what a value may be: "int"
 # (an integer or empty), "int!" (an integer), "dec" (a decimal or empty).
-TABLES = {
-    "raw.csv": {
-        "need": ("boot_id", "rep", "status", "crng_ready_censored", "first_urandom_censored"),
-        "kind": dict({c: "int" for c in DESCRIPTION["raw_columns"] if c not in RAW_TEXT and c not in AXES},
-                     run_index="int!", cell="int!", rep="int!", hz="int"),
-    },
-    "summary.csv": {
-        "need": ("measure", "n", "censored", "median_ms", "median_censored", "ci95_lo_ms", "ci95_hi_ms", "note"),
-        "kind": {"hz": "int", "n": "int!", "censored": "int", "failed": "int", "skipped": "int", "median_censored": "int",
-                 "outliers": "int", "median_ms": "dec", "mean_ms": "dec", "sd_ms": "dec", "min_ms": "dec",
-                 "max_ms": "dec", "p10_ms": "dec", "p90_ms": "dec", "ci95_lo_ms": "dec", "ci95_hi_ms": "dec"},
-    },
-    "reads.csv": {
-        "need": ("boot_id", "iface", "start_ns", "dur_ns", "errno"),
-        "kind": {"seq": "int", "start_ns": "int!", "dur_ns": "int!", "bytes": "int", "errno": "int",
-                 "timed_out": "int"},
-    },
-    "traces.csv": {
-        "need": ("boot_id", "comm", "pid", "func", "start_ns", "dur_ns"),
-        "kind": {"pid": "int!", "start_ns": "int!", "dur_ns": "int!"},
-    },
-}
+# raw.csv's number columns are the runner's (describe()), hence a function.
+@functools.cache
+def _tables():
+    return {
+        "raw.csv": {
+            "need": ("boot_id", "rep", "status", "crng_ready_censored", "first_urandom_censored"),
+            "kind": dict({c: "int" for c in describe()["raw_columns"] if c not in RAW_TEXT and c not in _axes()},
+                         run_index="int!", cell="int!", rep="int!", hz="int"),
+        },
+        "summary.csv": {
+            "need": ("measure", "n", "censored", "median_ms", "median_censored", "ci95_lo_ms", "ci95_hi_ms", "note"),
+            "kind": {"hz": "int", "n": "int!", "censored": "int", "failed": "int", "skipped": "int", "median_censored": "int",
+                     "outliers": "int", "median_ms": "dec", "mean_ms": "dec", "sd_ms": "dec", "min_ms": "dec",
+                     "max_ms": "dec", "p10_ms": "dec", "p90_ms": "dec", "ci95_lo_ms": "dec", "ci95_hi_ms": "dec"},
+        },
+        "reads.csv": {
+            "need": ("boot_id", "iface", "start_ns", "dur_ns", "errno"),
+            "kind": {"seq": "int", "start_ns": "int!", "dur_ns": "int!", "bytes": "int", "errno": "int",
+                     "timed_out": "int"},
+        },
+        "traces.csv": {
+            "need": ("boot_id", "comm", "pid", "func", "start_ns", "dur_ns"),
+            "kind": {"pid": "int!", "start_ns": "int!", "dur_ns": "int!"},
+        },
+    }
+
+
 KIND_WORDS = {"int": "an integer or nothing", "int!": "an integer", "dec": "a decimal number or nothing"}
 LINK = ("is a symbolic link: refused (a results directory's files are its own; "
         "a link in one could point anywhere on this machine)")
@@ -210,7 +232,7 @@ def read_table(run, name, missing_ok=False):
     as the axis's default, as in the runner. Anything else is an error naming
     the file, the line and the column."""
     path = os.path.join(check_path(run), name)
-    spec = TABLES.get(name, {"need": (), "kind": {}})
+    spec = _tables().get(name, {"need": (), "kind": {}})
     f = open_run_file(path, binary=True, missing_ok=missing_ok)
     if f is None:
         return []
@@ -251,9 +273,9 @@ def read_table(run, name, missing_ok=False):
         if "boot_id" in spec["need"] and not r["boot_id"]:
             die(f"{path} line {lineno}: an empty boot_id (the runner refuses such a row)")
         if name in ("raw.csv", "summary.csv"):
-            for a in AXES:
+            for a in _axes():
                 if not r.get(a):
-                    r[a] = DEFAULTS[a]
+                    r[a] = _defaults()[a]
         rows.append(r)
     return rows
 
@@ -296,6 +318,12 @@ def release(meta):
     return str(first.get("release", "?")).split("-crngbench")[0]
 
 
+def kernel_base(meta):
+    """The kernel base of a run ("6.1"): the major and minor version of its
+    kernels' release (meta.json), so that a run of another base says so."""
+    return ".".join(release(meta).split(".")[:2])
+
+
 def pick(rows, **want):
     """The one summary row matching want; None if there is none. Two rows
     for one key would mean two cells collapsed into one label: an error."""
@@ -306,12 +334,25 @@ def pick(rows, **want):
     return hits[0] if hits else None
 
 
+# A boot that measured something: its status ok, or censored (still
+# waiting at its bound, which is a measurement). The runner's rule is
+# add_row() in bench/summary.c; tests/plots.sh checks on every status that
+# the two agree.
+MEASURED = ("ok", "censored")
+
+
+def measured(rows):
+    """The raw.csv rows of boots that measured something."""
+    return [r for r in rows if r["status"] in MEASURED]
+
+
 def headline_accel(rows):
     """The clock of the headline charts and tables: instruction time
-    (icount) where the run measured it, else TCG."""
-    measured = {r["accel"] for r in rows if r.get("status", "ok") in ("ok", "censored")
-                and r.get("n", "1") not in ("", "0")}
-    return "icount" if "icount" in measured else "tcg"
+    (icount) where the run measured it, else TCG. rows: raw.csv's (with a
+    status) or summary.csv's (with an n)."""
+    seen = {r["accel"] for r in rows if r.get("status", MEASURED[0]) in MEASURED
+            and r.get("n", "1") not in ("", "0")}
+    return "icount" if "icount" in seen else "tcg"
 
 
 CLOCK_WORDS = {"icount": "instruction time (icount)", "tcg": "emulation time (TCG)", "kvm": "KVM"}
@@ -329,3 +370,36 @@ def jitter_rows(rows):
     (no RDRAND), a cycle counter present."""
     return [r for r in rows if r["measure"] == "first_urandom_latency" and r["accel"] == "tcg"
             and r["cpu"] == "qemu64" and r["nocounter"] == "off"]
+
+
+# Every chart, once: its name (plots/<name>.gp, RUN/plots/<name>.png, .svg,
+# .txt), the runs it fits ("x86": a run of the systemd guest; "arches": a
+# run of the other machines) and its place in the mail (post.py: the reads
+# first). prepare.py writes the charts that fit a run into data/charts,
+# which render.sh and textcharts.py follow.
+CHARTS = {
+    "1-nethack": ("x86", 1),
+    "2-crng-ready-cdf": ("x86", 3),
+    "3-tcg-vs-kvm": ("x86", 5),
+    "4-timeline": ("x86", 6),
+    "5-jitter-vs-hz": ("x86", 4),
+    "6-nocounter": ("x86", 2),
+    "7-arches": ("arches", 7),
+}
+
+
+def charts_for(rows):
+    """The charts that fit a run of these rows, in number order."""
+    fits = "arches" if is_arches(rows) else "x86"
+    return [c for c, (kind, _) in CHARTS.items() if kind == fits]
+
+
+# The jitter loop credits at most one bit per timer tick and the CRNG needs
+# 256 bits, so the loop should take 256/HZ s: chart 5's reference line
+# (prepare.py hands it to 5-jitter-vs-hz.gp), the HZ table's and the mail's.
+JITTER_TICKS = 256
+
+
+def jitter_ticks_ms(hz):
+    """256/HZ in ms: the jitter loop's expected time at CONFIG_HZ=hz."""
+    return JITTER_TICKS * 1000 / hz

@@ -14,7 +14,7 @@ import os
 import shlex
 import sys
 
-from runlib import VARIANTS, die, open_new, refuse_link
+from runlib import CHARTS, JITTER_TICKS, die, jitter_ticks_ms, open_new, refuse_link, variants
 
 WIDTH = 80
 LABEL = 22  # row label column
@@ -29,7 +29,7 @@ def rows_of(path):
 
 def vname(vi):
     vi = int(float(vi))
-    return VARIANTS[vi] if vi < len(VARIANTS) else f"variant {vi}"
+    return variants()[vi] if vi < len(variants()) else f"variant {vi}"
 
 
 class LogAxis:
@@ -182,13 +182,13 @@ def accel(data):
 def hz(data):
     items = []
     for r in rows_of(os.path.join(data, "hz.dat")):
-        items.append((f"CONFIG_HZ={r[0]}", None, f"256 ticks = {256000 / int(r[0]):g} ms"))
+        items.append((f"CONFIG_HZ={r[0]}", None, f"{JITTER_TICKS} ticks = {jitter_ticks_ms(int(r[0])):g} ms"))
         for vi, val in enumerate(r[1:]):
             if val != "NaN":
                 items.append((f"  {vname(vi)}", float(val), f"{val} ms"))
     return bars("The jitter loop's cost against CONFIG_HZ (cpu=qemu64)",
                 "median ms of the first blocking urandom read (summary.csv)", items,
-                "#: median; the loop credits one bit per tick, so it should take 256/HZ s")
+                f"#: median; the loop credits one bit per tick, so it should take {JITTER_TICKS}/HZ s")
 
 
 def timeline(data):
@@ -229,8 +229,8 @@ def arches(data):
                 per.append((vname(vi), pts))
             groups.append((g, per))
         out += ([""] if out else []) + strip_chart(
-            f"The revert's architectures on 6.1: {var(data, f'panel_{p}')}", "guest ms from kernel start",
-            groups, [(750, "750 ms, the complaint")],
+            f"The revert's architectures on {var(data, 'kernel_base')}: {var(data, f'panel_{p}')}",
+            "guest ms from kernel start", groups, [(750, "750 ms, the complaint")],
             "o: CRNG ready (0: at the floor)  .: the read's wait  >: waiting at its bound")
     return out
 
@@ -239,7 +239,7 @@ def main():
     if len(sys.argv) != 3:
         die("usage: plots/textcharts.py DATA_DIR OUT_DIR")
     data, out = sys.argv[1], refuse_link(sys.argv[2])
-    charts = {
+    charts = {  # a text version of every chart of runlib.CHARTS
         "1-nethack": lambda: first_read(data, "nethack.dat", "When the first /dev/urandom read returns: "
                                         + var(data, "clock"))
         + ([""] + first_read(data, "nethack_tcg.dat", "The same in emulation time (TCG)")
@@ -252,6 +252,8 @@ def main():
                                           "No counter: the first urandom read (qemu64), " + var(data, "clock")),
         "7-arches": lambda: arches(data),
     }
+    if set(charts) != set(CHARTS):
+        die(f"textcharts.py draws {sorted(charts)} but runlib.CHARTS lists {sorted(CHARTS)}")
     # the charts prepare.py found fit for the run
     for name in open(os.path.join(data, "charts")).read().split():
         if name not in charts:

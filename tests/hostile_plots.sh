@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Hostile and damaged results directories against the chart, report and
-# mail tools (plots/render.sh, scripts/report_tables.py, scripts/post.py):
+# mail tools (plots/render.sh, plots/report_tables.py, plots/post.py):
 # nothing from a results directory runs as code (gnuplot's backquotes,
 # system(), '<' and '|' file names), a damaged file is a clear error (file,
 # line, column; no traceback), REPORT.md's tables keep their columns, no
@@ -139,9 +139,9 @@ fresh "$d"
 rm "$d/summary.csv"
 o1=$(plots/render.sh "$d" 2>&1)
 r1=$?
-o2=$(scripts/report_tables.py "$d" - 2>&1)
+o2=$(plots/report_tables.py "$d" - 2>&1)
 r2=$?
-o3=$(scripts/post.py "$d" 2>&1)
+o3=$(plots/post.py "$d" 2>&1)
 r3=$?
 clean_error $r1 "$o1" summary.csv && clean_error $r2 "$o2" summary.csv && clean_error $r3 "$o3" summary.csv
 verdict $? "a missing summary.csv: render.sh, report_tables.py and post.py say so, no traceback" \
@@ -152,10 +152,10 @@ fresh "$d"
 edit "$d" summary.csv "h.remove('median_ms')"
 o1=$(plots/render.sh "$d" 2>&1)
 r1=$?
-o2=$(scripts/report_tables.py "$d" - 2>&1)
+o2=$(plots/report_tables.py "$d" - 2>&1)
 r2=$?
 mkdir -p "$d/plots"
-o3=$(scripts/post.py "$d" 2>&1)
+o3=$(plots/post.py "$d" 2>&1)
 r3=$?
 clean_error $r1 "$o1" summary.csv median_ms && clean_error $r2 "$o2" summary.csv median_ms &&
 	clean_error $r3 "$o3" summary.csv median_ms
@@ -167,7 +167,7 @@ fresh "$d"
 edit "$d" raw.csv "h.remove('status')"
 o1=$(plots/render.sh "$d" 2>&1)
 r1=$?
-o2=$(scripts/report_tables.py "$d" - 2>&1)
+o2=$(plots/report_tables.py "$d" - 2>&1)
 r2=$?
 clean_error $r1 "$o1" raw.csv status && clean_error $r2 "$o2" raw.csv status
 verdict $? "raw.csv without a column: render.sh and report_tables.py name file and column" "$(brief "$o1") | $(brief "$o2")"
@@ -179,7 +179,7 @@ fresh "$d"
 awk -F, -v OFS=, 'NR == 5 { NF -= 3 } { print }' "$fx/raw.csv" >"$d/raw.csv"
 o1=$(plots/render.sh "$d" 2>&1)
 r1=$?
-o2=$(scripts/report_tables.py "$d" - 2>&1)
+o2=$(plots/report_tables.py "$d" - 2>&1)
 r2=$?
 clean_error $r1 "$o1" "raw.csv line 5" && clean_error $r2 "$o2" "raw.csv line 5"
 verdict $? "a short row in raw.csv is an error naming file and line (the runner's rule)" "$(brief "$o1") | $(brief "$o2")"
@@ -189,7 +189,7 @@ fresh "$d"
 awk 'NR == 7 { print $0 ",1" } NR != 7' "$fx/summary.csv" >"$d/summary.csv"
 o1=$(plots/render.sh "$d" 2>&1)
 r1=$?
-o2=$(scripts/report_tables.py "$d" - 2>&1)
+o2=$(plots/report_tables.py "$d" - 2>&1)
 r2=$?
 clean_error $r1 "$o1" "summary.csv line 7" && clean_error $r2 "$o2" "summary.csv line 7"
 verdict $? "a long row in summary.csv is an error naming file and line" "$(brief "$o1") | $(brief "$o2")"
@@ -200,7 +200,7 @@ edit "$d" raw.csv "rows[2]['rep'] = 'x'"
 edit "$d" summary.csv "rows[0]['median_ms'] = 'fast'"
 o1=$(plots/render.sh "$d" 2>&1)
 r1=$?
-o2=$(scripts/report_tables.py "$d" - 2>&1)
+o2=$(plots/report_tables.py "$d" - 2>&1)
 r2=$?
 clean_error $r1 "$o1" "raw.csv line 4" "rep" && clean_error $r2 "$o2" "summary.csv line 2" "median_ms"
 verdict $? "a number column holding text is an error naming file, line and column" "$(brief "$o1") | $(brief "$o2")"
@@ -210,7 +210,7 @@ fresh "$d"
 echo '{"qemu": ' >"$d/meta.json"
 o1=$(plots/render.sh "$d" 2>&1)
 r1=$?
-o2=$(scripts/report_tables.py "$d" - 2>&1)
+o2=$(plots/report_tables.py "$d" - 2>&1)
 r2=$?
 clean_error $r1 "$o1" meta.json && clean_error $r2 "$o2" meta.json
 verdict $? "a broken meta.json is an error naming it, no traceback" "$(brief "$o1") | $(brief "$o2")"
@@ -220,7 +220,7 @@ d=$tmp/o/run
 fresh "$d"
 edit "$d" summary.csv "for r in rows: r['cpu'] = r['cpu'].replace('max', 'max|x')"
 edit "$d" raw.csv "for r in rows: r['cpu'] = r['cpu'].replace('max', 'max|x')"
-out=$(scripts/report_tables.py "$d" - --guest "$d" --longwait "$d" 2>&1)
+out=$(plots/report_tables.py "$d" - --guest "$d" --longwait "$d" 2>&1)
 rc=$?
 printf '%s\n' "$out" >"$tmp/tables.md"
 python3 - "$tmp/tables.md" <<'PY'
@@ -282,7 +282,7 @@ for f in post.txt post.mbox; do
 	rm -rf "$d" && mkdir -p "$tmp/s" && cp -r "$g" "$d"
 	echo victim >"$victim"
 	ln -s "$victim" "$d/$f"
-	out=$(scripts/post.py "$d" 2>&1)
+	out=$(plots/post.py "$d" 2>&1)
 	clean_error $? "$out" "symbolic link" && [ "$(cat "$victim")" = victim ]
 	verdict $? "RUN/$f a symlink: post.py refuses, the file it points to is unchanged" \
 		"victim now $(head -c 20 "$victim" | tr -c '[:print:]' '?'): $(brief "$out")"
@@ -291,7 +291,7 @@ done
 d=$tmp/t/run
 rm -rf "$d" && mkdir -p "$tmp/t" && cp -r "$g" "$d"
 ln -sf "$secret" "$d/plots/1-nethack.txt"
-out=$(scripts/post.py "$d" 2>&1)
+out=$(plots/post.py "$d" 2>&1)
 rc=$?
 ! grep -qs SECRET "$d/post.txt" && clean_error $rc "$out" "symbolic link"
 verdict $? "a symlinked text chart is not read into post.txt (refused)" "rc $rc: $(brief "$out")"
@@ -299,7 +299,7 @@ verdict $? "a symlinked text chart is not read into post.txt (refused)" "rc $rc:
 d=$tmp/u/run
 rm -rf "$d" && mkdir -p "$tmp/u" && cp -r "$g" "$d"
 ln -sf "$secret" "$d/plots/2-crng-ready-cdf.png"
-out=$(scripts/post.py "$d" 2>&1)
+out=$(plots/post.py "$d" 2>&1)
 rc=$?
 ! grep -qs SECRET "$d/post.mbox" && clean_error $rc "$out" "symbolic link"
 verdict $? "a symlinked chart is not attached to post.mbox (refused)" "rc $rc: $(brief "$out")"
@@ -341,9 +341,9 @@ rc=$?
 [ $rc -eq 0 ] && rendered "$d"
 verdict $? "plots/render.sh run directly in a clean clone builds the runner and renders" "rc $rc: $(brief "$out")"
 
-out=$(cd plots && CRNGBENCH_RUNNER=/bin/false python3 -c 'import runlib' 2>&1)
+out=$(cd plots && CRNGBENCH_RUNNER=/bin/false python3 -c 'import runlib; runlib.describe()' 2>&1)
 clean_error $? "$out" "/bin/false"
 verdict $? "runlib with a runner that fails: a clean error naming it, no traceback" "$(brief "$out")"
-out=$(cd plots && CRNGBENCH_RUNNER=$tmp/none python3 -c 'import runlib' 2>&1)
+out=$(cd plots && CRNGBENCH_RUNNER=$tmp/none python3 -c 'import runlib; runlib.describe()' 2>&1)
 clean_error $? "$out" "$tmp/none" "make runner"
 verdict $? "runlib without a runner: a clean error saying how to build it" "$(brief "$out")"

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -r tests/fixtures/run "$tmp/run"
-if ! plots/render.sh "$tmp/run" >/dev/null 2>&1 || ! out=$(scripts/post.py "$tmp/run" --hz "$tmp/run" 2>&1); then
+if ! plots/render.sh "$tmp/run" >/dev/null 2>&1 || ! out=$(plots/post.py "$tmp/run" --hz "$tmp/run" 2>&1); then
 	echo "FAIL: post: make post on the fixture failed: $(head -c 300 <<<"${out:-render failed}")"
 	exit 0
 fi
@@ -17,12 +17,11 @@ bad=$(awk 'length > 80 || /\t/ || / $/ || /^ *\|/ || /<(html|br|table|p>)/ || /\
 [ -z "$bad" ] && echo "PASS: post: plain text, lines of at most 80 columns, no tab, trailing space, Markdown table or HTML" ||
 	echo "FAIL: post: lines that break the mail conventions: $bad"
 
-/usr/bin/python3 - "$tmp/run" <<'PY' && echo "PASS: post: every table figure and finding is the runner's median and CI of its own cell" || echo "FAIL: post: a figure differs from summary.csv"
+/usr/bin/python3 - "$tmp/run" <<'PY' && echo "PASS: post: every table figure and finding is the runner's median, CI and n of its own cell" || echo "FAIL: post: a figure differs from summary.csv"
 import re, sys
-sys.path.insert(0, "scripts"); sys.path.insert(0, "plots")
-from report_tables import ms, summary_rows
+from tests.expect import median, one, quick_cell, shown, table
 run = sys.argv[1]
-rows = summary_rows(run)
+rows = table(run)
 text = open(run + "/post.txt").read()
 TITLES = {"The first blocking /dev/urandom read's own duration": "first_urandom_latency",
           "When that read returned, from kernel start": "first_urandom_return",
@@ -37,33 +36,40 @@ for block in text.split("\n\n"):
     if not lines or not lines[0].startswith("  condition ") or "CONFIG_HZ" in lines[0]:
         continue
     for l in lines[1:]:
-        m = re.match(r"  (.{24}) (\S+)\s+(>?[0-9.]+)  ([0-9.]+) - ([0-9.]+)\s+(\d+)", l)
+        m = re.match(r"  (.{24}) (\S+)\s+(>?[0-9.]+)  ([0-9.]+) - ([0-9.]+)\s+(\d+)( \((\d+) >\))?\Z", l)
         assert m, l
-        cond, v, med, lo, hi, n = m.groups()
-        want = [r for r in rows if r["measure"] == cur and r["accel"] == "tcg" and r["variant"] == v
-                and r["_cond"] == cond.strip()]
-        assert len(want) == 1, (cur, cond, v)
-        r = want[0]
-        assert med.lstrip(">") == ms(r["median_ms"]) and (med[0] == ">") == (r["median_censored"] == "1"), l
-        assert (lo, hi, n) == (ms(r["ci95_lo_ms"]), ms(r["ci95_hi_ms"]), r["n"]), l
+        cond, v, med, lo, hi, n, _, cens = m.groups()
+        r = one(rows, measure=cur, accel="tcg", variant=v, **quick_cell(cond.strip()))
+        assert (med, lo, hi, n, cens or "0") == (median(r), shown(r["ci95_lo_ms"]), shown(r["ci95_hi_ms"]), r["n"],
+                                                 r["censored"]), (l, r)
         checked += 1
 assert checked >= 40, checked
+# The CONFIG_HZ table: chart 5's selection, written out here.
+hz = text.split("  CONFIG_HZ ")[1].split("\n\n")[0].splitlines()[1:]
+for l in hz:
+    m = re.match(r"  (\d+)\s+(\d+)  (\S+)\s+(>?[0-9.]+)  ([0-9.]+) - ([0-9.]+)\s+(\d+)\Z", l)
+    assert m, l
+    h, ticks, v, med, lo, hi, n = m.groups()
+    r = one(rows, measure="first_urandom_latency", accel="tcg", cpu="qemu64", nocounter="off", hz=h, variant=v)
+    assert (ticks, med, lo, hi, n) == (f"{256000 / int(h):.0f}", median(r), shown(r["ci95_lo_ms"]),
+                                       shown(r["ci95_hi_ms"]), r["n"]), (l, r)
+    checked += 1
+assert hz and checked >= 44, checked
 # The findings: "COND: ... takes A ms on V1 and B ms on V2"
 for cond, a, v1, b, v2 in re.findall(r"^(.+?): the first blocking /dev/urandom read takes (\S+) ms on\s+(\S+)\s+and\s+(\S+) ms on (\S+)",
                                      text, re.M | re.S):
     for val, v in ((a, v1), (b, v2)):
-        r = [x for x in rows if x["measure"] == "first_urandom_latency" and x["accel"] == "tcg"
-             and x["variant"] == v and x["_cond"] == cond.splitlines()[-1]]
-        assert len(r) == 1 and val.lstrip(">") == ms(r[0]["median_ms"]), (cond, v, val)
+        r = one(rows, measure="first_urandom_latency", accel="tcg", variant=v, **quick_cell(cond.splitlines()[-1]))
+        assert val == median(r), (cond, v, val)
         checked += 1
-assert checked >= 42, checked
+assert checked >= 46, checked
 PY
 
 /usr/bin/python3 - "$tmp/run" <<'PY' && echo "PASS: post: every chart has a text version naming every variant it draws, within 80 columns" || echo "FAIL: post: a text chart is missing, too wide, or leaves a variant unnamed"
 import glob, os, sys
 run = sys.argv[1]
-sys.path.insert(0, "plots")
-from runlib import VARIANTS
+from plots.runlib import variants
+VARIANTS = variants()
 data = run + "/plots/data/"
 charts = open(data + "charts").read().split()  # the ones that fit the run (prepare.py)
 assert charts == sorted(os.path.basename(p)[:-3] for p in glob.glob("plots/[1-6]-*.gp")), charts
@@ -112,3 +118,20 @@ for r in rows:
     assert any(l.startswith(label + " ") for l in term.splitlines()), label
 assert f"skipped: {skipped} kvm cells" in term, skipped
 PY
+
+# The mail carries every text chart the run has, the main job's (1-6) and
+# an arches run's (7).
+cp -r tests/fixtures/arches "$tmp/arches"
+if plots/render.sh "$tmp/arches" >/dev/null 2>&1 && plots/post.py "$tmp/arches" >/dev/null 2>&1; then
+	missing=
+	for run in "$tmp/run" "$tmp/arches"; do
+		for t in "$run"/plots/*.txt; do
+			python3 -c 'import sys; sys.exit(open(sys.argv[1]).read().rstrip("\n") not in open(sys.argv[2]).read())' \
+				"$t" "$run/post.txt" || missing="$missing $(basename "$run")/$(basename "$t")"
+		done
+	done
+	[ -z "$missing" ] && echo "PASS: post: the mail carries every text chart of the run (charts 1-6; an arches run's chart 7)" ||
+		echo "FAIL: post: text charts missing from the mail:$missing"
+else
+	echo "FAIL: post: make post on the arches fixture failed"
+fi

@@ -49,6 +49,7 @@ collect "runner against fake-qemu" tests/fake_boots.sh
 collect "runner on results directories" tests/runner_results.sh
 collect "plots and report tables" tests/plots.sh
 collect "the mail and the terminal summary" tests/post.sh
+collect "the chart tools' facts, each from one place" tests/plots_facts.sh
 collect "kernel build progress" tests/kernel_progress.sh
 collect "hostile and damaged results directories" tests/hostile_plots.sh
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write a run's results as a plain-text mail for a kernel list (make post).
 
-    scripts/post.py RUN_DIR [--hz HZ_RUN_DIR]
+    plots/post.py RUN_DIR [--hz HZ_RUN_DIR]
 
 Writes RUN_DIR/post.txt (Documentation/process/email-clients.rst: plain
 text, lines of at most 80 columns, no trailing white space, no HTML or
@@ -18,17 +18,12 @@ import email.policy
 import mailbox
 import os
 import subprocess
-import sys
 import tempfile
 import textwrap
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
-from runlib import VARIANTS, check_path, die, jitter_rows, open_new, open_run_file, pick, read_meta  # noqa: E402
-from runlib import refuse_link, release  # noqa: E402
-from report_tables import ms, summary_rows  # noqa: E402
-
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-CHARTS = ["1-nethack", "6-nocounter", "2-crng-ready-cdf", "5-jitter-vs-hz", "3-tcg-vs-kvm", "4-timeline"]
+from report_tables import ms, summary_rows
+from runlib import (CHARTS, JITTER_TICKS, ROOT, check_path, die, jitter_rows, jitter_ticks_ms, kernel_base, open_new,
+                    open_run_file, pick, read_meta, refuse_link, release, variants)
 
 
 def wrap(text, indent=""):
@@ -52,7 +47,7 @@ def table(rows, measure, title, accel="tcg"):
     sel = [r for r in rows if r["measure"] == measure and r["accel"] == accel]
     out = [title, "", f"  {'condition':<24} {'variant':<9} {'median':>9}  {'95% CI of the median':<22} n (>)"]
     for c in sorted({r["_cond"] for r in sel}):
-        for v in VARIANTS:
+        for v in variants():
             r = pick(sel, _cond=c, variant=v)
             if r is None:
                 continue
@@ -67,13 +62,13 @@ def table(rows, measure, title, accel="tcg"):
 def hz_table(run):
     rows = jitter_rows(summary_rows(run))
     out = ["The jitter loop's cost against CONFIG_HZ (first blocking urandom read,",
-           "cpu=qemu64, TCG; the loop needs 256 timer ticks)", "",
-           f"  {'CONFIG_HZ':<10} {'256/HZ ms':>9}  {'variant':<9} {'median':>9}  {'95% CI':<18} n"]
+           f"cpu=qemu64, TCG; the loop needs {JITTER_TICKS} timer ticks)", "",
+           f"  {'CONFIG_HZ':<10} {f'{JITTER_TICKS}/HZ ms':>9}  {'variant':<9} {'median':>9}  {'95% CI':<18} n"]
     for hz in sorted({int(r["hz"]) for r in rows}):
-        for v in VARIANTS:
+        for v in variants():
             r = pick(rows, hz=str(hz), variant=v)
             if r is not None and med(r) is not None:
-                out.append(f"  {hz:<10} {256000 / hz:>9.0f}  {v:<9} {med(r):>9}  {ci(r):<18} {r['n']}")
+                out.append(f"  {hz:<10} {jitter_ticks_ms(hz):>9.0f}  {v:<9} {med(r):>9}  {ci(r):<18} {r['n']}")
     return out + [""]
 
 
@@ -112,8 +107,8 @@ def setup(meta, rows, run):
     ns = sorted({int(r["n"]) for r in rows if r["n"] not in ("", "0")})
     accels = sorted({r["accel"] for r in rows if r["n"] not in ("", "0")})
     out = ["Setup", ""]
-    out += wrap(f"kernel: Linux {release(meta)} from Debian's linux-source-6.1 "
-                f"{meta.get('kernel_package', '?')}, variants {', '.join(VARIANTS)}", "  ")
+    out += wrap(f"kernel: Linux {release(meta)} from Debian's linux-source-{kernel_base(meta)} "
+                f"{meta.get('kernel_package', '?')}, variants {', '.join(variants())}", "  ")
     out += ["  patches (sha256, first 12 hex digits):"]
     out += [f"    {sha}  {name}"[:78] for name, sha in sorted(patches.items())]
     out += wrap(f"QEMU: {meta.get('qemu', '?')}", "  ")
@@ -160,7 +155,7 @@ def body(run, hz):
     out += table(rows, "crng_ready", "CRNG ready, from kernel start (TCG)")
     if hz:
         out += hz_table(hz)
-    for c in CHARTS:
+    for c in sorted(CHARTS, key=lambda c: CHARTS[c][1]):  # the mail's order
         f = open_run_file(os.path.join(run, "plots", c + ".txt"), missing_ok=True)
         if f is not None:
             with f:

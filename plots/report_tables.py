@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Generate REPORT.md's tables from a run's summary.csv (make report).
 
-    scripts/report_tables.py RUN_DIR REPORT.md|- [--hz HZ_RUN_DIR] [--guest GUEST_RUN_DIR]
-                             [--sources SOURCES_RUN_DIR] [--longwait LONGWAIT_RUN_DIR]
-                             [--arches ARCHES_RUN_DIR]
+    plots/report_tables.py RUN_DIR REPORT.md|- [--hz HZ_RUN_DIR] [--guest GUEST_RUN_DIR]
+                           [--sources SOURCES_RUN_DIR] [--longwait LONGWAIT_RUN_DIR]
+                           [--arches ARCHES_RUN_DIR]
 
 Replaces the text between "<!-- tables:begin -->" and "<!-- tables:end -->"
 in REPORT.md, so the numbers can never drift from the data. With "-" as the
@@ -17,10 +17,9 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
-from runlib import CLOCK_WORDS, VARIANTS, condition, die, headline_accel, jitter_rows, pick, read_meta  # noqa: E402
-from runlib import read_table, value, varying  # noqa: E402
-from runlib import summary_rows as _summary_rows  # noqa: E402
+from runlib import (CLOCK_WORDS, JITTER_TICKS, condition, die, headline_accel, jitter_rows, jitter_ticks_ms,
+                    kernel_base, measured, pick, read_meta, read_table, value, variants, varying)
+from runlib import summary_rows as _summary_rows
 
 
 def row(*cells):
@@ -55,11 +54,11 @@ def table(rows, measure, title, where=lambda r: True, accel="tcg"):
     if not sel:
         return f"### {title}\n\nNot measured in this run.\n"
     out = [f"### {title}\n", "median ms [95% bootstrap CI of the median]; n boots (censored)\n",
-           row("condition", *VARIANTS),
-           "|---|" + "---|" * len(VARIANTS)]
+           row("condition", *variants()),
+           "|---|" + "---|" * len(variants())]
     for c in conds:
         cells = []
-        for v in VARIANTS:
+        for v in variants():
             r = pick(sel, _cond=c, variant=v)
             if r is None:
                 cells.append("")
@@ -90,14 +89,14 @@ def hz_table(run):
     rows = jitter_rows(summary_rows(run))
     hzs = sorted({int(r["hz"]) for r in rows})
     out = [f"### Chart 5: the jitter loop's cost against CONFIG_HZ (run {run_name(run)})\n",
-           "first blocking urandom read's duration, median ms [95% CI]; 256/HZ s for comparison\n",
-           row("CONFIG_HZ", "256/HZ", *VARIANTS), "|---|---|" + "---|" * len(VARIANTS)]
+           f"first blocking urandom read's duration, median ms [95% CI]; {JITTER_TICKS}/HZ s for comparison\n",
+           row("CONFIG_HZ", f"{JITTER_TICKS}/HZ", *variants()), "|---|---|" + "---|" * len(variants())]
     for hz in hzs:
         cells = []
-        for v in VARIANTS:
+        for v in variants():
             r = pick(rows, hz=str(hz), variant=v)
             cells.append(f"{fmt(r)}; n={r['n']}" if r else "")
-        out.append(row(hz, f"{256000 / hz:.0f}", *cells))
+        out.append(row(hz, f"{jitter_ticks_ms(hz):.0f}", *cells))
     return "\n".join(out) + "\n"
 
 
@@ -161,8 +160,7 @@ def longwait_tables(run):
 def interrupts_table(run, accel):
     """The guest's interrupt counts when the report ran (raw.csv, as each
     boot reported them: the range over boots, no statistic)."""
-    raw = [r for r in read_table(run, "raw.csv") if r["accel"] == accel and r["status"] in ("ok", "censored")
-           and r.get("irq_timer", "")]
+    raw = [r for r in measured(read_table(run, "raw.csv")) if r["accel"] == accel and r.get("irq_timer", "")]
     if not raw:
         return f"### Guest interrupts ({accel})\n\nNot recorded in this run.\n"
     axes = varying(raw)
@@ -174,8 +172,8 @@ def interrupts_table(run, accel):
     def span(xs, k=1):
         lo, hi = (f"{x / k:.{0 if k == 1 else 1}f}" for x in (min(xs), max(xs)))
         return lo if lo == hi else f"{lo}-{hi}"
-    cells = sorted({(condition(r, axes), r["variant"]) for r in raw}, key=lambda c: (c[0], VARIANTS.index(c[1])
-                                                                                  if c[1] in VARIANTS else 99))
+    cells = sorted({(condition(r, axes), r["variant"]) for r in raw}, key=lambda c: (c[0], variants().index(c[1])
+                                                                                  if c[1] in variants() else 99))
     for c, v in cells:
         sel = [r for r in raw if condition(r, axes) == c and r["variant"] == v]
         col = lambda k: [int(r[k]) for r in sel if r[k]]
@@ -195,11 +193,11 @@ def arches_tables(run):
     name = run_name(run)
     accels = [a for a in ("icount", "tcg") if any(r["accel"] == a for r in rows)]
     cells = list(dict.fromkeys((value(r, "arch"), r["_cond"], r["variant"]) for r in rows))
-    cells.sort(key=lambda c: (c[0], c[1], VARIANTS.index(c[2]) if c[2] in VARIANTS else 99))
+    cells.sort(key=lambda c: (c[0], c[1], variants().index(c[2]) if c[2] in variants() else 99))
     head = []
     for a in accels:
         head += [f"CRNG ready, {a}", f"first read waited, {a}"]
-    out = [f"### Chart 7: the revert's architectures on 6.1 (run {name})\n",
+    out = [f"### Chart 7: the revert's architectures on {kernel_base(read_meta(run))} (run {name})\n",
            "median ms from kernel start (CRNG ready) and of the first /dev/urandom read itself, "
            "[95% bootstrap CI]; n boots; '>': still waiting at the bound (the report's, the read's budget) "
            "in at least half the boots\n",
@@ -253,7 +251,7 @@ def arches_sources_table(run):
     its current clocksource at the report (sysfs), that clocksource's rate
     (its registration line in the kernel log), the jitter trial, its
     interrupts (raw.csv, the range over boots; no statistic)."""
-    raw = [r for r in read_table(run, "raw.csv") if r["status"] in ("ok", "censored")]
+    raw = measured(read_table(run, "raw.csv"))
     out = ["### What each machine's clock was (the guest's own report)\n",
            "clocksource: `/sys/devices/system/clocksource/clocksource0/current_clocksource` when the "
            "report ran; its rate: from its registration line in the boot's kernel log, read by the probe from "

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Facts the chart, report and mail tools (plots/) take from one place, and
+# the copies elsewhere that must agree with it: which statuses are measured
+# (runlib.MEASURED against the runner's summary), the chart list
+# (runlib.CHARTS against plots/*.gp), 256/HZ, the kernel base (from a run's
+# meta.json, never a literal), and that importing runlib runs nothing.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+runner=${CRNGBENCH_RUNNER:-build/crngbench-run}
+export CRNGBENCH_RUNNER=$runner
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Every status a boot can end with (README, Results), each given to every
+# row of one cell of the fixture: the runner's summary counts the cell's
+# boots as data (n), failed or skipped. The statuses it counts as data are
+# runlib.MEASURED, and runlib.measured() keeps those rows.
+cp -r tests/fixtures/run "$tmp/st"
+python3 - "$tmp/st" "$runner" <<'PY' && echo "PASS: measured: runlib.MEASURED is the runner's rule (its summary counts exactly those statuses as data)" || echo "FAIL: measured: runlib.MEASURED and the runner's summary disagree on which statuses are data"
+import csv, subprocess, sys
+from plots import runlib
+run, runner = sys.argv[1:]
+STATUSES = ["ok", "censored", "timeout", "panic", "corrupt", "qemu-failed", "guest-failed", "skipped"]
+with open(run + "/raw.csv", newline="") as f:
+    reader = csv.DictReader(f)
+    cols, raw = reader.fieldnames, list(reader)
+cells = list(dict.fromkeys(r["cell"] for r in raw if r["accel"] == "tcg"))
+assert len(cells) >= len(STATUSES), cells
+given = dict(zip(cells, STATUSES))
+for r in raw:
+    r["status"] = given.get(r["cell"], r["status"])
+with open(run + "/raw.csv", "w", newline="") as f:
+    w = csv.DictWriter(f, cols, lineterminator="\n")
+    w.writeheader()
+    w.writerows(raw)
+seed = open(run + "/seed").read().strip()
+subprocess.run([runner, "--summarize", run, "--seed", seed], check=True, capture_output=True)
+with open(run + "/summary.csv", newline="") as f:
+    summary = [s for s in csv.DictReader(f) if s["measure"] == "kernel_to_init"]
+axes = [c for c in summary[0] if c in cols]
+counted = set()
+for cell, status in given.items():
+    mine = [r for r in raw if r["cell"] == cell]
+    s = [s for s in summary if all(s[a] == mine[0][a] for a in axes)]
+    assert len(s) == 1, (cell, len(s))
+    if s[0]["failed"] == "0" and s[0]["skipped"] == "0":
+        counted.add(status)
+    assert len(runlib.measured(mine)) == (len(mine) if status in runlib.MEASURED else 0), status
+assert counted == set(runlib.MEASURED), (sorted(counted), runlib.MEASURED)
+PY
+
+# The chart list: runlib.CHARTS names every plots/N-*.gp once, and the
+# mail puts each in a place of its own.
+python3 - <<'PY' && echo "PASS: charts: runlib.CHARTS lists every chart of plots/ once, each with its own place in the mail" || echo "FAIL: charts: runlib.CHARTS and plots/*.gp disagree"
+import glob, os
+from plots.runlib import CHARTS
+files = sorted(os.path.basename(p)[:-3] for p in glob.glob("plots/[0-9]-*.gp"))
+assert sorted(CHARTS) == files, (sorted(CHARTS), files)
+assert sorted(place for _, place in CHARTS.values()) == list(range(1, len(CHARTS) + 1)), CHARTS
+PY
+
+# 256/HZ: chart 5's gnuplot script draws runlib's number (handed to it in
+# vars.gp), not a number of its own.
+python3 - <<'PY' && echo "PASS: 256/HZ: chart 5's script takes jitter_ticks from prepare.py, with no number of its own" || echo "FAIL: 256/HZ: plots/5-jitter-vs-hz.gp spells the jitter loop's ticks itself"
+import re
+from plots.runlib import JITTER_TICKS, jitter_ticks_ms
+gp = open("plots/5-jitter-vs-hz.gp").read()
+code = "\n".join(l for l in gp.splitlines() if not l.lstrip().startswith("#"))
+assert "jitter_ticks" in code and not re.search(str(JITTER_TICKS), code), code
+assert jitter_ticks_ms(250) == 1024 and jitter_ticks_ms(100) == 2560
+assert "jitter_ticks = {JITTER_TICKS}" in open("plots/prepare.py").read()
+PY
+
+# The kernel base comes from the run (meta.json's kernel releases): a run
+# of 6.12 kernels is labelled 6.12 in chart 7 (its PNG/SVG title and text
+# version), REPORT's table and the mail, and 6.1 nowhere.
+rebase() {
+	cp -r "$1" "$2"
+	sed -i 's/"6\.1\.192-/"6.12.9-/g; s/"release": "6\.1\.192/"release": "6.12.9/g' "$2/meta.json"
+	grep -q '6\.12\.9-crngbench' "$2/meta.json"
+}
+if rebase tests/fixtures/arches "$tmp/a" && out=$(plots/render.sh "$tmp/a" 2>&1) &&
+	tables=$(plots/report_tables.py "$tmp/a" - --arches "$tmp/a" 2>&1) &&
+	rebase tests/fixtures/run "$tmp/r" && plots/render.sh "$tmp/r" >/dev/null 2>&1 &&
+	plots/post.py "$tmp/r" >/dev/null 2>&1; then
+	bad=
+	grep -q "architectures on 6\.12: " "$tmp/a/plots/7-arches.txt" || bad="$bad text-chart"
+	grep -q "architectures on Linux 6\.12: " "$tmp/a/plots/7-arches.svg" || bad="$bad svg"
+	grep -q "### Chart 7: the revert's architectures on 6\.12 (run" <<<"$tables" || bad="$bad report"
+	grep -q "from Debian's linux-source-6\.12 " "$tmp/r/post.txt" || bad="$bad mail"
+	grep -qE '(on|Linux|source-)6\.1[^0-9]' "$tmp/a/plots/7-arches.txt" "$tmp/a/plots/7-arches.svg" \
+		"$tmp/r/post.txt" <<<"$tables" && bad="$bad 6.1-left"
+	[ -z "$bad" ] && echo "PASS: kernel base: a run of 6.12 kernels is labelled 6.12 in chart 7, its table and the mail" ||
+		echo "FAIL: kernel base: a run of 6.12 kernels is not labelled 6.12 in:$bad"
+else
+	echo "FAIL: kernel base: rendering a 6.12 run failed: $(echo "$out$tables" | head -3 | tr '\n' ' ')"
+fi
+
+# Importing runlib runs nothing (no runner, no scripts/variants.sh); the
+# first use asks, once.
+out=$(cd plots && CRNGBENCH_RUNNER=/nonexistent python3 -c '
+import subprocess
+calls = []
+real = subprocess.run
+subprocess.run = lambda *a, **k: calls.append(a[0]) or real(*a, **k)
+import runlib, prepare, textcharts, report_tables, post
+assert calls == [], calls
+runlib.variants(), runlib.variants(), runlib.colours()
+assert len(calls) == 1 and calls[0][0].endswith("scripts/variants.sh"), calls
+' 2>&1)
+[ $? -eq 0 ] && echo "PASS: runlib: importing it (and the tools) runs nothing; the variant list is asked for once, on first use" ||
+	echo "FAIL: runlib: importing runs a program: $(echo "$out" | tail -2 | tr '\n' ' ')"
