@@ -8,7 +8,7 @@
 # environment (make bench MATRIX=full REPS=20).
 
 # Cache for the kernel tree, kernel builds and ccache (outside the checkout).
-CRNGBENCH_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/crngbench
+CRNGBENCH_CACHE ?= $(shell scripts/cache-dir.sh)
 # Matrix of bench/ (quick, full, hz, nocounter, guest, sources) and axis overrides.
 MATRIX ?= quick
 # Comma lists in QEMU's / the matrix's spelling; empty = the matrix's own.
@@ -24,14 +24,16 @@ RESULTS ?= results
 HZ ?= 250
 # Extra kernel patches applied after each variant's series.
 EXTRA_PATCHES ?=
-# Kernel source tarball (Debian's linux-source-6.1 by default).
-KERNEL_TARBALL ?= /usr/src/linux-source-6.1.tar.xz
+# Kernel base (a row of kernel/bases; its first by default) and a source
+# tarball to build it from instead of its Debian package's.
+KERNEL_BASE ?=
+KERNEL_TARBALL ?=
 # Host build directory for the probe, runner, tests and guest image.
 BUILD ?= build
 QEMU ?= qemu-system-x86_64
 # The host C compiler (GNU make predefines CC=cc; set it on the command line).
 
-export CRNGBENCH_CACHE KERNEL_TARBALL EXTRA_PATCHES
+export CRNGBENCH_CACHE KERNEL_BASE KERNEL_TARBALL EXTRA_PATCHES
 
 # Sub-makes (make bench runs make kernels, build.sh runs kbuild) print no
 # "Entering directory" lines: nothing reads or shows make's own chatter.
@@ -122,9 +124,10 @@ kernels: $(RUNNER)
 # statically (Debian's gcc-<arch> and libc6-dev-<arch>-cross) as /init.
 KERNEL_ARCH ?=
 probe-image: | $(BUILD)
-	@row=$$(awk -v a="$(KERNEL_ARCH)" '!/^#/ && $$1 == a && a != "x86_64"' kernel/arches); \
-	[ -n "$$row" ] || { echo "error: KERNEL_ARCH='$(KERNEL_ARCH)': give one of: $$(awk '!/^#/ && NF && $$1 != "x86_64" {print $$1}' kernel/arches | tr '\n' ' ')(kernel/arches)" >&2; exit 2; }; \
-	set -- $$row; cross=$$3; ccpkg=$$4; libcpkg=$$5; \
+	@. scripts/table.sh; \
+	libcpkg=$$(table_get kernel/arches "$(KERNEL_ARCH)" libc 2>/dev/null); \
+	[ -n "$$libcpkg" ] || { echo "error: KERNEL_ARCH='$(KERNEL_ARCH)': give a kernel/arches row with a probe C library: $$(for r in $$(table_keys kernel/arches); do [ -z "$$(table_get kernel/arches $$r libc)" ] || printf '%s ' $$r; done)(kernel/arches)" >&2; exit 2; }; \
+	cross=$$(table_get kernel/arches "$(KERNEL_ARCH)" cross); ccpkg=$$(table_get kernel/arches "$(KERNEL_ARCH)" compiler); \
 	command -v $${cross}gcc >/dev/null || { echo "error: $${cross}gcc not found: apt-get install -y $$ccpkg $$libcpkg (or scripts/deps.sh --arch $(KERNEL_ARCH))" >&2; exit 2; }; \
 	$${cross}gcc $(ALL_CFLAGS) -static -o $(BUILD)/probe-$(KERNEL_ARCH) $(PROBE_SRC) || \
 		{ echo "error: cross-compiling the probe for $(KERNEL_ARCH) failed (is $$libcpkg installed?)" >&2; exit 2; }; \

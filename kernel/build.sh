@@ -4,8 +4,9 @@
 #   kernel/build.sh [--check] VARIANT[,VARIANT...]
 #
 # Environment (the top-level Makefile passes these through):
-#   CRNGBENCH_CACHE  cache root (default ${XDG_CACHE_HOME:-~/.cache}/crngbench)
-#   KERNEL_TARBALL   source tarball (default /usr/src/linux-source-6.1.tar.xz)
+#   CRNGBENCH_CACHE  cache root (scripts/cache-dir.sh)
+#   KERNEL_BASE      a row of kernel/bases (default: its first, 6.1)
+#   KERNEL_TARBALL   source tarball (default: the base's package's tarball)
 #   KERNEL_HZ        100, 250 (Debian's value, default) or 1000
 #   KERNEL_ARCH      a row of kernel/arches (default x86_64): cross-built
 #                    kernels for the probe-only guests of other machines
@@ -31,8 +32,9 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-cache=${CRNGBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/crngbench}
-tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+# shellcheck source=scripts/table.sh
+. "$here/../scripts/table.sh"
+cache=$("$here/../scripts/cache-dir.sh")
 hz=${KERNEL_HZ:-250}
 jobs=${JOBS:-$(nproc)}
 extra=${EXTRA_PATCHES:-}
@@ -48,8 +50,8 @@ known=$("$here/../scripts/variants.sh" --lines)
 patches_of() { awk -v v="$1" '!/^#/ && $1 == v {for (i = 2; i <= NF; i++) print $i}' "$here/variants"; }
 patch_file() {
 	local f
-	f=$(ls "$here"/patches/"$1"-*.patch 2>/dev/null | head -n 1)
-	[ -n "$f" ] || die "kernel/variants names patch $1, but kernel/patches/$1-*.patch does not exist"
+	f=$(ls "$patchdir/$1"-*.patch 2>/dev/null | head -n 1)
+	[ -n "$f" ] || die "kernel/variants names patch $1, but ${patchdir#"$here/../"}/$1-*.patch does not exist"
 	printf '%s\n' "$f"
 }
 
@@ -61,12 +63,18 @@ for v in "${variants[@]}"; do
 done
 case "$hz" in 100|250|1000) ;; *) die "KERNEL_HZ=$hz is not supported; use 100, 250 or 1000" ;; esac
 arch=${KERNEL_ARCH:-x86_64}
-arches=$(awk '!/^#/ && NF {print $1}' "$here/arches")
-row=$(awk -v a="$arch" '!/^#/ && $1 == a' "$here/arches")
-[ -n "$row" ] || die "unknown KERNEL_ARCH '$arch'; known architectures: $(echo $arches) (see kernel/arches)"
-read -r _ karch cross ccpkg _ image dtb fixed_hz _ <<<"$row"
-[ "$cross" != - ] || cross=
-[ "$dtb" != - ] || dtb=
+table_keys "$here/arches" | grep -qx -- "$arch" ||
+	die "unknown KERNEL_ARCH '$arch'; known architectures: $(table_keys "$here/arches" | tr '\n' ' ')(see kernel/arches)"
+col() { table_get "$here/arches" "$arch" "$1" || die "kernel/arches: see above"; }
+karch=$(col kbuild) cross=$(col cross) ccpkg=$(col compiler) image=$(col image) dtb=$(col dtb) fixed_hz=$(col hz)
+# the row as written: part of every kernel's key
+row=$(table_row "$here/arches" "$arch")
+base=${KERNEL_BASE:-$(table_keys "$here/bases" | head -n 1)}
+table_keys "$here/bases" | grep -qx -- "$base" ||
+	die "unknown KERNEL_BASE '$base'; known bases: $(table_keys "$here/bases" | tr '\n' ' ')(see kernel/bases)"
+basepkg=$(table_get "$here/bases" "$base" package) || die "kernel/bases: see above"
+tarball=${KERNEL_TARBALL:-$(table_get "$here/bases" "$base" tarball)} || die "kernel/bases: see above"
+patchdir=$here/../$(table_get "$here/bases" "$base" patches) || die "kernel/bases: see above"
 if [ "$fixed_hz" != choice ] && [ "$hz" != "$fixed_hz" ]; then
 	die "KERNEL_ARCH=$arch has CONFIG_HZ fixed at $fixed_hz; use KERNEL_HZ=$fixed_hz"
 fi
@@ -83,9 +91,9 @@ done
 if [ -n "$missing" ]; then
 	die "missing build tools:$missing. Install them with: apt-get install -y gcc make flex bison bc perl xz-utils lz4 cpio patch libelf-dev libssl-dev (or run 'make deps' as root)"
 fi
-[ -r "$tarball" ] || die "kernel source $tarball not found. Install it with: apt-get install -y linux-source-6.1 (or set KERNEL_TARBALL)"
+[ -r "$tarball" ] || die "kernel source $tarball not found. Install it with: apt-get install -y $basepkg (or set KERNEL_TARBALL)"
 
-pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || true)
+pkgver=$(dpkg-query -W -f='${Version}' "$basepkg" 2>/dev/null || true)
 [ -n "$pkgver" ] || pkgver=$(stat -c %s-%Y "$tarball")
 pkg="linux-$pkgver"
 src="$cache/src/$pkg"
@@ -257,7 +265,7 @@ sync_tree() { # make the tree's touched files equal the staged variant
 
 key_of() { # content key of one kernel's inputs
 	{
-		echo "$pkg $hz $gccver $row"
+		echo "$base $pkg $hz $gccver $row"
 		cat "$here/build.sh" "${frags[@]}"
 		series_of "$1" | xargs cat
 	} | sha256sum | cut -c1-16
@@ -309,6 +317,10 @@ for v in "${variants[@]}"; do
 	cp "$build/.config" "$out.tmp/config"
 	cp "$build/System.map" "$out.tmp/System.map"
 	echo "$release" >"$out.tmp/release"
+	# where it came from, for meta.json: the base (kernel/bases) and the
+	# package version of its source
+	echo "$base" >"$out.tmp/base"
+	echo "$basepkg ${pkgver}" >"$out.tmp/package"
 	# name and sha256 of every patch in the series, for meta.json
 	series_of "$v" | while read -r p; do
 		echo "$(basename "$p") $(sha256sum <"$p" | cut -c1-64)"

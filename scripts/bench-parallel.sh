@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 par=${PARALLEL:-2}
 reps=${REPS:-5}
-cache=${CRNGBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/crngbench}
+cache=$(scripts/cache-dir.sh)
 out=${RESULTS:-results}/parallel-$(date -u +%Y%m%dT%H%M%SZ)
 mkdir -p "$out"
 for j in 1 "$par"; do

@@ -9,10 +9,15 @@
 # for the architectures bench/NAME.matrix's arch axis names.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/table.sh
+. scripts/table.sh
+col() { table_get "$@" || exit 2; }
 
 pkgs=(
+	# the default base's source (kernel/bases' first row)
+	"$(col kernel/bases "$(table_keys kernel/bases | head -n 1)" package)"
 	# build the kernels
-	linux-source-6.1 gcc make flex bison bc perl xz-utils lz4 cpio patch libelf-dev libssl-dev ccache
+	gcc make flex bison bc perl xz-utils lz4 cpio patch libelf-dev libssl-dev ccache
 	# the guest and its boots
 	systemd qemu-system-x86 linux-perf
 	# charts and tests
@@ -24,24 +29,32 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) arches="$arches ${2//,/ }"; shift 2 ;;
 	--matrix)
-		# the arch axis of a matrix file, machine names to kernel rows
+		# the arch axis of a matrix file: each machine's kernel row is
+		# the one whose machines column names it (kernel/arches)
 		f=bench/$2.matrix
 		[ -f "$f" ] || { echo "scripts/deps.sh: error: no matrix '$2' (bench/*.matrix)" >&2; exit 2; }
 		for m in $(sed -n 's/^arch *= *//p' "$f" | tr ',' ' '); do
-			arches="$arches ${m%%-*}"
+			k=
+			for r in $(table_keys kernel/arches); do
+				case ",$(col kernel/arches "$r" machines)," in *",$m,"*) k=$r; break ;; esac
+			done
+			[ -n "$k" ] || { echo "scripts/deps.sh: error: $f: no kernel/arches row boots machine '$m' (its machines column)" >&2; exit 2; }
+			arches="$arches $k"
 		done
 		shift 2 ;;
 	*) echo "scripts/deps.sh: error: unknown argument '$1'; usage: scripts/deps.sh [--arch KARCH,...] [--matrix NAME]" >&2; exit 2 ;;
 	esac
 done
-known=$(awk '!/^#/ && NF {print $1}' kernel/arches)
 for a in $(echo $arches | tr ' ' '\n' | sort -u); do
-	[ "$a" = x86_64 ] && continue
-	row=$(awk -v a="$a" '!/^#/ && $1 == a' kernel/arches)
-	[ -n "$row" ] || { echo "scripts/deps.sh: error: unknown architecture '$a'; known: $(echo $known)" >&2; exit 2; }
-	read -r _ _ _ ccpkg libcpkg _ _ _ qemupkg <<<"$row"
-	echo "[deps] $a needs: $ccpkg $libcpkg $qemupkg"
-	pkgs+=("$ccpkg" "$libcpkg" "$qemupkg")
+	table_keys kernel/arches | grep -qx -- "$a" ||
+		{ echo "scripts/deps.sh: error: unknown architecture '$a'; known: $(table_keys kernel/arches | tr '\n' ' ')" >&2; exit 2; }
+	need=()
+	for c in compiler libc qemu_package; do
+		v=$(col kernel/arches "$a" "$c")
+		[ -z "$v" ] || need+=("$v")
+	done
+	echo "[deps] $a needs: ${need[*]}"
+	pkgs+=("${need[@]}")
 done
 
 missing=()

@@ -19,7 +19,7 @@
 #     and each machine's clocksource rate comes from its kernel log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-cache=${CRNGBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/crngbench}
+cache=$(scripts/cache-dir.sh)
 out=tests/out/arches
 rm -rf "$out" "$out.log"
 mkdir -p "$(dirname "$out")"

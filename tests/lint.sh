@@ -3,7 +3,7 @@
 # kernel's own checkpatch.pl --strict on every patch. PASS:/FAIL: lines.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-cache=${CRNGBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/crngbench}
+cache=$(scripts/cache-dir.sh)
 status=0
 say() { echo "$*"; case $1 in FAIL:) status=1 ;; esac; }
 

@@ -12,7 +12,7 @@ rm -rf "$out"
 mkdir -p "$out"
 log=$out/results.txt
 : >"$log"
-cache=${CRNGBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/crngbench}
+cache=$(scripts/cache-dir.sh)
 export CRNGBENCH_CACHE=$cache
 
 step() { echo "== $*"; }

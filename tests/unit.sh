@@ -51,6 +51,7 @@ collect "plots and report tables" tests/plots.sh
 collect "the mail and the terminal summary" tests/post.sh
 collect "the chart tools' facts, each from one place" tests/plots_facts.sh
 collect "kernel build progress" tests/kernel_progress.sh
+collect "fact tables and their reader" tests/tables.sh
 collect "hostile and damaged results directories" tests/hostile_plots.sh
 
 closing

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The fact tables (kernel/arches, kernel/bases) and their one shell reader
+# (scripts/table.sh): columns by name, '-' as empty, a missing row or column
+# an error naming what exists; and no reader of those tables by position.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { echo "PASS: tables: $1"; }
+no() { echo "FAIL: tables: $1"; }
+# shellcheck source=scripts/table.sh
+. scripts/table.sh
+
+cat >"$tmp/t" <<'T'
+# a comment
+name  b   a
+r1    x   -
+r2    y   z
+T
+# the same table with its columns swapped reads the same
+cat >"$tmp/u" <<'T'
+name  a   b
+r1    -   x
+r2    z   y
+T
+for f in t u; do
+	got="$(table_get "$tmp/$f" r1 b)|$(table_get "$tmp/$f" r1 a)|$(table_get "$tmp/$f" r2 a)"
+	[ "$got" = "x||z" ] && ok "by column name, '-' read as empty ($f)" || no "table $f read '$got', want 'x||z'"
+done
+[ "$(table_keys "$tmp/t" | tr '\n' ' ')" = "r1 r2 " ] && ok "table_keys lists the rows, not the header" ||
+	no "table_keys: $(table_keys "$tmp/t" | tr '\n' ' ')"
+[ "$(table_row "$tmp/t" r2)" = "r2    y   z" ] && ok "table_row gives the row as written" || no "table_row: '$(table_row "$tmp/t" r2)'"
+err=$(table_get "$tmp/t" r1 c 2>&1); rc=$?
+[ $rc = 2 ] && grep -q "has no column 'c' (its columns: name  b   a)" <<<"$err" &&
+	ok "a missing column is an error naming the columns" || no "missing column: rc=$rc '$err'"
+err=$(table_get "$tmp/t" r9 a 2>&1); rc=$?
+[ $rc = 2 ] && grep -q "has no row 'r9' (its rows: r1 r2 )" <<<"$err" &&
+	ok "a missing row is an error naming the rows" || no "missing row: rc=$rc '$err'"
+[ "$(sh -c '. scripts/table.sh; table_get kernel/bases "$(table_keys kernel/bases | head -n 1)" package')" != "" ] &&
+	ok "POSIX sh reads it too (the Makefile's recipes)" || no "table.sh under sh"
+[ "$(scripts/table.sh kernel/arches armv5 dtb)" = versatile-pb.dtb ] && ok "runs as a command" || no "scripts/table.sh as a command"
+
+# every row of each table has every column
+for f in kernel/arches kernel/bases; do
+	bad=$(awk '!/^#/ && NF { if (!n) n = NF; else if (NF != n) print FILENAME ":" NR ": " NF " fields, the header has " n }' "$f")
+	[ -z "$bad" ] && ok "$f: every row has the header's columns" || no "$bad"
+done
+
+# nobody reads the tables by position: no awk on them and no 'read -r _'
+pos=$(grep -n -E "awk[^|]*(kernel/|\\\$here/)(arches|bases)|read -r _.*<<<\"\\\$row\"" \
+	kernel/build.sh scripts/*.sh Makefile tests/*.sh 2>/dev/null | grep -v '^tests/tables.sh:')
+[ -z "$pos" ] && ok "no reader of kernel/arches or kernel/bases by column position" || no "read by position: $pos"
+
+# the cache directory is defined once: scripts/cache-dir.sh
+dup=$(grep -n -E '\.cache[}/)]' kernel/*.sh scripts/*.sh tests/*.sh Makefile 2>/dev/null |
+	grep -v -E '^scripts/cache-dir.sh:|^tests/tables.sh:')
+[ -z "$dup" ] && ok "the cache directory's default is spelled once (scripts/cache-dir.sh)" || no "cache default spelled again: $dup"
+[ "$(CRNGBENCH_CACHE=/x scripts/cache-dir.sh)|$(env -u CRNGBENCH_CACHE XDG_CACHE_HOME=/y scripts/cache-dir.sh)|$(env -u CRNGBENCH_CACHE -u XDG_CACHE_HOME HOME=/h scripts/cache-dir.sh)" = \
+	"/x|/y/crngbench|/h/.cache/crngbench" ] && ok "cache-dir.sh: CRNGBENCH_CACHE, else XDG_CACHE_HOME, else ~/.cache" || no "cache-dir.sh precedence"

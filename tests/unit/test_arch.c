@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench/arch.c keeps, per machine, facts that kernel/arches holds for the
+ * shell and the Makefile (its kernel row, image, dtb, fixed HZ, QEMU
+ * package): C has no reader of that file, so this test is the check that
+ * the two copies agree, in both directions. It reads kernel/arches by
+ * column name, as scripts/table.sh does (run from the repository root).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "../../bench/arch.h"
+#include "check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXROWS 16
+#define MAXCOLS 16
+#define MAXW 128
+
+static char cell[MAXROWS][MAXCOLS][MAXW];
+static char head[MAXCOLS][MAXW];
+static int nrows, ncols;
+
+static int load(const char *path)
+{
+	char line[1024];
+	FILE *f = fopen(path, "r");
+	int header = 1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *save = NULL, *tok;
+		int c = 0;
+
+		if (line[0] == '#' || strspn(line, " \t\n") == strlen(line))
+			continue;
+		if (!header && nrows == MAXROWS)
+			break;
+		for (tok = strtok_r(line, " \t\n", &save); tok && c < MAXCOLS;
+		     tok = strtok_r(NULL, " \t\n", &save), c++)
+			snprintf(header ? head[c] : cell[nrows][c], MAXW, "%s",
+				 strcmp(tok, "-") ? tok : "");
+		if (header)
+			ncols = c, header = 0;
+		else
+			nrows++;
+	}
+	fclose(f);
+	return nrows > 0 ? 0 : -1;
+}
+
+static const char *get(int row, const char *col)
+{
+	for (int c = 0; c < ncols; c++)
+		if (!strcmp(head[c], col))
+			return cell[row][c];
+	return NULL;
+}
+
+/* The kernel/arches row whose machines column names this machine. */
+static int row_of(const char *machine)
+{
+	for (int r = 0; r < nrows; r++) {
+		char list[MAXW + 2];
+		char want[MAXW + 2];
+
+		snprintf(list, sizeof(list), ",%s,", get(r, "machines"));
+		snprintf(want, sizeof(want), ",%s,", machine);
+		if (strstr(list, want))
+			return r;
+	}
+	return -1;
+}
+
+static int same(const char *c_value, const char *table_value)
+{
+	return !strcmp(c_value ? c_value : "", table_value ? table_value : "");
+}
+
+static void machines_agree_with_kernel_arches(void)
+{
+	char names[512];
+	char *save = NULL;
+	int seen = 0;
+
+	CHECK(load("kernel/arches") == 0);
+	CHECK(get(0, "machines") && get(0, "image") && get(0, "qemu_package"));
+	if (!get(0, "machines") || !get(0, "image") || !get(0, "qemu_package"))
+		return;
+	snprintf(names, sizeof(names), "%s", arch_list());
+	for (char *m = strtok_r(names, ", ", &save); m;
+	     m = strtok_r(NULL, ", ", &save), seen++) {
+		const struct arch *a = arch_find(m);
+		int r = row_of(m);
+
+		CHECK(a != NULL);
+		CHECK(r >= 0);
+		if (!a || r < 0) {
+			printf("  machine %s: no kernel/arches row names it\n",
+			       m);
+			continue;
+		}
+		if (!same(a->kernel_arch, cell[r][0]) ||
+		    !same(a->image, get(r, "image")) ||
+		    !same(a->dtb, get(r, "dtb")) ||
+		    !same(a->fixed_hz ? a->fixed_hz : "choice", get(r, "hz")) ||
+		    !(a->qemu_package ?
+			      same(a->qemu_package, get(r, "qemu_package")) :
+			      a->x86)) {
+			printf("  machine %s: bench/arch.c says %s %s %s %s %s, "
+			       "kernel/arches row %s says %s %s %s %s\n",
+			       m, a->kernel_arch, a->image,
+			       a->dtb ? a->dtb : "-",
+			       a->fixed_hz ? a->fixed_hz : "choice",
+			       a->qemu_package ? a->qemu_package : "(--qemu)",
+			       cell[r][0], get(r, "image"), get(r, "dtb"),
+			       get(r, "hz"), get(r, "qemu_package"));
+			CHECK(!"bench/arch.c and kernel/arches disagree");
+		}
+	}
+	CHECK(seen > 1);
+	/* and every machine the table names is one the runner knows */
+	for (int r = 0; r < nrows; r++) {
+		char list[MAXW];
+
+		snprintf(list, sizeof(list), "%s", get(r, "machines"));
+		save = NULL;
+		for (char *m = strtok_r(list, ",", &save); m;
+		     m = strtok_r(NULL, ",", &save)) {
+			CHECK(arch_find(m) != NULL);
+			if (!arch_find(m))
+				printf("  kernel/arches row %s names machine %s, "
+				       "which bench/arch.c does not have\n",
+				       cell[r][0], m);
+		}
+	}
+}
+
+int main(void)
+{
+	TEST(machines_agree_with_kernel_arches);
+	return check_any_failed;
+}
