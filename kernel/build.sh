@@ -8,7 +8,7 @@
 #   KERNEL_BASE      a row of kernel/bases (default: its first, 6.1)
 #   KERNEL_TARBALL   source tarball (default: the base's package's tarball)
 #   KERNEL_HZ        100, 250 (Debian's value, default) or 1000
-#   KERNEL_ARCH      a row of kernel/arches (default x86_64): cross-built
+#   KERNEL_ARCH      a row of kernel/arches (default: its first): cross-built
 #                    kernels for the probe-only guests of other machines
 #   EXTRA_PATCHES    space-separated patch files applied after each variant's
 #   JOBS             make -j (default: number of CPUs)
@@ -62,11 +62,13 @@ for v in "${variants[@]}"; do
 	grep -qx -- "$v" <<<"$known" || die "unknown kernel variant '$v'; known variants: $(echo $known) (see kernel/variants)"
 done
 case "$hz" in 100|250|1000) ;; *) die "KERNEL_HZ=$hz is not supported; use 100, 250 or 1000" ;; esac
-arch=${KERNEL_ARCH:-x86_64}
+arch=${KERNEL_ARCH:-$(table_keys "$here/arches" | head -n 1)}
 table_keys "$here/arches" | grep -qx -- "$arch" ||
 	die "unknown KERNEL_ARCH '$arch'; known architectures: $(table_keys "$here/arches" | tr '\n' ' ')(see kernel/arches)"
 col() { table_get "$here/arches" "$arch" "$1" || die "kernel/arches: see above"; }
 karch=$(col kbuild) cross=$(col cross) ccpkg=$(col compiler) image=$(col image) dtb=$(col dtb) fixed_hz=$(col hz)
+guest=$(col guest)
+case $guest in systemd | probe) ;; *) die "kernel/arches: row $arch: guest '$guest' is neither systemd nor probe" ;; esac
 # the row as written: part of every kernel's key
 row=$(table_row "$here/arches" "$arch")
 base=${KERNEL_BASE:-$(table_keys "$here/bases" | head -n 1)}
@@ -98,11 +100,11 @@ pkgver=$(dpkg-query -W -f='${Version}' "$basepkg" 2>/dev/null || true)
 pkg="linux-$pkgver"
 src="$cache/src/$pkg"
 orig="$cache/src/$pkg.orig"
-if [ "$arch" = x86_64 ]; then
-	build="$cache/build/$pkg-hz$hz" suffix=
-else
-	build="$cache/build/$pkg-$arch-hz$hz" suffix="-$arch"
-fi
+# the systemd guest's kernels are named without their row, as the runner
+# (bench/arch.c) looks for them
+suffix=
+[ "$guest" = systemd ] || suffix="-$arch"
+build="$cache/build/$pkg$suffix-hz$hz"
 
 series_of() { # the patch files of a variant, in order, then EXTRA_PATCHES
 	local n
@@ -176,7 +178,7 @@ if [ $check_only = 1 ]; then
 fi
 
 # --- configuration ---------------------------------------------------------------
-if [ "$arch" = x86_64 ]; then
+if [ "$guest" = systemd ]; then
 	frags=("$here"/config/*.config)
 else
 	# the RNG policy first: an architecture's fragment may override it

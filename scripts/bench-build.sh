@@ -21,8 +21,12 @@ timed() { # label, cache, build.sh args...
 	t1=$(now)
 	echo "$t1 - $t0" | bc
 }
-export KERNEL_ARCH=${KERNEL_ARCH:-x86_64}
-[ "$KERNEL_ARCH" = x86_64 ] || export KERNEL_HZ=${KERNEL_HZ:-100}
+# shellcheck source=scripts/table.sh
+. scripts/table.sh
+export KERNEL_ARCH=${KERNEL_ARCH:-$(table_keys kernel/arches | head -n 1)}
+guest=$(table_get kernel/arches "$KERNEL_ARCH" guest) || exit 2
+# a probe-only guest's kernels are built at the arches matrix's HZ
+[ "$guest" = systemd ] || export KERNEL_HZ=${KERNEL_HZ:-$(sed -n 's/^hz *= *//p' bench/arches.matrix)}
 echo "[bench-build] $KERNEL_ARCH, $(nproc) CPUs; fresh caches in $tmp"
 one=$(timed one "$tmp/c1" kernel/build.sh stock)
 printf '  one variant from cold (stock):        %7.1f s\n' "$one"

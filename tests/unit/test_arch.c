@@ -86,8 +86,10 @@ static void machines_agree_with_kernel_arches(void)
 	int seen = 0;
 
 	CHECK(load("kernel/arches") == 0);
-	CHECK(get(0, "machines") && get(0, "image") && get(0, "qemu_package"));
-	if (!get(0, "machines") || !get(0, "image") || !get(0, "qemu_package"))
+	CHECK(get(0, "machines") && get(0, "image") && get(0, "qemu_package") &&
+	      get(0, "guest"));
+	if (!get(0, "machines") || !get(0, "image") ||
+	    !get(0, "qemu_package") || !get(0, "guest"))
 		return;
 	snprintf(names, sizeof(names), "%s", arch_list());
 	for (char *m = strtok_r(names, ", ", &save); m;
@@ -106,17 +108,19 @@ static void machines_agree_with_kernel_arches(void)
 		    !same(a->image, get(r, "image")) ||
 		    !same(a->dtb, get(r, "dtb")) ||
 		    !same(a->fixed_hz ? a->fixed_hz : "choice", get(r, "hz")) ||
+		    !same(a->x86 ? "systemd" : "probe", get(r, "guest")) ||
 		    !(a->qemu_package ?
 			      same(a->qemu_package, get(r, "qemu_package")) :
 			      a->x86)) {
-			printf("  machine %s: bench/arch.c says %s %s %s %s %s, "
-			       "kernel/arches row %s says %s %s %s %s\n",
+			printf("  machine %s: bench/arch.c says %s %s %s %s %s %s, "
+			       "kernel/arches row %s says %s %s %s %s %s\n",
 			       m, a->kernel_arch, a->image,
 			       a->dtb ? a->dtb : "-",
 			       a->fixed_hz ? a->fixed_hz : "choice",
 			       a->qemu_package ? a->qemu_package : "(--qemu)",
-			       cell[r][0], get(r, "image"), get(r, "dtb"),
-			       get(r, "hz"), get(r, "qemu_package"));
+			       a->x86 ? "systemd" : "probe", cell[r][0],
+			       get(r, "image"), get(r, "dtb"), get(r, "hz"),
+			       get(r, "qemu_package"), get(r, "guest"));
 			CHECK(!"bench/arch.c and kernel/arches disagree");
 		}
 	}
