@@ -48,6 +48,7 @@ fi
 collect "runner input checks" tests/runner_inputs.sh
 collect "runner against fake-qemu" tests/fake_boots.sh
 collect "golden QEMU command lines" tests/golden_cmdlines.sh
+collect "per-machine quirks against fake-qemu" tests/machine_quirks.sh
 collect "runner on results directories" tests/runner_results.sh
 collect "plots and report tables" tests/plots.sh
 collect "the mail and the terminal summary" tests/post.sh
