@@ -2,7 +2,8 @@
 # make unit: the fast tier, no kernel and no guest image. Unit tests (built
 # by the Makefile from its own source lists, plain and with ASan+UBSan), a
 # fuzz smoke run of the record reader, the runner's input checks, the runner
-# against tests/fake-qemu, and the plot, report and mail scripts on the
+# against tests/fake-qemu (the per-machine quirks too), its QEMU command
+# lines against tests/golden/, and the plot, report and mail scripts on the
 # fixture run, and those scripts on hostile and damaged results directories.
 # One PASS:/FAIL: line per check; ends with "N passed, N failed".
 set -uo pipefail
@@ -46,6 +47,8 @@ fi
 
 collect "runner input checks" tests/runner_inputs.sh
 collect "runner against fake-qemu" tests/fake_boots.sh
+collect "golden QEMU command lines" tests/golden_cmdlines.sh
+collect "per-machine quirks against fake-qemu" tests/machine_quirks.sh
 collect "runner on results directories" tests/runner_results.sh
 collect "plots and report tables" tests/plots.sh
 collect "the mail and the terminal summary" tests/post.sh
