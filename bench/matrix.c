@@ -751,6 +751,11 @@ int matrix_cell_planned(const struct matrix *m, const struct cell *c)
 	return 1;
 }
 
+void boot_id(const struct boot_plan *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "c%zu-r%d", p->cell, p->rep);
+}
+
 struct boot_plan *matrix_plan(const struct matrix *m, uint64_t seed,
 			      int shard_k, int shard_n, size_t *count)
 {

@@ -142,6 +142,9 @@ struct boot_plan {
 	size_t canonical; /* cell * reps + rep: the shard key */
 };
 
+/* The "c<cell>-r<rep>" id of a planned boot (boots/<id>, raw.csv). */
+void boot_id(const struct boot_plan *p, char *buf, size_t len);
+
 /*
  * The boots of shard k of n (1-based k; n = 1 for everything), in run order:
  * repetition rounds, each a seeded shuffle of the cells, so drift spreads

@@ -16,7 +16,7 @@
 #define CRNGBENCH_RESULTS_H
 
 #include "row.h"
-#include "run.h"
+#include "context.h"
 #include "util.h"
 
 #include <stddef.h>

@@ -8,7 +8,7 @@
 #define CRNGBENCH_SCHED_H
 
 #include "matrix.h"
-#include "run.h"
+#include "context.h"
 
 #include <signal.h>
 #include <stddef.h>

@@ -18,11 +18,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-void boot_id(const struct boot_plan *p, char *buf, size_t len)
-{
-	snprintf(buf, len, "c%zu-r%d", p->cell, p->rep);
-}
-
 /* A saved seed for seed=saved cells: fresh random bytes per boot. */
 int make_seed(struct slot *s, int dry_run)
 {

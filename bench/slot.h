@@ -11,7 +11,7 @@
 #include "matrix.h"
 #include "qemu.h"
 #include "row.h"
-#include "run.h"
+#include "context.h"
 
 #include <stddef.h>
 #include <stdint.h>

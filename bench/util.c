@@ -71,16 +71,6 @@ void text_printf(char *dst, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-int err_set(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 int path_fmt(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
