@@ -3,12 +3,12 @@
 #include "matrix.h"
 #include "accel.h"
 #include "arch.h"
+#include "err.h"
 #include "stats.h"
 #include "../guest-image/record.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,18 +89,6 @@ int axis_lookup(const char *name)
 	return -1;
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 void matrix_init(struct matrix *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -155,8 +143,8 @@ static int set_values(struct matrix *m, int a, const char *key, char *val,
 	     tok = strtok_r(NULL, ",", &save)) {
 		tok = matrix_trim(tok);
 		if (!*tok)
-			return fail(err, errlen, "%s: empty value in the list",
-				    key);
+			return err_set(err, errlen,
+				       "%s: empty value in the list", key);
 		/*
 		 * QEMU's -cpu spelling has commas of its own: a flag (+x, -x,
 		 * x=on) belongs to the model before it, so "qemu64,max,-rdrand"
@@ -167,33 +155,34 @@ static int set_values(struct matrix *m, int a, const char *key, char *val,
 			char *prev = m->values[a][n - 1];
 
 			if (strlen(prev) + 1 + strlen(tok) >= MAX_VALUE_LEN)
-				return fail(err, errlen,
-					    "cpu: value '%s,%s' too long", prev,
-					    tok);
+				return err_set(err, errlen,
+					       "cpu: value '%s,%s' too long",
+					       prev, tok);
 			strcat(prev, ",");
 			strcat(prev, tok);
 			continue;
 		}
 		if (a == AX_cpu &&
 		    (*tok == '+' || *tok == '-' || strchr(tok, '=')))
-			return fail(
+			return err_set(
 				err, errlen,
 				"cpu=%s: a CPU flag needs a model before it (e.g. max,-rdrand)",
 				tok);
 		if (n == MAX_VALUES)
-			return fail(err, errlen, "%s: more than %d values", key,
-				    MAX_VALUES);
+			return err_set(err, errlen, "%s: more than %d values",
+				       key, MAX_VALUES);
 		if (strlen(tok) >= MAX_VALUE_LEN)
-			return fail(err, errlen,
-				    "%s: value '%.30s...' too long", key, tok);
+			return err_set(err, errlen,
+				       "%s: value '%.30s...' too long", key,
+				       tok);
 		snprintf(m->values[a][n++], MAX_VALUE_LEN, "%s", tok);
 	}
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < i; j++)
 			if (!strcmp(m->values[a][j], m->values[a][i]))
-				return fail(err, errlen,
-					    "%s: value '%s' given twice", key,
-					    m->values[a][i]);
+				return err_set(err, errlen,
+					       "%s: value '%s' given twice",
+					       key, m->values[a][i]);
 	return n;
 }
 
@@ -217,19 +206,19 @@ static int set_setting(struct matrix *m, char *key, const char *val, char *err,
 		*dot = '\0';
 	s = setting_lookup(key);
 	if (s < 0)
-		return fail(
+		return err_set(
 			err, errlen,
 			"'%s.%s': only the time settings (timeout, read_timeout, ready_timeout) take an accelerator",
 			key, acc);
 	if (acc && !accel_find(acc))
-		return fail(err, errlen,
-			    "%s.%s: unknown accelerator '%s'; accepted: %s",
-			    key, acc, acc, accel_list());
+		return err_set(err, errlen,
+			       "%s.%s: unknown accelerator '%s'; accepted: %s",
+			       key, acc, acc, accel_list());
 	if (parse_int(val, setting_lo[s], setting_hi[s], &v))
-		return fail(err, errlen,
-			    "%s%s%s=%s: need seconds from %d to %d", key,
-			    acc ? "." : "", acc ? acc : "", val, setting_lo[s],
-			    setting_hi[s]);
+		return err_set(err, errlen,
+			       "%s%s%s=%s: need seconds from %d to %d", key,
+			       acc ? "." : "", acc ? acc : "", val,
+			       setting_lo[s], setting_hi[s]);
 	if (!acc) {
 		m->setting[s] = v;
 		return 0;
@@ -237,9 +226,9 @@ static int set_setting(struct matrix *m, char *key, const char *val, char *err,
 	i = ovr_index(m, acc);
 	if (i < 0) {
 		if (m->novr == MAX_ACCEL_OVERRIDES)
-			return fail(err, errlen,
-				    "%s.%s: more than %d accelerators", key,
-				    acc, MAX_ACCEL_OVERRIDES);
+			return err_set(err, errlen,
+				       "%s.%s: more than %d accelerators", key,
+				       acc, MAX_ACCEL_OVERRIDES);
 		i = m->novr++;
 		snprintf(m->ovr_accel[i], sizeof(m->ovr_accel[i]), "%s", acc);
 		for (int k = 0; k < SET_N; k++)
@@ -297,10 +286,10 @@ static int add_exclude(struct matrix *m, const char *val, char *err,
 	int seen[AX_N] = { 0 };
 
 	if (strlen(val) >= sizeof(buf))
-		return fail(err, errlen, "exclude: value too long");
+		return err_set(err, errlen, "exclude: value too long");
 	if (m->nexclude == MAX_EXCLUDES)
-		return fail(err, errlen, "exclude: more than %d lines",
-			    MAX_EXCLUDES);
+		return err_set(err, errlen, "exclude: more than %d lines",
+			       MAX_EXCLUDES);
 	snprintf(buf, sizeof(buf), "%s", val);
 	for (tok = strtok_r(buf, " \t", &save); tok;
 	     tok = strtok_r(NULL, " \t", &save)) {
@@ -312,26 +301,26 @@ static int add_exclude(struct matrix *m, const char *val, char *err,
 			*eq = '\0';
 		a = eq ? axis_lookup(tok) : -1;
 		if (eq && a < 0)
-			return fail(err, errlen,
-				    "exclude: unknown axis '%s' in '%s'", tok,
-				    val);
+			return err_set(err, errlen,
+				       "exclude: unknown axis '%s' in '%s'",
+				       tok, val);
 		if (a < 0 || !eq[1])
-			return fail(
+			return err_set(
 				err, errlen,
 				"exclude: '%s%s%s' is not axis=value; an exclusion is axis=value pairs separated by spaces, all of which a cell must match (e.g. exclude = accel=tcg nocounter=on; a value may be a comma list, any of which matches)",
 				tok, eq ? "=" : "", eq ? eq + 1 : "");
 		if (seen[a]++)
-			return fail(err, errlen,
-				    "exclude: axis %s named twice in '%s'", tok,
-				    val);
+			return err_set(err, errlen,
+				       "exclude: axis %s named twice in '%s'",
+				       tok, val);
 		for (p = eq + 1; *p;)
 			if (!next_value(a, &p, &v) || (p[-1] == ',' && !*p))
-				return fail(
+				return err_set(
 					err, errlen,
 					"exclude: %s=%s: empty value in the list (a list is values joined by commas, no spaces: spaces separate axis=value pairs)",
 					tok, eq + 1);
 			else if (a == AX_cpu && v == eq + 1 && cpu_flag(v))
-				return fail(
+				return err_set(
 					err, errlen,
 					"exclude: cpu=%s: a CPU flag needs a model before it (e.g. max,-rdrand)",
 					eq + 1);
@@ -347,35 +336,36 @@ int matrix_set(struct matrix *m, const char *assignment, char *err,
 	int a, n;
 
 	if (strlen(assignment) >= sizeof(buf))
-		return fail(err, errlen, "'%.40s...' is too long", assignment);
+		return err_set(err, errlen, "'%.40s...' is too long",
+			       assignment);
 	snprintf(buf, sizeof(buf), "%s", assignment);
 	eq = strchr(buf, '=');
 	if (!eq)
-		return fail(err, errlen,
-			    "'%s' is not of the form axis=value[,value...]",
-			    assignment);
+		return err_set(err, errlen,
+			       "'%s' is not of the form axis=value[,value...]",
+			       assignment);
 	*eq = '\0';
 	key = matrix_trim(buf);
 	val = matrix_trim(eq + 1);
 	if (!*val)
-		return fail(err, errlen, "'%s' has no value", key);
+		return err_set(err, errlen, "'%s' has no value", key);
 	if (!strcmp(key, "reps"))
 		return parse_int(val, 1, 10000, &m->reps) ?
-			       fail(err, errlen,
-				    "reps=%s: need a whole number from 1 to 10000",
-				    val) :
+			       err_set(err, errlen,
+				       "reps=%s: need a whole number from 1 to 10000",
+				       val) :
 			       0;
 	if (strchr(key, '.') || setting_lookup(key) >= 0)
 		return set_setting(m, key, val, err, errlen);
 	/* What a matrix file cannot hold cannot be saved in run.matrix. */
 	if (strpbrk(val, "#\n\r"))
-		return fail(
+		return err_set(
 			err, errlen,
 			"%s: '#' and line breaks cannot be part of a value ('#' starts a comment)",
 			key);
 	if (!strcmp(key, "icount")) {
 		if (strlen(val) >= sizeof(m->icount))
-			return fail(err, errlen, "icount: value too long");
+			return err_set(err, errlen, "icount: value too long");
 		snprintf(m->icount, sizeof(m->icount), "%s", val);
 		return 0;
 	}
@@ -383,9 +373,9 @@ int matrix_set(struct matrix *m, const char *assignment, char *err,
 		return add_exclude(m, val, err, errlen);
 	if (!strcmp(key, "name")) {
 		if (strlen(val) >= sizeof(m->name))
-			return fail(err, errlen,
-				    "name: longer than %zu characters",
-				    sizeof(m->name) - 1);
+			return err_set(err, errlen,
+				       "name: longer than %zu characters",
+				       sizeof(m->name) - 1);
 		snprintf(m->name, sizeof(m->name), "%s", val);
 		return 0;
 	}
@@ -397,7 +387,7 @@ int matrix_set(struct matrix *m, const char *assignment, char *err,
 			strcat(known, axis_names[i]);
 			strcat(known, " ");
 		}
-		return fail(
+		return err_set(
 			err, errlen,
 			"unknown axis '%s'; axes are: %sand settings reps timeout read_timeout ready_timeout (each also as setting.ACCEL) icount exclude name",
 			key, known);
@@ -447,12 +437,12 @@ int matrix_check_size(const struct matrix *m, char *err, size_t errlen)
 	if (m->reps < 1 || cells <= MAX_PLAN_BOOTS / (size_t)m->reps)
 		return 0;
 	if (cells <= SIZE_MAX / (size_t)m->reps)
-		return fail(
+		return err_set(
 			err, errlen,
 			"the matrix has %zu cells x %d reps = %zu boots, more than the limit of %d boots a run may plan; give its axes fewer values or fewer reps (or split it into several matrices)",
 			cells, m->reps, cells * (size_t)m->reps,
 			MAX_PLAN_BOOTS);
-	return fail(
+	return err_set(
 		err, errlen,
 		"the matrix has %zu cells x %d reps, more than %zu boots, above the limit of %d boots a run may plan; give its axes fewer values or fewer reps (or split it into several matrices)",
 		cells, m->reps, SIZE_MAX, MAX_PLAN_BOOTS);
@@ -474,21 +464,21 @@ int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 			switch (a) {
 			case AX_hz:
 				if (!one_of(v, hz, 3))
-					return fail(
+					return err_set(
 						err, errlen,
 						"hz=%s: accepted values are 100, 250, 1000",
 						v);
 				break;
 			case AX_accel:
 				if (!accel_find(v))
-					return fail(
+					return err_set(
 						err, errlen,
 						"accel=%s: accepted values are %s",
 						v, accel_list());
 				break;
 			case AX_arch:
 				if (!arch_find(v))
-					return fail(
+					return err_set(
 						err, errlen,
 						"arch=%s: accepted values are %s",
 						v, arch_list());
@@ -499,35 +489,35 @@ int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 			case AX_nocounter:
 			case AX_trace:
 				if (!one_of(v, onoff, 2))
-					return fail(
+					return err_set(
 						err, errlen,
 						"%s=%s: accepted values are on, off",
 						axis_names[a], v);
 				break;
 			case AX_seed:
 				if (!one_of(v, seed, 2))
-					return fail(
+					return err_set(
 						err, errlen,
 						"seed=%s: accepted values are none, saved",
 						v);
 				break;
 			case AX_timer:
 				if (!one_of(v, timer, 3))
-					return fail(
+					return err_set(
 						err, errlen,
 						"timer=%s: accepted values are auto (the accelerator's own: lapic, pit under icount), lapic, pit",
 						v);
 				break;
 			case AX_smp:
 				if (parse_int(v, 1, 8, &x))
-					return fail(
+					return err_set(
 						err, errlen,
 						"smp=%s: accepted values are 1 to 8",
 						v);
 				break;
 			case AX_reads:
 				if (!valid_reads(v, bad, sizeof(bad)))
-					return fail(
+					return err_set(
 						err, errlen,
 						"reads=%s: unknown read '%s'; reads are %s joined with ':' (or none)",
 						v, bad, crb_read_list());
@@ -536,7 +526,7 @@ int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 				/* QEMU's own spelling; the runner asks QEMU. Refuse only
 				 * what would break the command line. */
 				if (strpbrk(v, " \t'\"\\"))
-					return fail(
+					return err_set(
 						err, errlen,
 						"cpu=%s: spaces and quotes are not part of a -cpu spelling",
 						v);
@@ -545,7 +535,7 @@ int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 				if (strspn(v,
 					   "abcdefghijklmnopqrstuvwxyz0123456789-_") !=
 				    strlen(v))
-					return fail(
+					return err_set(
 						err, errlen,
 						"variant=%s: not a variant name (see kernel/variants)",
 						v);
@@ -606,18 +596,18 @@ static int validate_arch_cell(const struct cell *c, const struct arch *ar,
 
 	for (size_t k = 0; k < sizeof(x86_only) / sizeof(x86_only[0]); k++)
 		if (!strcmp(c->v[x86_only[k].axis], x86_only[k].bad))
-			return fail(
+			return err_set(
 				err, errlen,
 				"arch=%s with %s=%s: %s (give that axis another value, exclude the combination, or use a matrix per architecture)",
 				ar->name, axis_names[x86_only[k].axis],
 				x86_only[k].bad, x86_only[k].why);
 	if (ar->seed_never && !strcmp(c->v[AX_bootseed], "on"))
-		return fail(
+		return err_set(
 			err, errlen,
 			"arch=%s with bootseed=on: its kernel never credits the boot-loader seed (QEMU always passes one and 6.1 would credit it before reading random.trust_bootloader=, so it is built without RANDOM_TRUST_BOOTLOADER; see kernel/config/%s/rng.config); exclude it with: exclude = arch=%s bootseed=on",
 			ar->name, ar->kernel_arch, ar->name);
 	if (ar->seed_absent && !strcmp(c->v[AX_bootseed], "on"))
-		return fail(
+		return err_set(
 			err, errlen,
 			"arch=%s with bootseed=on: QEMU gives this machine no boot-loader seed (no /chosen/rng-seed in the device tree it passes), so it would be the same boot as bootseed=off; exclude it with: exclude = arch=%s bootseed=on",
 			ar->name, ar->name);
@@ -633,7 +623,7 @@ static int validate_arches(const struct matrix *m, char *err, size_t errlen)
 		if (ar->fixed_hz)
 			for (int h = 0; h < m->nvalues[AX_hz]; h++)
 				if (strcmp(m->values[AX_hz][h], ar->fixed_hz))
-					return fail(
+					return err_set(
 						err, errlen,
 						"arch=%s with hz=%s: its CONFIG_HZ is fixed; accepted: hz=%s",
 						ar->name, m->values[AX_hz][h],
@@ -663,12 +653,12 @@ static int validate_settings(const struct matrix *m, char *err, size_t errlen)
 		    ready = matrix_setting(m, SET_ready_timeout, acc);
 
 		if (ready < rd)
-			return fail(
+			return err_set(
 				err, errlen,
 				"ready_timeout=%d is below read_timeout=%d for accel=%s: the censor bound of CRNG ready (when the report goes out) must not come before the reads' budget ends; give ready_timeout >= read_timeout (or leave it out: it is then read_timeout)",
 				ready, rd, acc);
 		if (!strcmp(acc, "icount") && matrix_icount_shift(m) < 0)
-			return fail(
+			return err_set(
 				err, errlen,
 				"icount=%s: need shift=N with N from 0 to 10 (a guest ns is 2^N instructions' worth; shift=auto would follow the host's clock, which icount is here to avoid), e.g. icount=shift=0,sleep=off",
 				m->icount);
