@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "results.h"
+#include "plan.h"
 #include "summary.h"
 
 #include <dirent.h>

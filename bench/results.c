@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "results.h"
 #include "arch.h"
+#include "matrixfile.h"
+#include "plan.h"
 #include "qemu.h"
 #include "report.h"
 

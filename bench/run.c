@@ -14,6 +14,9 @@
 #define _GNU_SOURCE
 #include "accel.h"
 #include "arch.h"
+#include "matrixcheck.h"
+#include "matrixfile.h"
+#include "plan.h"
 #include "qemu.h"
 #include "results.h"
 #include "row.h"

@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include "results.h"
+#include "plan.h"
 #include "../guest-image/record.h"
 
 #include <errno.h>

@@ -7,7 +7,7 @@
 #ifndef CRNGBENCH_SCHED_H
 #define CRNGBENCH_SCHED_H
 
-#include "matrix.h"
+#include "plan.h"
 #include "context.h"
 
 #include <signal.h>

@@ -5,6 +5,7 @@
 #include "arch.h"
 #include "classify.h"
 #include "leftovers.h"
+#include "plan.h"
 #include "results.h"
 
 #include <errno.h>

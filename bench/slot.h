@@ -8,7 +8,7 @@
 #ifndef CRNGBENCH_SLOT_H
 #define CRNGBENCH_SLOT_H
 
-#include "matrix.h"
+#include "plan.h"
 #include "qemu.h"
 #include "row.h"
 #include "context.h"

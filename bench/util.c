@@ -71,6 +71,19 @@ void text_printf(char *dst, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+int parse_int(const char *s, int lo, int hi, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
 int path_fmt(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;

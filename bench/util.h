@@ -33,6 +33,9 @@ void text_printf(char *dst, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 #define set_text(dst, ...) text_printf(dst, sizeof(dst), __VA_ARGS__)
 
+/* A whole decimal number from lo to hi into *out; -1 if s is not one. */
+int parse_int(const char *s, int lo, int hi, int *out);
+
 /* snprintf for paths: -1 with ENAMETOOLONG when it does not fit. */
 int path_fmt(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
