@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
-#include "results.h"
+#include "merge.h"
 #include "plan.h"
+#include "results.h"
 #include "summary.h"
 
 #include <dirent.h>

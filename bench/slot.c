@@ -4,6 +4,7 @@
 #include "accel.h"
 #include "arch.h"
 #include "classify.h"
+#include "inputs.h"
 #include "leftovers.h"
 #include "plan.h"
 #include "results.h"
