@@ -7,8 +7,10 @@
 #include "leftovers.h"
 #include "plan.h"
 #include "progress.h"
+#include "qemu.h"
 #include "results.h"
 #include "slot.h"
+#include "vm.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -7,7 +7,9 @@
 #include "inputs.h"
 #include "leftovers.h"
 #include "plan.h"
+#include "qemu.h"
 #include "results.h"
+#include "vm.h"
 
 #include <errno.h>
 #include <inttypes.h>
