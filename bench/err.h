@@ -16,7 +16,7 @@
 int err_set(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* A message into r->err (struct run, context.h); -1, for "return ERR(r, ...)". */
+/* A message into r->err (struct run, context.h); -1: "return ERR(r, ...)". */
 #define ERR(r, ...) err_set((r)->err, sizeof((r)->err), __VA_ARGS__)
 
 /* Boots at once (--jobs, --parallel-jobs), --set and --qemu-arg options. */
