@@ -50,39 +50,49 @@ void options_usage(FILE *f)
 	      f);
 }
 
-/* A whole decimal number from lo to hi into *v, or -1 naming the option. */
-static int number(const char *opt, const char *s, long long lo, long long hi,
-		  long long *v, char *err, size_t errlen)
+/* Where an option's error goes; bad once one is there. */
+struct opt_err {
+	char *err;
+	size_t errlen;
+	int bad;
+};
+
+/* A whole decimal number in [lo, hi], or lo and an error naming the option. */
+static long long number(struct opt_err *e, const char *opt, const char *s,
+			long long lo, long long hi)
 {
 	char *end;
+	long long v;
 
 	errno = 0;
-	*v = strtoll(s, &end, 10);
-	if (errno || end == s || *end || *v < lo || *v > hi)
-		return err_set(err, errlen,
-			       "%s %s: need a whole number from %lld to %lld",
-			       opt, s, lo, hi);
-	return 0;
+	v = strtoll(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi) {
+		e->bad = err_set(e->err, e->errlen,
+				 "%s %s: need a whole number from %lld to %lld",
+				 opt, s, lo, hi);
+		return lo;
+	}
+	return v;
 }
 
-static int parse_shard(struct run_opts *o, const char *s, char *err,
-		       size_t errlen)
+static void parse_shard(struct opt_err *e, struct run_opts *o, const char *s)
 {
 	char k[16], n[16], extra;
 
-	if (sscanf(s, "%15[0-9]/%15[0-9]%c", k, n, &extra) != 2)
-		return err_set(
-			err, errlen,
+	if (sscanf(s, "%15[0-9]/%15[0-9]%c", k, n, &extra) != 2) {
+		e->bad = err_set(
+			e->err, e->errlen,
 			"--shard %s: need K/N with 1 <= K <= N (e.g. 2/4)", s);
+		return;
+	}
 	o->shard_n = atoi(n);
 	o->shard_k = atoi(k);
 	if (strlen(n) > 5 || o->shard_n < 1 || o->shard_k < 1 ||
 	    o->shard_k > o->shard_n)
-		return err_set(
-			err, errlen,
+		e->bad = err_set(
+			e->err, e->errlen,
 			"--shard %s: need K/N with 1 <= K <= N <= 99999 (e.g. 2/4)",
 			s);
-	return 0;
 }
 
 static const struct option long_opts[] = {
@@ -116,11 +126,12 @@ static const struct option long_opts[] = {
 int options_parse(struct run_opts *o, int argc, char **argv, const char **dir,
 		  char *err, size_t errlen)
 {
+	struct opt_err e = { err, errlen, 0 };
 	enum mode mode = M_RUN;
-	long long v;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+	while (!e.bad &&
+	       (c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			o->matrix_file = optarg;
@@ -148,33 +159,24 @@ int options_parse(struct run_opts *o, int argc, char **argv, const char **dir,
 			o->qemu = optarg;
 			break;
 		case 'j':
-			if (number("--jobs", optarg, 1, MAX_JOBS, &v, err,
-				   errlen))
-				return -1;
-			o->jobs = (int)v;
+			o->jobs =
+				(int)number(&e, "--jobs", optarg, 1, MAX_JOBS);
 			break;
 		case 'J':
-			if (number("--parallel-jobs", optarg, 1, MAX_JOBS, &v,
-				   err, errlen))
-				return -1;
-			o->par_jobs = (int)v;
+			o->par_jobs = (int)number(&e, "--parallel-jobs", optarg,
+						  1, MAX_JOBS);
 			break;
 		case 'S':
-			if (number("--seed", optarg, 0, LLONG_MAX, &v, err,
-				   errlen))
-				return -1;
-			o->seed = (uint64_t)v;
+			o->seed = (uint64_t)number(&e, "--seed", optarg, 0,
+						   LLONG_MAX);
 			o->seed_given = 1;
 			break;
 		case 'h':
-			if (parse_shard(o, optarg, err, errlen))
-				return -1;
+			parse_shard(&e, o, optarg);
 			break;
 		case 'c':
-			if (number("--kvm-canary", optarg, 1, 600, &v, err,
-				   errlen))
-				return -1;
-			o->canary_s = (int)v;
+			o->canary_s =
+				(int)number(&e, "--kvm-canary", optarg, 1, 600);
 			break;
 		case 'p':
 			o->perf = 1;
@@ -220,6 +222,8 @@ int options_parse(struct run_opts *o, int argc, char **argv, const char **dir,
 			return M_USAGE;
 		}
 	}
+	if (e.bad)
+		return -1;
 	if (optind != argc && mode != M_MERGE)
 		return err_set(err, errlen,
 			       "unexpected argument '%s' (see --help)",
