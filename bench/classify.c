@@ -2,7 +2,7 @@
 #define _GNU_SOURCE
 #include "classify.h"
 #include "accel.h"
-#include "qemu.h"
+#include "vm.h"
 
 #include <inttypes.h>
 #include <limits.h>

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The experiment matrix: axes, their accepted values, expansion into cells,
- * the interleaved run order and sharding.
+ * The experiment matrix: its axes and their values, and the settings
+ * (matrix.c). Its cells, run order and shards are plan.h's, what it may
+ * hold matrixcheck.h's, its files matrixfile.h's.
  *
  * A matrix file (bench/NAME.matrix) has lines "axis = v1,v2,..." and
  * "setting = value" (a time setting may be given per accelerator as
@@ -107,59 +108,16 @@ char *matrix_trim(char *s);
 /* Defaults for every axis, reps 3, the settings' defaults above. */
 void matrix_init(struct matrix *m);
 /*
- * Load a matrix file / apply one "axis=v1,v2" or "setting=value"
- * assignment. Return 0, or -1 with a message naming what was wrong and what
- * is accepted in err.
+ * Apply one "axis=v1,v2" or "setting=value" assignment (a matrix file's
+ * line or a --set, matrixfile.h). Return 0, or -1 with a message naming
+ * what was wrong and what is accepted in err.
  */
-int matrix_load(struct matrix *m, const char *path, char *err, size_t errlen);
 int matrix_set(struct matrix *m, const char *assignment, char *err,
 	       size_t errlen);
-/* n --set assignments in order; like a file's lines, each key once
- * (exclude may repeat). */
-int matrix_set_list(struct matrix *m, char *const *sets, int n, char *err,
-		    size_t errlen);
-/* The resolved matrix as a matrix file that matrix_load reads back
- * identically (run.matrix). 0, or -1 on a write error. */
-int matrix_write(const struct matrix *m, FILE *f);
-/* Check every value against what its axis accepts (static rules only),
- * and the size (matrix_check_size). */
-int matrix_validate(const struct matrix *m, char *err, size_t errlen);
-/* Cells x reps within MAX_PLAN_BOOTS, or a message naming both numbers. */
-int matrix_check_size(const struct matrix *m, char *err, size_t errlen);
-
-size_t matrix_ncells(const struct matrix *m);
-void matrix_cell(const struct matrix *m, size_t index, struct cell *c);
-
-/* Cells that cannot exist are left out of the plan (cpu=host under TCG). */
-int matrix_combination_ok(const char *accel, const char *cpu);
-/* Is the cell in the plan: a combination that exists, not excluded? */
-int matrix_cell_planned(const struct matrix *m, const struct cell *c);
-
-/* One planned boot: a cell and a repetition, with a stable id. */
-struct boot_plan {
-	size_t cell;
-	int rep;
-	size_t canonical; /* cell * reps + rep: the shard key */
-};
-
 /*
- * The boots of shard k of n (1-based k; n = 1 for everything), in run order:
- * repetition rounds, each a seeded shuffle of the cells, so drift spreads
- * over all cells instead of landing on the last one. Returns a malloc'd
- * array of *count plans (possibly none), or NULL on ENOMEM or when the
- * matrix is above matrix_check_size()'s limit.
+ * The next value of axis a's comma list at *p into [*v, *v + return); *p
+ * moves past it. A cpu flag after a comma belongs to the model before it.
  */
-struct boot_plan *matrix_plan(const struct matrix *m, uint64_t seed,
-			      int shard_k, int shard_n, size_t *count);
-
-/*
- * The kernels a matrix boots: one per arch x variant x hz, whatever the
- * other axes. matrix_kernel() fills k for 0 <= i < matrix_nkernels().
- */
-struct kernel_ref {
-	const char *arch, *variant, *hz;
-};
-size_t matrix_nkernels(const struct matrix *m);
-void matrix_kernel(const struct matrix *m, size_t i, struct kernel_ref *k);
+size_t matrix_next_value(int a, const char **p, const char **v);
 
 #endif /* CRNGBENCH_MATRIX_H */

@@ -5,7 +5,7 @@
  * the resolved matrix as run.matrix, which reads back identically.
  */
 #define _GNU_SOURCE
-#include "matrix.h"
+#include "matrixfile.h"
 #include "util.h"
 
 #include <errno.h>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
+#include "merge.h"
+#include "plan.h"
 #include "results.h"
 #include "summary.h"
 

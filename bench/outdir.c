@@ -5,6 +5,7 @@
  * is written there; a directory is then locked against a second runner.
  */
 #define _GNU_SOURCE
+#include "outdir.h"
 #include "results.h"
 
 #include <dirent.h>

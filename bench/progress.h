@@ -10,7 +10,7 @@
 #ifndef CRNGBENCH_PROGRESS_H
 #define CRNGBENCH_PROGRESS_H
 
-#include "run.h"
+#include "context.h"
 
 #include <stddef.h>
 #include <stdint.h>

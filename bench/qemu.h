@@ -1,35 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * QEMU for one boot: the command line, the process, its channels. The
- * result channel is QEMU's stdout (a second serial port wired to stdio), so
- * the runner sees every byte as it arrives and timestamps it on the host.
- * What differs per accelerator is in accel.c's table.
+ * QEMU for one boot: its command line (limits are errors), and what the
+ * runner asks of QEMU and the host before the first boot. The process and
+ * its channels are vm.h's. What differs per accelerator is in accel.c's
+ * table, per machine in arch.c's.
  */
 #ifndef CRNGBENCH_QEMU_H
 #define CRNGBENCH_QEMU_H
 
 #include "matrix.h"
+#include "vm.h"
 
 #include <stddef.h>
-#include <stdint.h>
-#include <sys/types.h>
 
-#define ARGV_MAX 96
 /* x86's COMMAND_LINE_SIZE: the kernel silently cuts a longer one. */
 #define KERNEL_CMDLINE_MAX 2048
-
-struct argv_buf {
-	char *v[ARGV_MAX];
-	int n;
-	int overflow; /* an argument did not fit: the argv is unusable */
-};
-
-void argv_add(struct argv_buf *a, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void argv_free(struct argv_buf *a);
-/* The command line as one shell-quoted string (for boots/<id>/cmd); -1 if
- * it does not fit in len. */
-int argv_join(const struct argv_buf *a, char *buf, size_t len);
 
 struct boot_params {
 	const char *qemu; /* qemu-system-x86_64 */
@@ -54,37 +39,6 @@ struct boot_params {
  */
 int qemu_build_argv(const struct cell *c, const struct boot_params *p,
 		    struct argv_buf *a, char *err, size_t errlen);
-
-/* At most this much of a result channel is kept; the rest is counted. */
-#define VM_CHAN_MAX (16u << 20)
-/*
- * QEMU writes the console log itself: a boot whose console.log grows past
- * this is ended, and the log cut there (corrupt, "console flooded").
- */
-#define VM_CONSOLE_MAX (16u << 20)
-
-struct vm {
-	pid_t pid;
-	int out_fd, err_fd; /* result channel, QEMU's stderr; -1 once closed */
-	int64_t t_spawn; /* host CLOCK_MONOTONIC ns */
-	int64_t t_first_byte, t_urandom, t_report, t_exit;
-	int64_t t_report_end; /* the report segment's terminator arrived */
-	char *chan;
-	size_t chan_len, chan_cap, scanned;
-	size_t chan_dropped; /* bytes past VM_CHAN_MAX (a flood) */
-	char err[2048];
-	size_t err_len;
-	int exited, status, killed;
-	int ended_after_report; /* killed by the runner after the report */
-};
-
-int vm_spawn(struct vm *vm, const struct argv_buf *a);
-/* Read what is available on fd (one of vm's) and timestamp it. */
-void vm_read(struct vm *vm, int fd);
-/* Reap if exited; returns 1 once the VM is gone and its pipes are drained. */
-int vm_done(struct vm *vm);
-void vm_kill(struct vm *vm);
-void vm_free(struct vm *vm);
 
 /*
  * Host TSC rate in kHz, measured against CLOCK_MONOTONIC_RAW. TCG's RDTSC

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
+#include "rescan.h"
 #include "results.h"
 #include "classify.h"
 #include "report.h"

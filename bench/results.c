@@ -2,8 +2,12 @@
 #define _GNU_SOURCE
 #include "results.h"
 #include "arch.h"
+#include "inputs.h"
+#include "matrixfile.h"
+#include "plan.h"
 #include "qemu.h"
 #include "report.h"
+#include "runargs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,32 +22,6 @@
 int results_path(const struct run *r, const char *name, char *buf, size_t len)
 {
 	return path_fmt(buf, len, "%s/%s", r->out_dir, name);
-}
-
-int kernel_file(const char *kernels_dir, const char *arch, const char *variant,
-		const char *hz, const char *file, char *buf, size_t len)
-{
-	const struct arch *a = arch_find(arch);
-	char dir[3 * MAX_VALUE_LEN];
-
-	if (!a || arch_kernel_dir(a, variant, hz, dir, sizeof(dir)))
-		return -1;
-	return path_fmt(buf, len, "%s/%s/%s", kernels_dir, dir,
-			file ? file : a->image);
-}
-
-int guest_image(const struct run *r, const char *arch, char *buf, size_t len)
-{
-	const struct arch *a = arch_find(arch);
-	const char *slash = strrchr(r->image_path, '/');
-	int dirlen = slash ? (int)(slash - r->image_path) : 1;
-
-	if (!a)
-		return -1;
-	if (a->x86)
-		return path_fmt(buf, len, "%s", r->image_path);
-	return path_fmt(buf, len, "%.*s/probe-%s.cpio", dirlen,
-			slash ? r->image_path : ".", a->kernel_arch);
 }
 
 int results_write_out(struct run *r, const char *name, const char *buf,

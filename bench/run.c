@@ -3,26 +3,34 @@
  * crngbench-run: boot the experiment matrix under QEMU, one QEMU per boot,
  * and turn boots into raw data and summary statistics.
  *
- * main() reads as the job: parse the options, pick the mode, and for a
- * sweep check everything that can be checked before the first boot (the
- * matrix, each kernel, the image, QEMU and every -cpu spelling, the results
- * directory, KVM), then schedule the boots and summarize. The parts:
- * results.c (the directory's contract), sched.c (boots and the poll loop),
- * qemu.c (one QEMU), classify.c/report.c (a boot's row), summary.c (the
- * statistics). Only this file exits.
+ * main() reads as the job: parse the options (options.c), pick the mode,
+ * and for a sweep check everything that can be checked before the first
+ * boot (the matrix, each kernel, the image, QEMU and every -cpu spelling,
+ * the results directory, KVM), then schedule the boots and summarize. The
+ * parts: results.c (the directory's contract), sched.c (boots and the poll
+ * loop), qemu.c and vm.c (one QEMU), classify.c/report.c (a boot's row),
+ * summary.c (the statistics). Only this file exits.
  */
 #define _GNU_SOURCE
 #include "accel.h"
 #include "arch.h"
+#include "inputs.h"
+#include "matrixcheck.h"
+#include "matrixfile.h"
+#include "merge.h"
+#include "options.h"
+#include "outdir.h"
+#include "plan.h"
 #include "qemu.h"
+#include "rescan.h"
 #include "results.h"
 #include "row.h"
+#include "runargs.h"
 #include "sched.h"
 #include "summary.h"
 #include "../guest-image/record.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
@@ -32,8 +40,6 @@
 #include <string.h>
 #include <sys/random.h>
 #include <unistd.h>
-
-enum mode { M_RUN, M_SUMMARIZE, M_RESCAN, M_MERGE, M_DESCRIBE, M_AXIS };
 
 static void __attribute__((noreturn, format(printf, 1, 2)))
 die(const char *fmt, ...)
@@ -46,197 +52,6 @@ die(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(2);
-}
-
-static void usage(FILE *f)
-{
-	fputs("usage: crngbench-run [options]\n"
-	      "  --matrix FILE       matrix file (bench/*.matrix)\n"
-	      "  --set AXIS=V1,V2    override an axis or setting (repeatable, once per key)\n"
-	      "  --out DIR           results directory (new or empty; a run only with --resume)\n"
-	      "  --resume            finish the run in --out without redoing its boots\n"
-	      "  --kernels DIR       built kernels (kernel/build.sh's cache kernels/)\n"
-	      "  --image FILE        guest initramfs (default build/guest.cpio, from make image)\n"
-	      "  --qemu PATH         QEMU binary (default qemu-system-x86_64)\n"
-	      "  --jobs N            TCG/KVM boots at once (default: 1 on <= 2 CPUs, else CPUs - 1)\n"
-	      "  --parallel-jobs N   icount boots at once (guest time free of host load; default: CPUs)\n"
-	      "  --seed N            run-order and bootstrap seed (default: random, recorded)\n"
-	      "  --shard K/N         run only shard K of N (deterministic, disjoint)\n"
-	      "  --kvm-canary S      seconds a KVM canary boot gets to show progress (default 15)\n"
-	      "  --perf              perf stat each QEMU process (task-clock, context switches)\n"
-	      "  --dry-run           validate, print the plan and the QEMU command lines, boot nothing\n"
-	      "  --summarize DIR     recompute DIR/summary.csv from DIR/raw.csv and print it\n"
-	      "  --rescan DIR        re-derive DIR's tables from its boots/ (after a parser change)\n"
-	      "  --merge OUT DIR...  merge the shards DIR... of one run into OUT (checked first)\n"
-	      "  --describe          axes, settings, columns and measures, as JSON\n"
-	      "  --print-axis AXIS   the resolved matrix's values of AXIS (--matrix, --set);\n"
-	      "                      kernel_arch: the arch axis as kernel/arches rows\n"
-	      "  --quiet             no progress line\n"
-	      "  --verbose           every measure of every cell at the end, not the compact table\n"
-	      "  --append 'ARGS'     extra kernel command line for every boot\n"
-	      "  --qemu-arg ARG      extra QEMU argument for every boot (repeatable)\n"
-	      "axes:",
-	      f);
-	for (int a = 0; a < AX_N; a++)
-		fprintf(f, " %s", axis_name((enum axis)a));
-	fputs("\nsettings: reps timeout read_timeout ready_timeout (each also per accelerator: read_timeout.icount=600) icount exclude name\n",
-	      f);
-}
-
-/* A whole decimal number in [lo, hi], or die naming the option. */
-static long long number(const char *opt, const char *s, long long lo,
-			long long hi)
-{
-	char *end;
-	long long v;
-
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		die("%s %s: need a whole number from %lld to %lld", opt, s, lo,
-		    hi);
-	return v;
-}
-
-static void parse_shard(struct run_opts *o, const char *s)
-{
-	char k[16], n[16], extra;
-
-	if (sscanf(s, "%15[0-9]/%15[0-9]%c", k, n, &extra) != 2)
-		die("--shard %s: need K/N with 1 <= K <= N (e.g. 2/4)", s);
-	o->shard_n = atoi(n);
-	o->shard_k = atoi(k);
-	if (strlen(n) > 5 || o->shard_n < 1 || o->shard_k < 1 ||
-	    o->shard_k > o->shard_n)
-		die("--shard %s: need K/N with 1 <= K <= N <= 99999 (e.g. 2/4)",
-		    s);
-}
-
-static const struct option long_opts[] = {
-	{ "matrix", required_argument, 0, 'm' },
-	{ "set", required_argument, 0, 's' },
-	{ "out", required_argument, 0, 'o' },
-	{ "resume", no_argument, 0, 'r' },
-	{ "kernels", required_argument, 0, 'k' },
-	{ "image", required_argument, 0, 'i' },
-	{ "qemu", required_argument, 0, 'q' },
-	{ "jobs", required_argument, 0, 'j' },
-	{ "parallel-jobs", required_argument, 0, 'J' },
-	{ "seed", required_argument, 0, 'S' },
-	{ "shard", required_argument, 0, 'h' },
-	{ "kvm-canary", required_argument, 0, 'c' },
-	{ "perf", no_argument, 0, 'p' },
-	{ "dry-run", no_argument, 0, 'n' },
-	{ "summarize", required_argument, 0, 'u' },
-	{ "rescan", required_argument, 0, 'R' },
-	{ "merge", required_argument, 0, 'M' },
-	{ "describe", no_argument, 0, 'D' },
-	{ "print-axis", required_argument, 0, 'P' },
-	{ "quiet", no_argument, 0, 'Q' },
-	{ "verbose", no_argument, 0, 'V' },
-	{ "append", required_argument, 0, 'A' },
-	{ "qemu-arg", required_argument, 0, 'X' },
-	{ "help", no_argument, 0, 'H' },
-	{ 0, 0, 0, 0 }
-};
-
-static enum mode parse_args(struct run_opts *o, int argc, char **argv,
-			    const char **dir)
-{
-	enum mode mode = M_RUN;
-	int c;
-
-	while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			o->matrix_file = optarg;
-			break;
-		case 's':
-			if (o->nsets == MAX_SETS)
-				die("more than %d --set options", MAX_SETS);
-			o->sets[o->nsets++] = optarg;
-			break;
-		case 'o':
-			o->out = optarg;
-			break;
-		case 'r':
-			o->resume = 1;
-			break;
-		case 'k':
-			o->kernels = optarg;
-			break;
-		case 'i':
-			o->image = optarg;
-			break;
-		case 'q':
-			o->qemu = optarg;
-			break;
-		case 'j':
-			o->jobs = (int)number("--jobs", optarg, 1, MAX_JOBS);
-			break;
-		case 'J':
-			o->par_jobs = (int)number("--parallel-jobs", optarg, 1,
-						  MAX_JOBS);
-			break;
-		case 'S':
-			o->seed = (uint64_t)number("--seed", optarg, 0,
-						   LLONG_MAX);
-			o->seed_given = 1;
-			break;
-		case 'h':
-			parse_shard(o, optarg);
-			break;
-		case 'c':
-			o->canary_s =
-				(int)number("--kvm-canary", optarg, 1, 600);
-			break;
-		case 'p':
-			o->perf = 1;
-			break;
-		case 'n':
-			o->dry_run = 1;
-			break;
-		case 'u':
-		case 'R':
-		case 'M':
-			mode = c == 'u' ? M_SUMMARIZE :
-			       c == 'R' ? M_RESCAN :
-					  M_MERGE;
-			*dir = optarg;
-			break;
-		case 'D':
-			mode = M_DESCRIBE;
-			break;
-		case 'P':
-			mode = M_AXIS;
-			*dir = optarg;
-			break;
-		case 'Q':
-			o->quiet = 1;
-			break;
-		case 'V':
-			o->verbose = 1;
-			break;
-		case 'A':
-			o->append = optarg;
-			break;
-		case 'X':
-			if (o->nqemu_args == MAX_QEMU_ARGS)
-				die("more than %d --qemu-arg options",
-				    MAX_QEMU_ARGS);
-			o->qemu_args[o->nqemu_args++] = optarg;
-			break;
-		case 'H':
-			usage(stdout);
-			exit(0);
-		default:
-			usage(stderr);
-			exit(2);
-		}
-	}
-	if (optind != argc && mode != M_MERGE)
-		die("unexpected argument '%s' (see --help)", argv[optind]);
-	return mode;
 }
 
 /* --- modes ------------------------------------------------------------------------ */
@@ -667,7 +482,15 @@ int main(int argc, char **argv)
 
 	/* A QEMU that exits early makes a write fail, never kill the runner. */
 	signal(SIGPIPE, SIG_IGN);
-	switch (parse_args(&r.o, argc, argv, &dir)) {
+	switch (options_parse(&r.o, argc, argv, &dir, r.err, sizeof(r.err))) {
+	case -1:
+		die("%s", r.err);
+	case M_HELP:
+		options_usage(stdout);
+		return 0;
+	case M_USAGE:
+		options_usage(stderr);
+		return 2;
 	case M_SUMMARIZE:
 		return mode_summarize(&r, dir);
 	case M_RESCAN:

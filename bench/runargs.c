@@ -10,7 +10,10 @@
  *	file PATH crc32		a kernel or the image, as it was
  */
 #define _GNU_SOURCE
-#include "results.h"
+#include "runargs.h"
+#include "inputs.h"
+#include "plan.h"
+#include "util.h"
 #include "../guest-image/record.h"
 
 #include <errno.h>

@@ -5,9 +5,12 @@
 #include "arch.h"
 #include "classify.h"
 #include "leftovers.h"
+#include "plan.h"
 #include "progress.h"
+#include "qemu.h"
 #include "results.h"
 #include "slot.h"
+#include "vm.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -7,8 +7,8 @@
 #ifndef CRNGBENCH_SCHED_H
 #define CRNGBENCH_SCHED_H
 
-#include "matrix.h"
-#include "run.h"
+#include "plan.h"
+#include "context.h"
 
 #include <signal.h>
 #include <stddef.h>

@@ -4,8 +4,12 @@
 #include "accel.h"
 #include "arch.h"
 #include "classify.h"
+#include "inputs.h"
 #include "leftovers.h"
+#include "plan.h"
+#include "qemu.h"
 #include "results.h"
+#include "vm.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -17,11 +21,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-void boot_id(const struct boot_plan *p, char *buf, size_t len)
-{
-	snprintf(buf, len, "c%zu-r%d", p->cell, p->rep);
-}
 
 /* A saved seed for seed=saved cells: fresh random bytes per boot. */
 int make_seed(struct slot *s, int dry_run)

@@ -8,10 +8,10 @@
 #ifndef CRNGBENCH_SLOT_H
 #define CRNGBENCH_SLOT_H
 
-#include "matrix.h"
-#include "qemu.h"
+#include "context.h"
+#include "plan.h"
 #include "row.h"
-#include "run.h"
+#include "vm.h"
 
 #include <stddef.h>
 #include <stdint.h>

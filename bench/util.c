@@ -71,14 +71,17 @@ void text_printf(char *dst, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-int err_set(char *err, size_t errlen, const char *fmt, ...)
+int parse_int(const char *s, int lo, int hi, int *out)
 {
-	va_list ap;
+	char *end;
+	long v;
 
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		return -1;
+	*out = (int)v;
+	return 0;
 }
 
 int path_fmt(char *buf, size_t len, const char *fmt, ...)

@@ -5,11 +5,13 @@
  * operations that make results crash-safe (one-write appends, write to a
  * temporary and rename).
  *
- * Error convention: functions return 0 on success, or -1 with errno set (or
- * a message in an err buffer where they take one). Only main() exits.
+ * Error convention (err.h): functions return 0 on success, or -1 with errno
+ * set (or a message in an err buffer where they take one). Only main() exits.
  */
 #ifndef CRNGBENCH_UTIL_H
 #define CRNGBENCH_UTIL_H
+
+#include "err.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -31,9 +33,8 @@ void text_printf(char *dst, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 #define set_text(dst, ...) text_printf(dst, sizeof(dst), __VA_ARGS__)
 
-/* An error message into err; returns -1 for "return err_set(...)". */
-int err_set(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* A whole decimal number from lo to hi into *out; -1 if s is not one. */
+int parse_int(const char *s, int lo, int hi, int *out);
 
 /* snprintf for paths: -1 with ENAMETOOLONG when it does not fit. */
 int path_fmt(char *buf, size_t len, const char *fmt, ...)

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # make unit: the fast tier, no kernel and no guest image. Unit tests (built
 # by the Makefile from its own source lists, plain and with ASan+UBSan), a
-# fuzz smoke run of the record reader, the runner's input checks, the runner
-# against tests/fake-qemu (the per-machine quirks too), its QEMU command
-# lines against tests/golden/, and the plot, report and mail scripts on the
+# fuzz smoke run of the record reader, the runner's call graph and file
+# sizes, the runner's input checks, the runner against tests/fake-qemu (the
+# per-machine quirks too), its QEMU command lines against tests/golden/,
+# and the plot, report and mail scripts on the
 # fixture run, and those scripts on hostile and damaged results directories.
 # One PASS:/FAIL: line per check; ends with "N passed, N failed".
 set -uo pipefail
@@ -45,6 +46,9 @@ else
 	say "FAIL: fuzz: cannot build with clang -fsanitize=fuzzer: $(head -n 2 "$out/cc.err" | tr '\n' ' ') (apt-get install clang libclang-rt-14-dev)"
 fi
 
+# No circle among the runner's files, none over 600 lines (after the build:
+# it reads the unit tests' objects).
+collect "bench call graph and file sizes" tests/callgraph.sh
 collect "runner input checks" tests/runner_inputs.sh
 collect "runner against fake-qemu" tests/fake_boots.sh
 collect "golden QEMU command lines" tests/golden_cmdlines.sh

@@ -2,6 +2,9 @@
 /* Matrix parsing, validation, expansion, run order and shards. */
 #define _GNU_SOURCE
 #include "../../bench/matrix.h"
+#include "../../bench/matrixcheck.h"
+#include "../../bench/matrixfile.h"
+#include "../../bench/plan.h"
 #include "check.h"
 
 #include <stdlib.h>

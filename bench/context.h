@@ -1,23 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One invocation of crngbench-run: its options and everything the modes
- * share (the matrix, where kernels, image and results are, what KVM can
- * do, which boots a results directory already holds). main() fills it;
- * results.c and sched.c work on it and report errors in err.
+ * The run context: one invocation of crngbench-run, its options and
+ * everything the modes share (the matrix, where kernels, image and results
+ * are, what KVM can do, which boots a results directory already holds).
+ * main() (run.c) fills it; the other files work on it and report errors in
+ * err (ERR, err.h). No file-level globals.
  */
-#ifndef CRNGBENCH_RUN_H
-#define CRNGBENCH_RUN_H
+#ifndef CRNGBENCH_CONTEXT_H
+#define CRNGBENCH_CONTEXT_H
 
+#include "err.h"
 #include "matrix.h"
-#include "util.h"
 
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#define MAX_JOBS 16
-#define MAX_SETS 64
-#define MAX_QEMU_ARGS 32
 
 struct run_opts {
 	const char *matrix_file;
@@ -67,10 +64,4 @@ struct run {
 	char err[2048];
 };
 
-/* A message into r->err; -1, for "return ERR(r, ...)". */
-#define ERR(r, ...) err_set((r)->err, sizeof((r)->err), __VA_ARGS__)
-
-/* The "c<cell>-r<rep>" id of a planned boot. */
-void boot_id(const struct boot_plan *p, char *buf, size_t len);
-
-#endif /* CRNGBENCH_RUN_H */
+#endif /* CRNGBENCH_CONTEXT_H */

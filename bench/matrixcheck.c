@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a matrix may hold: every value against what its axis accepts, the
+ * plan's size, and what the settings and machines allow together. The
+ * probe-only guests of other architectures have no RDRAND models, no
+ * LAPIC or PIT choice, no ftrace, no virtio-rng and no KVM here, and m68k
+ * has one CONFIG_HZ: a matrix that asks for those with them is an error,
+ * not a silent skip. Static rules only: whether QEMU takes a -cpu spelling
+ * is asked of QEMU (run.c).
+ */
+#define _GNU_SOURCE
+#include "matrixcheck.h"
+#include "accel.h"
+#include "arch.h"
+#include "err.h"
+#include "plan.h"
+#include "util.h"
+#include "../guest-image/record.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int one_of(const char *v, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v, list[i]))
+			return 1;
+	return 0;
+}
+
+static int valid_reads(const char *v, char *bad, size_t badlen)
+{
+	char buf[MAX_VALUE_LEN], *tok, *save = NULL;
+
+	if (!strcmp(v, "none"))
+		return 1;
+	snprintf(buf, sizeof(buf), "%s", v);
+	for (tok = strtok_r(buf, ":", &save); tok;
+	     tok = strtok_r(NULL, ":", &save))
+		if (!one_of(tok, crb_read_names, crb_nreads)) {
+			snprintf(bad, badlen, "%s", tok);
+			return 0;
+		}
+	return 1;
+}
+
+/*
+ * What a machine other than x86_64 cannot do, checked on the cells the
+ * matrix plans (an exclude line can take such a combination out).
+ */
+static int validate_arch_cell(const struct cell *c, const struct arch *ar,
+			      char *err, size_t errlen)
+{
+	static const struct {
+		int axis;
+		const char *bad, *why;
+	} x86_only[] = {
+		{ AX_accel, "kvm", "KVM runs x86_64 guests only here" },
+		{ AX_trace, "on", "their kernels have no ftrace" },
+		{ AX_virtio_rng, "on", "their machines get no virtio-rng" },
+		{ AX_timer, "lapic", "the timer axis is x86's" },
+		{ AX_timer, "pit", "the timer axis is x86's" },
+		{ AX_seed, "saved", "there is no systemd to load a seed" },
+	};
+
+	for (size_t k = 0; k < sizeof(x86_only) / sizeof(x86_only[0]); k++)
+		if (!strcmp(c->v[x86_only[k].axis], x86_only[k].bad))
+			return err_set(
+				err, errlen,
+				"arch=%s with %s=%s: %s (give that axis another value, exclude the combination, or use a matrix per architecture)",
+				ar->name,
+				axis_name((enum axis)x86_only[k].axis),
+				x86_only[k].bad, x86_only[k].why);
+	if (ar->seed_never && !strcmp(c->v[AX_bootseed], "on"))
+		return err_set(
+			err, errlen,
+			"arch=%s with bootseed=on: its kernel never credits the boot-loader seed (QEMU always passes one and 6.1 would credit it before reading random.trust_bootloader=, so it is built without RANDOM_TRUST_BOOTLOADER; see kernel/config/%s/rng.config); exclude it with: exclude = arch=%s bootseed=on",
+			ar->name, ar->kernel_arch, ar->name);
+	if (ar->seed_absent && !strcmp(c->v[AX_bootseed], "on"))
+		return err_set(
+			err, errlen,
+			"arch=%s with bootseed=on: QEMU gives this machine no boot-loader seed (no /chosen/rng-seed in the device tree it passes), so it would be the same boot as bootseed=off; exclude it with: exclude = arch=%s bootseed=on",
+			ar->name, ar->name);
+	return 0;
+}
+
+static int validate_arches(const struct matrix *m, char *err, size_t errlen)
+{
+	for (int i = 0; i < m->nvalues[AX_arch]; i++) {
+		const struct arch *ar = arch_find(m->values[AX_arch][i]);
+
+		/* Kernels are built per arch x variant x HZ: axis-wide. */
+		if (ar->fixed_hz)
+			for (int h = 0; h < m->nvalues[AX_hz]; h++)
+				if (strcmp(m->values[AX_hz][h], ar->fixed_hz))
+					return err_set(
+						err, errlen,
+						"arch=%s with hz=%s: its CONFIG_HZ is fixed; accepted: hz=%s",
+						ar->name, m->values[AX_hz][h],
+						ar->fixed_hz);
+	}
+	for (size_t i = 0; i < matrix_ncells(m); i++) {
+		struct cell c;
+		const struct arch *ar;
+
+		matrix_cell(m, i, &c);
+		ar = arch_find(c.v[AX_arch]);
+		if (!ar->x86 && matrix_cell_planned(m, &c) &&
+		    validate_arch_cell(&c, ar, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+/* The settings beyond each value's own range, per accelerator in use. */
+static int validate_settings(const struct matrix *m, char *err, size_t errlen)
+{
+	if (validate_arches(m, err, errlen))
+		return -1;
+	for (int i = 0; i < m->nvalues[AX_accel]; i++) {
+		const char *acc = m->values[AX_accel][i];
+		int rd = matrix_setting(m, SET_read_timeout, acc),
+		    ready = matrix_setting(m, SET_ready_timeout, acc);
+
+		if (ready < rd)
+			return err_set(
+				err, errlen,
+				"ready_timeout=%d is below read_timeout=%d for accel=%s: the censor bound of CRNG ready (when the report goes out) must not come before the reads' budget ends; give ready_timeout >= read_timeout (or leave it out: it is then read_timeout)",
+				ready, rd, acc);
+		if (!strcmp(acc, "icount") && matrix_icount_shift(m) < 0)
+			return err_set(
+				err, errlen,
+				"icount=%s: need shift=N with N from 0 to 10 (a guest ns is 2^N instructions' worth; shift=auto would follow the host's clock, which icount is here to avoid), e.g. icount=shift=0,sleep=off",
+				m->icount);
+	}
+	return 0;
+}
+
+int matrix_validate(const struct matrix *m, char *err, size_t errlen)
+{
+	static const char *const onoff[] = { "on", "off" };
+	static const char *const hz[] = { "100", "250", "1000" };
+	static const char *const seed[] = { "none", "saved" };
+	static const char *const timer[] = { "auto", "lapic", "pit" };
+
+	for (int a = 0; a < AX_N; a++) {
+		for (int i = 0; i < m->nvalues[a]; i++) {
+			const char *v = m->values[a][i];
+			char bad[MAX_VALUE_LEN];
+			int x;
+
+			switch (a) {
+			case AX_hz:
+				if (!one_of(v, hz, 3))
+					return err_set(
+						err, errlen,
+						"hz=%s: accepted values are 100, 250, 1000",
+						v);
+				break;
+			case AX_accel:
+				if (!accel_find(v))
+					return err_set(
+						err, errlen,
+						"accel=%s: accepted values are %s",
+						v, accel_list());
+				break;
+			case AX_arch:
+				if (!arch_find(v))
+					return err_set(
+						err, errlen,
+						"arch=%s: accepted values are %s",
+						v, arch_list());
+				break;
+			case AX_bootseed:
+			case AX_trust_cpu:
+			case AX_virtio_rng:
+			case AX_nocounter:
+			case AX_trace:
+				if (!one_of(v, onoff, 2))
+					return err_set(
+						err, errlen,
+						"%s=%s: accepted values are on, off",
+						axis_name((enum axis)a), v);
+				break;
+			case AX_seed:
+				if (!one_of(v, seed, 2))
+					return err_set(
+						err, errlen,
+						"seed=%s: accepted values are none, saved",
+						v);
+				break;
+			case AX_timer:
+				if (!one_of(v, timer, 3))
+					return err_set(
+						err, errlen,
+						"timer=%s: accepted values are auto (the accelerator's own: lapic, pit under icount), lapic, pit",
+						v);
+				break;
+			case AX_smp:
+				if (parse_int(v, 1, 8, &x))
+					return err_set(
+						err, errlen,
+						"smp=%s: accepted values are 1 to 8",
+						v);
+				break;
+			case AX_reads:
+				if (!valid_reads(v, bad, sizeof(bad)))
+					return err_set(
+						err, errlen,
+						"reads=%s: unknown read '%s'; reads are %s joined with ':' (or none)",
+						v, bad, crb_read_list());
+				break;
+			case AX_cpu:
+				/* QEMU's own spelling; the runner asks QEMU. Refuse only
+				 * what would break the command line. */
+				if (strpbrk(v, " \t'\"\\"))
+					return err_set(
+						err, errlen,
+						"cpu=%s: spaces and quotes are not part of a -cpu spelling",
+						v);
+				break;
+			case AX_variant:
+				if (strspn(v,
+					   "abcdefghijklmnopqrstuvwxyz0123456789-_") !=
+				    strlen(v))
+					return err_set(
+						err, errlen,
+						"variant=%s: not a variant name (see kernel/variants)",
+						v);
+				break;
+			}
+		}
+	}
+	return matrix_check_size(m, err, errlen) ?
+		       -1 :
+		       validate_settings(m, err, errlen);
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* --merge: the shards of one run as one run (merge.c). */
+#ifndef CRNGBENCH_MERGE_H
+#define CRNGBENCH_MERGE_H
+
+#include <stddef.h>
+
+/*
+ * The shards dirs of one run into out. Every shard must have the same
+ * run.matrix and seed, and run.args alike but for the shard, parallel_jobs
+ * and the paths of files whose checksums agree; together they must hold
+ * every planned boot exactly once, and no row of a boot the plan does not
+ * have. Nothing is written unless all of that holds; the merged run (its
+ * run.args the first shard's as shard 1/1) is built in a temporary
+ * directory and renamed.
+ */
+int results_merge(const char *out, char *const *dirs, int ndirs, char *err,
+		  size_t errlen);
+
+#endif /* CRNGBENCH_MERGE_H */

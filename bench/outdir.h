@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What --out may be: a new or empty directory, or with --resume a run the
+ * runner started; locked against a second runner (outdir.c).
+ */
+#ifndef CRNGBENCH_OUTDIR_H
+#define CRNGBENCH_OUTDIR_H
+
+#include "context.h"
+
+#include <stddef.h>
+
+/*
+ * Create (or, with --resume, reopen) r->out_dir: writable, locked against a
+ * second runner, holding no other run unless resuming. An existing
+ * directory must be empty or a run (results_is_run); anything else is
+ * refused before a file is written there.
+ */
+int results_open(struct run *r);
+/* Is dir a run of the runner: its run.matrix, starting MATRIX_RESOLVED? */
+int results_is_run(const char *dir);
+
+#endif /* CRNGBENCH_OUTDIR_H */

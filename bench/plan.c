@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A matrix's cells, which of them the plan holds (combinations that exist,
+ * exclude lines), the run order, the shards, and the kernels it boots.
+ */
+#define _GNU_SOURCE
+#include "plan.h"
+#include "accel.h"
+#include "err.h"
+#include "stats.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+size_t matrix_nkernels(const struct matrix *m)
+{
+	return (size_t)m->nvalues[AX_arch] * (size_t)m->nvalues[AX_variant] *
+	       (size_t)m->nvalues[AX_hz];
+}
+
+void matrix_kernel(const struct matrix *m, size_t i, struct kernel_ref *k)
+{
+	size_t nh = (size_t)m->nvalues[AX_hz],
+	       nv = (size_t)m->nvalues[AX_variant];
+
+	k->hz = m->values[AX_hz][i % nh];
+	k->variant = m->values[AX_variant][i / nh % nv];
+	k->arch = m->values[AX_arch][i / nh / nv];
+}
+
+size_t matrix_ncells(const struct matrix *m)
+{
+	size_t n = 1;
+
+	for (int a = 0; a < AX_N; a++)
+		n *= (size_t)m->nvalues[a];
+	return n;
+}
+
+void matrix_cell(const struct matrix *m, size_t index, struct cell *c)
+{
+	size_t rest = index;
+
+	c->index = (int)index;
+	/* Last axis varies fastest. */
+	for (int a = AX_N - 1; a >= 0; a--) {
+		c->v[a] = m->values[a][rest % (size_t)m->nvalues[a]];
+		rest /= (size_t)m->nvalues[a];
+	}
+}
+
+int matrix_combination_ok(const char *accel, const char *cpu)
+{
+	const struct accel *a = accel_find(accel);
+
+	/* -cpu host passes the host CPU through: KVM only. */
+	return !(a && !a->needs_kvm && !strncmp(cpu, "host", 4) &&
+		 (cpu[4] == '\0' || cpu[4] == ','));
+}
+
+/* Is v one of the comma-separated values of list (axis a's spelling)? */
+static int in_list(int a, const char *list, const char *v)
+{
+	const char *p = list, *x;
+	size_t len;
+
+	while (*p) {
+		len = matrix_next_value(a, &p, &x);
+		if (len == strlen(v) && !strncmp(x, v, len))
+			return 1;
+	}
+	return 0;
+}
+
+/* Does the cell match every axis=value of exclusion e? */
+static int excluded_by(const char *e, const struct cell *c)
+{
+	char buf[4 * MAX_VALUE_LEN], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", e);
+	for (tok = strtok_r(buf, " \t", &save); tok;
+	     tok = strtok_r(NULL, " \t", &save)) {
+		char *eq = strchr(tok, '=');
+		int a;
+
+		*eq = '\0'; /* add_exclude checked the form */
+		a = axis_lookup(tok);
+		if (!in_list(a, eq + 1, c->v[a]))
+			return 0;
+	}
+	return 1;
+}
+
+int matrix_cell_planned(const struct matrix *m, const struct cell *c)
+{
+	if (!matrix_combination_ok(c->v[AX_accel], c->v[AX_cpu]))
+		return 0;
+	for (int i = 0; i < m->nexclude; i++)
+		if (excluded_by(m->exclude[i], c))
+			return 0;
+	return 1;
+}
+
+int matrix_check_size(const struct matrix *m, char *err, size_t errlen)
+{
+	size_t cells = 1;
+
+	for (int a = 0; a < AX_N; a++) {
+		size_t v = (size_t)(m->nvalues[a] > 0 ? m->nvalues[a] : 1);
+
+		cells = cells > SIZE_MAX / v ? SIZE_MAX : cells * v;
+	}
+	if (m->reps < 1 || cells <= MAX_PLAN_BOOTS / (size_t)m->reps)
+		return 0;
+	if (cells <= SIZE_MAX / (size_t)m->reps)
+		return err_set(
+			err, errlen,
+			"the matrix has %zu cells x %d reps = %zu boots, more than the limit of %d boots a run may plan; give its axes fewer values or fewer reps (or split it into several matrices)",
+			cells, m->reps, cells * (size_t)m->reps,
+			MAX_PLAN_BOOTS);
+	return err_set(
+		err, errlen,
+		"the matrix has %zu cells x %d reps, more than %zu boots, above the limit of %d boots a run may plan; give its axes fewer values or fewer reps (or split it into several matrices)",
+		cells, m->reps, SIZE_MAX, MAX_PLAN_BOOTS);
+}
+
+void boot_id(const struct boot_plan *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "c%zu-r%d", p->cell, p->rep);
+}
+
+struct boot_plan *matrix_plan(const struct matrix *m, uint64_t seed,
+			      int shard_k, int shard_n, size_t *count)
+{
+	char err[8];
+	size_t ncells, total, n = 0;
+	struct boot_plan *plan;
+	size_t *order;
+	uint64_t st = seed;
+
+	*count = 0;
+	if (matrix_check_size(m, err, sizeof(err)))
+		return NULL;
+	ncells = matrix_ncells(m);
+	total = ncells * (size_t)m->reps;
+	plan = calloc(total ? total : 1, sizeof(*plan));
+	order = malloc((ncells ? ncells : 1) * sizeof(*order));
+	if (!plan || !order) {
+		free(plan);
+		free(order);
+		return NULL;
+	}
+	for (int rep = 0; rep < m->reps; rep++) {
+		for (size_t i = 0; i < ncells; i++)
+			order[i] = i;
+		for (size_t i = ncells; i > 1; i--) { /* Fisher-Yates */
+			size_t j = rng_next(&st) % i, t = order[i - 1];
+
+			order[i - 1] = order[j];
+			order[j] = t;
+		}
+		for (size_t i = 0; i < ncells; i++) {
+			size_t canon = order[i] * (size_t)m->reps + (size_t)rep;
+			struct cell c;
+
+			matrix_cell(m, order[i], &c);
+			if (!matrix_cell_planned(m, &c))
+				continue;
+
+			if ((int)(canon % (size_t)shard_n) != shard_k - 1)
+				continue;
+			plan[n].cell = order[i];
+			plan[n].rep = rep;
+			plan[n].canonical = canon;
+			n++;
+		}
+	}
+	free(order);
+	*count = n;
+	return plan;
+}

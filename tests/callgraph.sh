@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The runner's structure (DESIGN.md): no two bench/*.c files call each
+# other, directly or round a longer circle, and no bench/*.c is over 600
+# lines. The file-level call graph comes from the objects the unit tests
+# link (build/unit/plain/bench/*.o, built by make unit-bins) and main's
+# own bench/run.c: an edge A -> B where A's object leaves a symbol
+# undefined that B's object defines (nm). A circle is named file by file.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+max_lines=600
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# symbols OBJ...: "D|U <source>.c <symbol>" lines, one per global symbol.
+symbols() {
+	local o src
+	for o in "$@"; do
+		src=$(basename "$o" .o).c
+		nm -g --defined-only "$o" | awk -v s="$src" 'NF == 3 { print "D", s, $3 }'
+		nm -u "$o" | awk -v s="$src" '{ print "U", s, $NF }'
+	done
+}
+
+# cycle <symbols-file>: the first circle found ("a.c -> b.c -> a.c"), or nothing.
+cycle() {
+	python3 - "$1" <<'PY'
+import sys
+defs, uses = {}, {}
+for line in open(sys.argv[1]):
+    kind, src, sym = line.split()
+    uses.setdefault(src, set())
+    if kind == "D":
+        defs[sym] = src
+    else:
+        uses[src].add(sym)
+graph = {a: sorted({defs[s] for s in syms if s in defs and defs[s] != a})
+         for a, syms in uses.items()}
+state, path = {}, []
+def visit(a):
+    state[a] = 1
+    path.append(a)
+    for b in graph[a]:
+        if state.get(b) == 1:
+            return path[path.index(b):] + [b]
+        if b not in state:
+            c = visit(b)
+            if c:
+                return c
+    path.pop()
+    state[a] = 2
+    return None
+for a in sorted(graph):
+    if a not in state:
+        c = visit(a)
+        if c:
+            print(" -> ".join(c))
+            break
+PY
+}
+
+# The detector itself finds a circle: two files that call each other.
+printf 'int pong(int);\nint ping(int n) { return n ? pong(n - 1) : 0; }\n' >"$tmp/ping.c"
+printf 'int ping(int);\nint pong(int n) { return n ? ping(n - 1) : 1; }\n' >"$tmp/pong.c"
+if cc -c -o "$tmp/ping.o" "$tmp/ping.c" && cc -c -o "$tmp/pong.o" "$tmp/pong.c" &&
+	symbols "$tmp/ping.o" "$tmp/pong.o" >"$tmp/self.sym" &&
+	[ -n "$(cycle "$tmp/self.sym")" ]; then
+	echo "PASS: callgraph: the check finds a circle between two files that call each other"
+else
+	echo "FAIL: callgraph: the check finds no circle in ping.c <-> pong.c: $(tr '\n' ' ' <"$tmp/self.sym" 2>/dev/null)"
+fi
+
+# The objects of today's bench/*.c (a stale object of a removed file is not
+# read); bench/run.c (main) is not part of the unit tests' library.
+objs=() missing=
+for c in bench/*.c; do
+	o=build/unit/plain/${c%.c}.o
+	if [ "$c" = bench/run.c ]; then
+		o=$tmp/run.o
+		cc -std=c11 -c -o "$o" "$c" 2>"$tmp/cc.err" ||
+			echo "FAIL: callgraph: cannot compile $c: $(head -n 2 "$tmp/cc.err" | tr '\n' ' ')"
+	fi
+	if [ -e "$o" ]; then objs+=("$o"); else missing+=" $c"; fi
+done
+if [ -n "$missing" ]; then
+	echo "FAIL: callgraph: bench files with no unit-test object (make unit-bins; a new file goes in the Makefile's RUNNER_SRC):$missing"
+else
+	symbols "${objs[@]}" >"$tmp/bench.sym"
+	c=$(cycle "$tmp/bench.sym")
+	if [ -n "$c" ]; then
+		echo "FAIL: callgraph: bench/*.c files call each other in a circle: $c"
+	else
+		echo "PASS: callgraph: no two bench/*.c files call each other, directly or round a circle (${#objs[@]} files)"
+	fi
+fi
+
+long=$(wc -l bench/*.c | awk -v m=$max_lines '$2 != "total" && $1 > m { printf " %s (%d lines)", $2, $1 }')
+if [ -n "$long" ]; then
+	echo "FAIL: callgraph: bench/*.c over $max_lines lines:$long"
+else
+	echo "PASS: callgraph: every bench/*.c is at most $max_lines lines"
+fi
