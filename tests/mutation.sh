@@ -23,7 +23,6 @@ cd "$tmp/tree" || exit 0
 # a repository of its own: some checks clone the tree as a user would
 git init -q && git add -A && git -c user.name=mutation -c user.email=mutation@localhost commit -qm copy ||
 	{ echo "FAIL: mutation: cannot make the copy a repository"; exit 0; }
-export CRNGBENCH_RUNNER=$PWD/build/crngbench-run
 if ! make -s -j"$(nproc)" CFLAGS='-O0 -g' unit-bins >"$tmp/base.log" 2>&1; then
 	echo "FAIL: mutation: the unmutated copy does not build: $(tail -n 3 "$tmp/base.log" | tr '\n' ' ')"
 	exit 0
@@ -54,7 +53,7 @@ while IFS=$'\x1f' read -r id file expr checks; do
 		[ -n "${base_ok[$c]:-}" ] && continue
 		if check "$c"; then base_ok[$c]=1; else
 			base_ok[$c]=0
-			echo "FAIL: mutation: check $c fails on the unmutated tree: $(grep -m2 -E 'FAIL|rror' "$tmp/check.txt" | tr '\n' ' ')"
+			echo "FAIL: mutation: check $c fails on the unmutated tree: $( (grep -m2 '^FAIL' "$tmp/check.txt" || tail -n 3 "$tmp/check.txt") | tr '\n' ' ')"
 		fi
 	done
 done < <(sed -e '/^#/d' -e '/^[[:space:]]*$/d' -e 's/[[:space:]]*@@[[:space:]]*/\x1f/g' "$root/$list")

@@ -67,4 +67,7 @@ fi
 step "the revert's architectures: cross kernels and probe-only boots (icount)"
 collect "arches" tests/arches.sh
 
+step "the mutation check: each breakage of tests/mutants must fail a test"
+collect "mutation check" tests/mutation.sh
+
 closing --skipped
