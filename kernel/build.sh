@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build the crngbench guest kernels from Debian's linux-source-6.1.
 #
-#   kernel/build.sh [--check] VARIANT[,VARIANT...]
+#   kernel/build.sh [--check | --where] VARIANT[,VARIANT...]
+#   kernel/build.sh --kernels-dir
 #
 # Environment (the top-level Makefile passes these through):
 #   CRNGBENCH_CACHE  cache root (scripts/cache-dir.sh)
@@ -14,15 +15,20 @@
 #   JOBS             make -j (default: number of CPUs)
 #
 # --check validates everything that can be known before building (tools,
-# variant names, that every patch applies, HZ) and exits.
+# variant names, that every patch applies, HZ) and exits. --where prints
+# each variant's kernel directory and --kernels-dir the directory the
+# runner's --kernels takes (the base's), building nothing: the one
+# spelling of those names outside bench/arch.c (tests/tables.sh checks that
+# the runner finds kernels where this says they are).
 #
 # Layout under the cache (nothing is written into the checkout):
 #   src/<pkg>/            one unpacked tree; only patched files ever change
 #   src/<pkg>.orig/       pristine copies of every file any patch touches
 #   build/<pkg>-hz<HZ>/   one kbuild O= directory per HZ, shared by variants
 #                         (build/<pkg>-<arch>-hz<HZ>/ for other architectures)
-#   kernels/<variant>-hz<HZ>/{bzImage,release,config,key}
-#   kernels/<variant>-hz<HZ>-<arch>/{<image>,<dtb>,release,config,key}
+#   kernels/<base>/<variant>-hz<HZ>/{bzImage,release,config,key,base,package}
+#   kernels/<base>/<variant>-hz<HZ>-<arch>/{<image>,<dtb>,release,...}
+#   (one directory per base: building one base never replaces another's)
 #
 # Why one tree: the variants differ in a few files. Switching variant
 # rewrites only the files whose content differs, so kbuild recompiles just
@@ -42,9 +48,13 @@ extra=${EXTRA_PATCHES:-}
 die() { printf 'kernel/build.sh: error: %s\n' "$*" >&2; exit 2; }
 note() { printf '[kernel] %s\n' "$*" >&2; }
 
-check_only=0
-if [ "${1:-}" = --check ]; then check_only=1; shift; fi
-[ $# -eq 1 ] || die "usage: kernel/build.sh [--check] VARIANT[,VARIANT...]"
+check_only=0 mode=build
+case ${1:-} in
+--check) check_only=1; shift ;;
+--where) mode=where; shift ;;
+--kernels-dir) mode=kernels-dir; shift; set -- "$("$here/../scripts/variants.sh" --lines | head -n 1)" "$@" ;;
+esac
+[ $# -eq 1 ] || die "usage: kernel/build.sh [--check | --where] VARIANT[,VARIANT...] | --kernels-dir"
 
 known=$("$here/../scripts/variants.sh" --lines)
 patches_of() { awk -v v="$1" '!/^#/ && $1 == v {for (i = 2; i <= NF; i++) print $i}' "$here/variants"; }
@@ -80,6 +90,16 @@ patchdir=$here/../$(table_get "$here/bases" "$base" patches) || die "kernel/base
 if [ "$fixed_hz" != choice ] && [ "$hz" != "$fixed_hz" ]; then
 	die "KERNEL_ARCH=$arch has CONFIG_HZ fixed at $fixed_hz; use KERNEL_HZ=$fixed_hz"
 fi
+# Where each kernel goes (the runner's bench/arch.c spells the same name):
+# the systemd guest's kernels are named without their row
+kernels="$cache/kernels/$base"
+suffix=
+[ "$guest" = systemd ] || suffix="-$arch"
+kernel_dir() { printf '%s/%s-hz%s%s\n' "$kernels" "$1" "$hz" "$suffix"; }
+case $mode in
+kernels-dir) echo "$kernels"; exit 0 ;;
+where) for v in "${variants[@]}"; do kernel_dir "$v"; done; exit 0 ;;
+esac
 command -v "${cross}gcc" >/dev/null 2>&1 ||
 	die "compiler ${cross}gcc for KERNEL_ARCH=$arch not found. Install it with: apt-get install -y $ccpkg (or run 'scripts/deps.sh --arch $arch' as root)"
 for p in $extra; do [ -r "$p" ] || die "EXTRA_PATCHES: cannot read '$p'"; done
@@ -100,10 +120,6 @@ pkgver=$(dpkg-query -W -f='${Version}' "$basepkg" 2>/dev/null || true)
 pkg="linux-$pkgver"
 src="$cache/src/$pkg"
 orig="$cache/src/$pkg.orig"
-# the systemd guest's kernels are named without their row, as the runner
-# (bench/arch.c) looks for them
-suffix=
-[ "$guest" = systemd ] || suffix="-$arch"
 build="$cache/build/$pkg$suffix-hz$hz"
 
 series_of() { # the patch files of a variant, in order, then EXTRA_PATCHES
@@ -274,8 +290,8 @@ key_of() { # content key of one kernel's inputs
 }
 
 for v in "${variants[@]}"; do
-	name="$v-hz$hz$suffix"
-	out="$cache/kernels/$name"
+	out=$(kernel_dir "$v")
+	name=$(basename "$out")
 	key=$(key_of "$v")
 	if [ -e "$out/$image" ] && [ "$(cat "$out/key" 2>/dev/null)" = "$key" ]; then
 		note "$name: up to date ($(cat "$out/release"))"
