@@ -167,7 +167,7 @@ run: runner image
 	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(basename $(notdir $(wildcard bench/*.matrix)))" >&2; exit 2; }
 	@out=$(RESULTS)/$(MATRIX)-$$(date -u +%Y%m%dT%H%M%SZ); mkdir -p $(RESULTS); \
 	$(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --image $(IMAGE) --qemu $(QEMU) \
-		--kernels $(CRNGBENCH_CACHE)/kernels --out $$out $(RUNFLAGS) && \
+		--kernels "$$(kernel/build.sh --kernels-dir)" --out $$out $(RUNFLAGS) && \
 	ln -sfn $$(basename $$out) $(RESULTS)/latest && echo "results: $$out"
 
 # Each stage timed; the split (with the runner's host time per accelerator)

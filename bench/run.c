@@ -156,29 +156,38 @@ static int mode_describe(void)
 
 /* --- the sweep ------------------------------------------------------------------- */
 
+/*
+ * The kernels' directory when --kernels names none: kernel/build.sh's own
+ * answer (--kernels-dir: the cache directory and the default base), so
+ * that where kernels go is spelled in one place; run from the checkout.
+ */
+static void default_kernels(char *dir, size_t len)
+{
+	char *argv[] = { "kernel/build.sh", "--kernels-dir", NULL };
+	char out[PATH_MAX + 256];
+	int rc = run_quick(argv, NULL, 30, out, sizeof(out));
+
+	out[strcspn(out, "\n")] = '\0';
+	if (rc != 0 || out[0] != '/')
+		die("no --kernels DIR given, and 'kernel/build.sh --kernels-dir' "
+		    "(the built kernels' directory) failed: %s; run from the "
+		    "checkout or give --kernels DIR",
+		    out[0] ? out : "no output");
+	if (path_fmt(dir, len, "%s", out))
+		die("a path is longer than %d bytes", PATH_MAX - 1);
+}
+
 static void default_paths(struct run *r)
 {
-	const char *cache = getenv("CRNGBENCH_CACHE"),
-		   *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char base[PATH_MAX];
-	int bad = 0;
-
-	if (cache && *cache)
-		bad = path_fmt(base, sizeof(base), "%s", cache);
-	else if (xdg && *xdg)
-		bad = path_fmt(base, sizeof(base), "%s/crngbench", xdg);
-	else
-		bad = path_fmt(base, sizeof(base), "%s/.cache/crngbench",
-			       home ? home : "/root");
-	if (r->o.kernels)
-		bad |= path_fmt(r->kernels_dir, sizeof(r->kernels_dir), "%s",
-				r->o.kernels);
-	else
-		bad |= path_fmt(r->kernels_dir, sizeof(r->kernels_dir),
-				"%s/kernels", base);
-	bad |= path_fmt(r->image_path, sizeof(r->image_path), "%s",
-			r->o.image ? r->o.image : "build/guest.cpio");
-	if (bad)
+	if (r->o.kernels) {
+		if (path_fmt(r->kernels_dir, sizeof(r->kernels_dir), "%s",
+			     r->o.kernels))
+			die("a path is longer than %d bytes", PATH_MAX - 1);
+	} else {
+		default_kernels(r->kernels_dir, sizeof(r->kernels_dir));
+	}
+	if (path_fmt(r->image_path, sizeof(r->image_path), "%s",
+		     r->o.image ? r->o.image : "build/guest.cpio"))
 		die("a path is longer than %d bytes", PATH_MAX - 1);
 }
 

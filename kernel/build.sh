@@ -52,7 +52,9 @@ check_only=0 mode=build
 case ${1:-} in
 --check) check_only=1; shift ;;
 --where) mode=where; shift ;;
---kernels-dir) mode=kernels-dir; shift; set -- "$("$here/../scripts/variants.sh" --lines | head -n 1)" "$@" ;;
+--kernels-dir) # the base's directory: no architecture or HZ in it
+	mode=kernels-dir hz=250; unset KERNEL_ARCH; shift
+	set -- "$("$here/../scripts/variants.sh" --lines | head -n 1)" "$@" ;;
 esac
 [ $# -eq 1 ] || die "usage: kernel/build.sh [--check | --where] VARIANT[,VARIANT...] | --kernels-dir"
 

@@ -8,13 +8,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 par=${PARALLEL:-2}
 reps=${REPS:-5}
-cache=$(scripts/cache-dir.sh)
+kernels=$(kernel/build.sh --kernels-dir)
 out=${RESULTS:-results}/parallel-$(date -u +%Y%m%dT%H%M%SZ)
 mkdir -p "$out"
 for j in 1 "$par"; do
 	build/crngbench-run --matrix bench/quick.matrix --set accel=icount --set variant=stock,block \
 		--set cpu=qemu64 --set nocounter=off,on --set trace=off --set reps="$reps" --seed 1 \
-		--image build/guest.cpio --kernels "$cache/kernels" --parallel-jobs "$j" --quiet \
+		--image build/guest.cpio --kernels "$kernels" --parallel-jobs "$j" --quiet \
 		--out "$out/jobs$j" >/dev/null
 done
 /usr/bin/python3 - "$out" "$par" <<'PY'

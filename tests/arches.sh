@@ -19,7 +19,7 @@
 #     and each machine's clocksource rate comes from its kernel log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-cache=$(scripts/cache-dir.sh)
+kernels=$(kernel/build.sh --kernels-dir)
 out=tests/out/arches
 rm -rf "$out" "$out.log"
 mkdir -p "$(dirname "$out")"
@@ -41,7 +41,7 @@ echo "PASS: arches: the patch series applies and block builds for ${karches//,/,
 # whose line is longer (here: five reads and the knob) is refused before
 # any boot, results dir untouched.
 rm -rf "$out.long"
-msg=$(timeout 60 build/crngbench-run --kernels "$cache/kernels" --out "$out.long" --set arch=mipsel-malta --set hz=100 \
+msg=$(timeout 60 build/crngbench-run --kernels "$kernels" --out "$out.long" --set arch=mipsel-malta --set hz=100 \
 	--set trace=off --set cpu=default --set variant=block --set nocounter=on --set accel=tcg \
 	--set reads=urandom:urandom-nb:random:getrandom:getrandom-nb 2>&1)
 rc=$?
@@ -49,7 +49,7 @@ rc=$?
 	echo "PASS: arches: a malta cell whose command line QEMU would cut is refused before the sweep" ||
 	echo "FAIL: arches: malta's command-line limit: rc=$rc, $(tail -n 1 <<<"$msg")"
 
-if ! build/crngbench-run --matrix bench/arches.matrix --kernels "$cache/kernels" --quiet --out "$out" --seed 7 \
+if ! build/crngbench-run --matrix bench/arches.matrix --kernels "$kernels" --quiet --out "$out" --seed 7 \
 	--set arch=$machines --set variant=block --set accel=icount,tcg --set bootseed=off,on --set nocounter=off \
 	--set 'exclude=accel=icount bootseed=on' --set 'exclude=accel=tcg bootseed=off' \
 	--set reps=1 --set read_timeout.icount=60 --set ready_timeout.icount=60 --set timeout.icount=120 \

@@ -13,6 +13,7 @@ mkdir -p "$out"
 log=$out/results.txt
 : >"$log"
 cache=$(scripts/cache-dir.sh)
+kernels=$(kernel/build.sh --kernels-dir)
 export CRNGBENCH_CACHE=$cache
 
 step() { echo "== $*"; }
@@ -37,7 +38,7 @@ if make kernels MATRIX=quick VARIANTS="$variants" HZ=250 >"$out/kernel-build.log
 	else
 		pass "kernel: make kernels prints no make chatter, one line per variant ($(grep -c -E 'up to date|built in' "$out/kernel-build.log") kernels)"
 	fi
-	collect "kernel release strings" tests/kernel_release.sh "$cache/kernels" "$variants"
+	collect "kernel release strings" tests/kernel_release.sh "$kernels" "$variants"
 	kernels_ok=1
 else
 	fail "kernel: build failed: $(tail -n 5 "$out/kernel-build.log" | tr '\n' ' ')"
@@ -56,7 +57,7 @@ fi
 step "TCG boots: behaviour of each variant"
 if [ "$kernels_ok" = 1 ]; then
 	collect "boot behaviour" python3 tests/boot_behaviour.py build/crngbench-run build/guest.cpio \
-		"$cache/kernels" "$out/boots"
+		"$kernels" "$out/boots"
 	collect "icount" tests/icount.sh
 	collect "resume" tests/resume.sh
 	collect "shards" tests/shards.sh

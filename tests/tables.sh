@@ -57,3 +57,27 @@ dup=$(grep -n -E '\.cache[}/)]' kernel/*.sh scripts/*.sh tests/*.sh Makefile 2>/
 [ -z "$dup" ] && ok "the cache directory's default is spelled once (scripts/cache-dir.sh)" || no "cache default spelled again: $dup"
 [ "$(CRNGBENCH_CACHE=/x scripts/cache-dir.sh)|$(env -u CRNGBENCH_CACHE XDG_CACHE_HOME=/y scripts/cache-dir.sh)|$(env -u CRNGBENCH_CACHE -u XDG_CACHE_HOME HOME=/h scripts/cache-dir.sh)" = \
 	"/x|/y/crngbench|/h/.cache/crngbench" ] && ok "cache-dir.sh: CRNGBENCH_CACHE, else XDG_CACHE_HOME, else ~/.cache" || no "cache-dir.sh precedence"
+
+# Where kernels go is spelled by kernel/build.sh (--where, --kernels-dir)
+# and, for the runner, by bench/arch.c: with no --kernels, the runner asks
+# build.sh for the directory and must look for each kernel exactly where
+# build.sh puts it, on every kernel row, under another cache too.
+runner=build/crngbench-run
+if [ ! -x "$runner" ]; then
+	no "kernel directories: $runner not built"
+else
+	for spec in "x86_64 250 x86_64 qemu64" "armv5 100 armv5-versatilepb default" "m68k 100 m68k-q800 default" \
+		"mipsel 100 mipsel-malta default"; do
+		set -- $spec
+		want=$(CRNGBENCH_CACHE=$tmp/cache KERNEL_ARCH=$1 KERNEL_HZ=$2 kernel/build.sh --where legacy 2>&1)
+		got=$(CRNGBENCH_CACHE=$tmp/cache "$runner" --out "$tmp/o-$1" --set variant=legacy --set arch="$3" \
+			--set hz="$2" --set cpu="$4" --set trace=off --set accel=tcg --dry-run 2>&1 |
+			sed -n "s/.*is not built (\(.*\)\/[^/]* missing).*/\1/p")
+		case $want in
+		"$tmp/cache/kernels/"*/legacy-hz"$2"*) ;;
+		*) no "kernel/build.sh --where legacy ($1): '$want' is not under the cache's kernels/<base>/" ;;
+		esac
+		[ -n "$got" ] && [ "$got" = "$want" ] && ok "the runner looks for $3's kernel where kernel/build.sh puts it ($want)" ||
+			no "kernel directory of $3: runner '$got', kernel/build.sh '$want'"
+	done
+fi
