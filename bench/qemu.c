@@ -17,6 +17,7 @@
 #include <linux/kvm.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
@@ -49,6 +50,33 @@ kcmd_add(struct kcmd *k, const char *fmt, ...)
 		return;
 	}
 	k->len += (size_t)n;
+}
+
+/*
+ * PREFIX then a path inside one QEMU option list (-chardev ...,path=X): a
+ * comma there would end the value and start another option, and QEMU reads
+ * ",," as one comma. A results directory named "out,x" is legal.
+ */
+static void argv_add_opt_path(struct argv_buf *a, const char *prefix,
+			      const char *path)
+{
+	size_t n = strlen(path), commas = 0;
+	char *v;
+
+	for (size_t i = 0; i < n; i++)
+		commas += path[i] == ',';
+	v = malloc(n + commas + 1);
+	if (!v) {
+		a->overflow = 1;
+		return;
+	}
+	for (size_t i = 0, o = 0; i <= n; i++) {
+		v[o++] = path[i];
+		if (path[i] == ',')
+			v[o++] = ',';
+	}
+	argv_add(a, "%s%s", prefix, v);
+	free(v);
 }
 
 /* What the guest is told on its command line: RNG knobs and crngbench_*. */
@@ -157,13 +185,13 @@ static void machine_args(const struct cell *c, const struct arch *ar,
 	if (ar->channel_console) {
 		/* One line for both: QEMU copies it to the console log. */
 		argv_add(a, "-chardev");
-		argv_add(a, "stdio,id=res,signal=off,logfile=%s",
-			 p->console_path);
+		argv_add_opt_path(
+			a, "stdio,id=res,signal=off,logfile=", p->console_path);
 		argv_add(a, "-serial");
 		argv_add(a, "chardev:res");
 	} else {
 		argv_add(a, "-chardev");
-		argv_add(a, "file,id=con,path=%s", p->console_path);
+		argv_add_opt_path(a, "file,id=con,path=", p->console_path);
 		argv_add(a, "-serial");
 		argv_add(a, "chardev:con");
 		argv_add(a, "-chardev");
