@@ -46,10 +46,16 @@ die(const char *fmt, ...)
 {
 	va_list ap;
 
+	char *msg = NULL;
+
+	/* the message may quote a hostile raw.csv or matrix: no escapes */
 	fputs("crngbench-run: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	va_end(ap);
+	put_terminal_text(stderr, msg ? msg : fmt);
+	free(msg);
 	fputc('\n', stderr);
 	exit(2);
 }

@@ -132,8 +132,10 @@ static void progress(const struct run *r, struct sweep *w,
 			eta, unknown);
 	len = strlen(line);
 	/* Spaces over what a longer line before left on the terminal. */
-	fprintf(stderr, "\r%s%*s", line,
-		w->shown > len ? (int)(w->shown - len) : 0, "");
+	/* the cell's name comes from a matrix: no escapes to the terminal */
+	fputc('\r', stderr);
+	put_terminal_text(stderr, line);
+	fprintf(stderr, "%*s", w->shown > len ? (int)(w->shown - len) : 0, "");
 	w->shown = len;
 }
 
@@ -424,9 +426,12 @@ said:
 	if (r->kvm_ok)
 		fprintf(stderr, "[bench] KVM usable (%.1f s)\n",
 			(double)(host_now_ns() - t) / 1e9);
-	else
-		fprintf(stderr,
-			"[bench] KVM cells will be SKIPPED: %s (decided in %.1f s)\n",
-			r->kvm_why, (double)(host_now_ns() - t) / 1e9);
+	else {
+		/* the reason may quote QEMU's stderr */
+		fputs("[bench] KVM cells will be SKIPPED: ", stderr);
+		put_terminal_text(stderr, r->kvm_why);
+		fprintf(stderr, " (decided in %.1f s)\n",
+			(double)(host_now_ns() - t) / 1e9);
+	}
 	return 0;
 }

@@ -257,3 +257,19 @@ int64_t host_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
+
+void put_terminal_text(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			fputc('?',
+			      f); /* a C1 control in UTF-8: ESC's 8-bit twin */
+			p++;
+		} else if ((*p < 0x20 && *p != '\n' && *p != '\t') ||
+			   *p == 0x7f) {
+			fputc('?', f);
+		} else {
+			fputc(*p, f);
+		}
+	}
+}

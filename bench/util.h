@@ -14,6 +14,7 @@
 #include "err.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 struct strbuf {
@@ -59,5 +60,12 @@ int copy_file(const char *from, const char *to);
 
 /* Host CLOCK_MONOTONIC in ns. */
 int64_t host_now_ns(void);
+/*
+ * Text for the terminal from anything that may hold a hostile file's or
+ * guest's bytes (error messages, the progress line): control characters
+ * (C0, DEL, and C1 as UTF-8) become '?', so no escape sequence reaches the
+ * terminal; newlines and tabs stay.
+ */
+void put_terminal_text(FILE *f, const char *s);
 
 #endif /* CRNGBENCH_UTIL_H */

@@ -120,3 +120,17 @@ rc=$?
 [ $rc -eq 2 ] && [ "${msg2#*error: }" = "${msg#*error: }" ] &&
 	ok "--resume refuses the same raw.csv with the same message" ||
 	bad "--resume and --summarize differ on a doubled boot: rc=$rc '$(head -c 200 <<<"$msg2" | tr '\n' ' ')' vs '$(head -c 200 <<<"$msg" | tr '\n' ' ')'"
+
+# A hostile raw.csv's bytes quoted in an error reach the terminal without
+# their control characters: an ESC would let a file rewrite the screen.
+esc=$tmp/esc
+cp -r tests/fixtures/run "$esc"
+line=$(sed -n 2p "$esc/raw.csv")
+id=$(cut -d, -f1 <<<"$line")
+for i in 1 2; do printf '%s\n' "${line/#$id/x$'\e'[2J$'\e']0;owned$'\a'y}" >>"$esc/raw.csv"; done
+err=$("$runner" --summarize "$esc" 2>&1 >/dev/null); rc=$?
+if [ $rc -ne 0 ] && [ -n "$err" ] && ! LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' <<<"$err"; then
+	echo "PASS: results dirs: an error quoting a hostile raw.csv carries no control characters to the terminal"
+else
+	echo "FAIL: results dirs: --summarize of a raw.csv with escapes: rc=$rc, stderr $(LC_ALL=C od -c <<<"$err" | grep -m1 '033' | head -c 200)"
+fi
