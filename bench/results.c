@@ -360,7 +360,7 @@ static void meta_kernels(const struct run *r, struct strbuf *b)
 
 	for (size_t i = 0; i < matrix_nkernels(m); i++) {
 		struct kernel_ref k;
-		char rel[128], key[80], dir[3 * MAX_VALUE_LEN];
+		char rel[128], key[80], base[64], dir[3 * MAX_VALUE_LEN];
 		struct strbuf patches = { 0 };
 
 		matrix_kernel(m, i, &k);
@@ -371,10 +371,14 @@ static void meta_kernels(const struct run *r, struct strbuf *b)
 			    sizeof(rel));
 		kernel_fact(r, k.arch, k.variant, k.hz, "key", key,
 			    sizeof(key));
+		kernel_fact(r, k.arch, k.variant, k.hz, "base", base,
+			    sizeof(base));
 		kernel_patches(r, k.arch, k.variant, k.hz, &patches);
 		sb_printf(b, "%s\n    \"%s\": {\"release\": ", first ? "" : ",",
 			  dir);
 		json_str(b, rel);
+		sb_printf(b, ", \"base\": ");
+		json_str(b, base);
 		sb_printf(b, ", \"input_key\": ");
 		json_str(b, key);
 		sb_printf(b, ", \"patches\": ");
@@ -402,26 +406,29 @@ static void host_cpu(char *buf, size_t len)
 	fclose(f);
 }
 
-/* The installed linux-source-6.1's version, from dpkg's own database. */
-static void kernel_package(char *buf, size_t len)
+/*
+ * The source package the run's kernels were built from, as kernel/build.sh
+ * recorded it beside each ("linux-source-6.1 6.1.192-3"): its version and
+ * the kernels' base (kernel/bases), from the first kernel that has them (a
+ * kernel of one's own has neither: "").
+ */
+static void kernel_package(const struct run *r, char *ver, size_t vlen,
+			   char *base, size_t blen)
 {
-	char line[512];
-	int in = 0;
-	FILE *f = fopen("/var/lib/dpkg/status", "re");
+	ver[0] = base[0] = '\0';
+	for (size_t i = 0; i < matrix_nkernels(&r->m) && !ver[0]; i++) {
+		struct kernel_ref k;
+		char pkg[256], *sp;
 
-	buf[0] = '\0';
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "Package: ", 9))
-			in = !strcmp(line + 9, "linux-source-6.1\n");
-		else if (in && !strncmp(line, "Version: ", 9)) {
-			line[strcspn(line, "\n")] = '\0';
-			text_printf(buf, len, "%s", line + 9);
-			break;
-		}
+		matrix_kernel(&r->m, i, &k);
+		kernel_fact(r, k.arch, k.variant, k.hz, "package", pkg,
+			    sizeof(pkg));
+		sp = strchr(pkg, ' ');
+		if (!sp)
+			continue;
+		text_printf(ver, vlen, "%s", sp + 1);
+		kernel_fact(r, k.arch, k.variant, k.hz, "base", base, blen);
 	}
-	fclose(f);
 }
 
 #define MAX_QEMUS 8
@@ -477,13 +484,13 @@ int results_write_meta(struct run *r, int argc, char **argv, size_t nplan)
 {
 	struct strbuf b = { 0 };
 	struct utsname u;
-	char cpu[256], qv[256], pkg[128];
+	char cpu[256], qv[256], pkg[128], base[64];
 	int rc;
 
 	if (uname(&u))
 		memset(&u, 0, sizeof(u));
 	host_cpu(cpu, sizeof(cpu));
-	kernel_package(pkg, sizeof(pkg));
+	kernel_package(r, pkg, sizeof(pkg), base, sizeof(base));
 	sb_printf(&b, "{\n  \"tool\": \"crngbench-run\",\n  \"host\": ");
 	json_str(&b, u.nodename);
 	sb_printf(&b, ",\n  \"host_kernel\": ");
@@ -497,6 +504,8 @@ int results_write_meta(struct run *r, int argc, char **argv, size_t nplan)
 	meta_qemus(r, &b, qv, sizeof(qv));
 	sb_printf(&b, ",\n  \"kernel_package\": ");
 	json_str(&b, pkg);
+	sb_printf(&b, ",\n  \"kernel_base\": ");
+	json_str(&b, base);
 	sb_printf(&b, ",\n  \"kernels\": {");
 	meta_kernels(r, &b);
 	sb_printf(&b, "\n  },\n  \"image\": ");

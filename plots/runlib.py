@@ -319,9 +319,11 @@ def release(meta):
 
 
 def kernel_base(meta):
-    """The kernel base of a run ("6.1"): the major and minor version of its
-    kernels' release (meta.json), so that a run of another base says so."""
-    return ".".join(release(meta).split(".")[:2])
+    """The kernel base of a run ("6.1"): meta.json's kernel_base (the row of
+    kernel/bases its kernels were built on), or, in runs from before the
+    runner recorded it, the major and minor version of the kernels'
+    release, so that a run of another base says so."""
+    return meta.get("kernel_base") or ".".join(release(meta).split(".")[:2])
 
 
 def pick(rows, **want):

@@ -134,3 +134,20 @@ if [ $rc -ne 0 ] && [ -n "$err" ] && ! LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7
 else
 	echo "FAIL: results dirs: --summarize of a raw.csv with escapes: rc=$rc, stderr $(LC_ALL=C od -c <<<"$err" | grep -m1 '033' | head -c 200)"
 fi
+
+# meta.json says which base and source package the kernels came from, as
+# kernel/build.sh recorded them beside each kernel (not the host's dpkg).
+echo "6.12" >"$k/ok-hz250/base"
+echo "linux-source-6.12 6.12.57-1" >"$k/ok-hz250/package"
+"${run[@]}" --kernels "$k" --out "$tmp/meta" --seed 9 --set variant=ok --set reps=1 --set accel=icount >/dev/null 2>&1
+if python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert m["kernel_package"] == "6.12.57-1", m["kernel_package"]
+assert m["kernel_base"] == "6.12", m["kernel_base"]
+assert m["kernels"]["ok-hz250"]["base"] == "6.12", m["kernels"]
+' "$tmp/meta/meta.json" 2>"$tmp/meta.err"; then
+	ok "meta.json records the kernels' base and source package from their build records"
+else
+	bad "meta.json base/package: $(tail -n 1 "$tmp/meta.err")"
+fi
