@@ -360,10 +360,36 @@ def headline_accel(rows):
 CLOCK_WORDS = {"icount": "instruction time (icount)", "tcg": "emulation time (TCG)", "kvm": "KVM"}
 
 
+@functools.lru_cache(maxsize=None)
+def fact_table(name):
+    """A fact table of kernel/ (arches, bases) by column name, as
+    scripts/table.sh reads it: '#' comments, the first other line names the
+    columns, '-' is empty. {first column: {column: value}}."""
+    rows, head = {}, None
+    with open(os.path.join(ROOT, "kernel", name)) as f:
+        for line in f:
+            if line.startswith("#") or not line.split():
+                continue
+            cells = [c if c != "-" else "" for c in line.split()]
+            if head is None:
+                head = cells
+            else:
+                rows[cells[0]] = dict(zip(head, cells))
+    return rows
+
+
+def probe_only_machines():
+    """The machines whose kernel row's guest is the probe-only one
+    (kernel/arches' guest and machines columns)."""
+    return {m for r in fact_table("arches").values() if r["guest"] == "probe"
+            for m in r["machines"].split(",")}
+
+
 def is_arches(rows):
-    """Rows of machines other than x86_64 (the arches matrix): they get
-    chart 7 and its table, not charts 1-6 (no cpu models, no systemd)."""
-    return any(value(r, "arch") != "x86_64" for r in rows)
+    """Rows of the probe-only machines (the arches matrix): they get chart 7
+    and its table, not charts 1-6 (no cpu models, no systemd)."""
+    machines = probe_only_machines()
+    return any(value(r, "arch") in machines for r in rows)
 
 
 def jitter_rows(rows):

@@ -81,3 +81,19 @@ else
 			no "kernel directory of $3: runner '$got', kernel/build.sh '$want'"
 	done
 fi
+
+# Python's reader of the tables (plots/runlib.py fact_table) reads what
+# the shell's does, every cell.
+for f in arches bases; do
+	want=$(for k in $(table_keys "kernel/$f"); do
+		for c in $(awk '!/^#/ && NF {print; exit}' "kernel/$f"); do printf '%s %s=%s\n' "$k" "$c" "$(table_get "kernel/$f" "$k" "$c")"; done
+	done)
+	got=$(python3 -c '
+import sys
+from plots import runlib
+for k, row in runlib.fact_table(sys.argv[1]).items():
+    for c, v in row.items():
+        print(f"{k} {c}={v}")' "$f" 2>&1)
+	[ "$got" = "$want" ] && ok "plots/runlib.py reads kernel/$f as scripts/table.sh does" ||
+		no "kernel/$f: Python and shell readers differ: $(diff <(echo "$want") <(echo "$got") | head -3 | tr '\n' ' ')"
+done
