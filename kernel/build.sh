@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build the crngbench guest kernels from Debian's linux-source-6.1.
+# Build the crngbench guest kernels from a base's Debian source package (kernel/bases).
 #
 #   kernel/build.sh [--check | --where] VARIANT[,VARIANT...]
 #   kernel/build.sh --kernels-dir
