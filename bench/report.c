@@ -63,16 +63,20 @@ static void csv_text(struct strbuf *b, const char *v)
 	if (quote)
 		sb_append(b, "\"", 1);
 	while (*v) {
-		size_t n = strcspn(v, "\"\n\r");
+		int n = control_len(v);
 
-		sb_append(b, v, n);
-		v += n;
 		if (*v == '"')
 			sb_append(b, "\"\"", 2);
-		else if (*v)
-			sb_append(b, " ", 1);
-		if (*v)
-			v++;
+		else if (n)
+			/* a guest's control characters never reach the file:
+			 * line breaks and tabs read as spaces, the rest '?' */
+			sb_append(b,
+				  *v == '\n' || *v == '\r' || *v == '\t' ? " " :
+									   "?",
+				  1);
+		else
+			sb_append(b, v, 1);
+		v += n ? n : 1;
 	}
 	if (quote)
 		sb_append(b, "\"", 1);

@@ -53,10 +53,20 @@ void csv_field(char *buf, size_t len, size_t *off, const char *v, int first)
 		buf[(*off)++] = ',';
 	if (quote && *off + 1 < len)
 		buf[(*off)++] = '"';
-	for (; *v && *off + 2 < len; v++) {
+	/* a guest's control characters never reach the file: line breaks and
+	 * tabs read as spaces, the rest as '?' (util.c's control_len) */
+	while (*v && *off + 2 < len) {
+		int n = control_len(v);
+
 		if (*v == '"')
 			buf[(*off)++] = '"';
-		buf[(*off)++] = *v == '\n' || *v == '\r' ? ' ' : *v;
+		if (n)
+			buf[(*off)++] = *v == '\n' || *v == '\r' || *v == '\t' ?
+						' ' :
+						'?';
+		else
+			buf[(*off)++] = *v;
+		v += n ? n : 1;
 	}
 	if (quote && *off + 1 < len)
 		buf[(*off)++] = '"';

@@ -258,18 +258,25 @@ int64_t host_now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+int control_len(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+		return 2; /* a C1 control in UTF-8: ESC's 8-bit twin among them */
+	return (*p && *p < 0x20) || *p == 0x7f;
+}
+
 void put_terminal_text(FILE *f, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
-			fputc('?',
-			      f); /* a C1 control in UTF-8: ESC's 8-bit twin */
-			p++;
-		} else if ((*p < 0x20 && *p != '\n' && *p != '\t') ||
-			   *p == 0x7f) {
+	while (*s) {
+		int n = control_len(s);
+
+		if (n && *s != '\n' && *s != '\t') {
 			fputc('?', f);
+			s += n;
 		} else {
-			fputc(*p, f);
+			fputc(*s++, f);
 		}
 	}
 }

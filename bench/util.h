@@ -67,5 +67,11 @@ int64_t host_now_ns(void);
  * terminal; newlines and tabs stay.
  */
 void put_terminal_text(FILE *f, const char *s);
+/*
+ * The bytes of a control character at p (1 for C0 and DEL, 2 for a C1
+ * control in UTF-8), 0 if p starts none: the one definition of what never
+ * reaches a terminal or a results file as it is.
+ */
+int control_len(const char *p);
 
 #endif /* CRNGBENCH_UTIL_H */

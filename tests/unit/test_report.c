@@ -274,6 +274,45 @@ static void guest_text_is_one_field_at_any_length(void)
 	}
 }
 
+/* A guest's control characters (ESC, BEL, TAB, a C1 CSI in UTF-8) never
+ * reach reads.csv or raw.csv: a file a terminal or the chart tools read. */
+static void guest_control_characters_are_not_written(void)
+{
+	const char *iface = "a\x1b[2J\x07"
+			    "b\tc\xc2\x9b"
+			    "d";
+	char esc[CRB_MAX_LINE], rec[CRB_MAX_LINE], line[8192];
+	const char *recs[] = { rec };
+	struct strbuf reads = { 0 }, traces = { 0 };
+	struct report_outcome o;
+	struct row r;
+	size_t len = 0;
+	char *chan;
+	int n;
+
+	snprintf(rec, sizeof(rec),
+		 "iface=%s start_ns=1 dur_ns=2 bytes=32 errno=0",
+		 crb_escape(esc, sizeof(esc), iface));
+	chan = segment(recs, 1, &len);
+	CHECK(chan != NULL);
+	if (!chan)
+		return;
+	row_init(&r);
+	snprintf(r.boot_id, sizeof(r.boot_id), "t");
+	report_parse(chan, len, &r, &reads, &traces, &o);
+	free(chan);
+	CHECK(reads.p && strstr(reads.p, ",a?[2J?b c?d,"));
+	for (size_t i = 0; reads.p && i < reads.len; i++)
+		CHECK(reads.p[i] == '\n' || control_len(reads.p + i) == 0);
+	snprintf(r.reason, sizeof(r.reason), "panic: %s", iface);
+	n = row_format(&r, line, sizeof(line));
+	CHECK(n > 0 && strstr(line, ",panic: a?[2J?b c?d,"));
+	for (int i = 0; i < n; i++)
+		CHECK(line[i] == '\n' || control_len(line + i) == 0);
+	sb_free(&reads);
+	sb_free(&traces);
+}
+
 static void row_round_trip(void)
 {
 	struct row a, b;
@@ -328,6 +367,7 @@ int main(int argc, char **argv)
 	TEST(trial_gives_up_on_versatilepb_and_q800);
 	TEST(trial_runs_on_malta_unless_the_knob_skips_it);
 	TEST(guest_text_is_one_field_at_any_length);
+	TEST(guest_control_characters_are_not_written);
 	TEST(row_round_trip);
 	return check_any_failed;
 }
