@@ -62,11 +62,46 @@ die(const char *fmt, ...)
 
 /* --- modes ------------------------------------------------------------------------ */
 
+/*
+ * Text for the terminal that may quote a results directory or a matrix
+ * from elsewhere (cell names, axis values): written to memory first, then
+ * out without control characters. NULL: nothing to print.
+ */
+struct screen {
+	FILE *mem, *out;
+	char *buf;
+	size_t len;
+};
+
+static FILE *screen_open(struct screen *sc, FILE *out)
+{
+	*sc = (struct screen){ .out = out };
+	if (out && !(sc->mem = open_memstream(&sc->buf, &sc->len)))
+		die("out of memory");
+	return sc->mem;
+}
+
+static void screen_close(struct screen *sc)
+{
+	if (!sc->mem)
+		return;
+	if (fclose(sc->mem))
+		die("out of memory");
+	put_terminal_text(sc->out, sc->buf);
+	free(sc->buf);
+}
+
 static int summarize(struct run *r, FILE *out)
 {
-	if (summary_write(r->out_dir, r->o.seed, out, r->o.verbose, r->err,
-			  sizeof(r->err)))
+	struct screen sc;
+	FILE *f = screen_open(&sc, out);
+
+	if (summary_write(r->out_dir, r->o.seed, f, r->o.verbose, r->err,
+			  sizeof(r->err))) {
+		screen_close(&sc);
 		die("%s", r->err);
+	}
+	screen_close(&sc);
 	return 0;
 }
 
@@ -457,9 +492,16 @@ static int mode_run(struct run *r, int argc, char **argv)
 	order_plan(plan, nplan, r);
 	/* Every boot's command line is built (and printed for a dry run)
 	 * before the first boot: a limit is an error now, not mid-sweep. */
-	if (sched_print_plan(r, plan, nplan, r->o.dry_run ? stdout : NULL)) {
-		free(plan);
-		die("%s", r->err);
+	{
+		struct screen sc;
+		FILE *f = screen_open(&sc, r->o.dry_run ? stdout : NULL);
+		int bad = sched_print_plan(r, plan, nplan, f);
+
+		screen_close(&sc);
+		if (bad) {
+			free(plan);
+			die("%s", r->err);
+		}
 	}
 	if (r->o.dry_run) {
 		free(plan);

@@ -151,3 +151,35 @@ assert m["kernels"]["ok-hz250"]["base"] == "6.12", m["kernels"]
 else
 	bad "meta.json base/package: $(tail -n 1 "$tmp/meta.err")"
 fi
+
+# What the runner prints that quotes a matrix or a results directory (the
+# dry run's command lines, --summarize --verbose's cell names) reaches the
+# terminal without control characters.
+out=$("$runner" --qemu tests/fake-qemu --kernels "$k" --image "$tmp/image" --out "$tmp/dry-esc" --set variant=ok \
+	--set cpu="qemu64,model-id=a"$'\e'"[2Jb" --set accel=tcg --set reps=1 --dry-run 2>&1)
+if grep -q 'model-id=a?\[2Jb' <<<"$out" && ! LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' <<<"$out"; then
+	ok "--dry-run prints a matrix value's ESC as '?'"
+else
+	bad "--dry-run with an ESC in cpu: $(LC_ALL=C od -c <<<"$out" | grep -m1 '033' | head -c 160)$(head -c 200 <<<"$out")"
+fi
+vesc=$tmp/vesc
+cp -r tests/fixtures/run "$vesc"
+python3 - "$vesc" <<'PY'
+import csv, sys
+d = sys.argv[1]
+for name in ("raw.csv", "summary.csv"):
+    with open(f"{d}/{name}", newline="") as f:
+        rows = list(csv.reader(f))
+    i = rows[0].index("cpu")
+    for r in rows[1:]:
+        if r[i] == "qemu64":
+            r[i] = "qemu64\x1b]0;owned\x07"
+    with open(f"{d}/{name}", "w", newline="") as f:
+        csv.writer(f, lineterminator="\n").writerows(rows)
+PY
+out=$("$runner" --summarize "$vesc" --verbose 2>&1)
+if grep -q 'qemu64?\]0;owned?' <<<"$out" && ! LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' <<<"$out"; then
+	ok "--summarize --verbose prints a hostile cell name's escapes as '?'"
+else
+	bad "--summarize --verbose with an ESC in cpu: $(LC_ALL=C od -c <<<"$out" | grep -m1 '033' | head -c 160) $(head -c 300 <<<"$out")"
+fi
