@@ -167,9 +167,21 @@ static int load_line(struct run *r, char *line)
 			line);
 	*eq = '\0';
 	v = eq + 3;
-	if (!strcmp(line, "qemu"))
+	if (!strcmp(line, "qemu")) {
+		/*
+		 * The program the runner starts for every boot: a run.args
+		 * from elsewhere could name any. Only the default is taken
+		 * unasked; another must be given again, as the user's word.
+		 */
+		if (strcmp(v, "qemu-system-x86_64") &&
+		    (!r->o.qemu || strcmp(r->o.qemu, v)))
+			return ERR(
+				r,
+				"cannot resume: this run was started with --qemu %s; --resume runs no program the command line does not name: give --qemu %s again if you trust it",
+				v, v);
 		return take(r, "--qemu", &r->o.qemu, "qemu-system-x86_64",
 			    strcpy(s->qemu, v), 0);
+	}
 	if (!strcmp(line, "kernels"))
 		return take(r, "--kernels", &r->o.kernels, NULL,
 			    strcpy(s->kernels, v), 1);
@@ -202,7 +214,7 @@ static int load_line(struct run *r, char *line)
 	return ERR(r, "cannot resume: run.args has an unknown key '%s'", line);
 }
 
-/* The saved --qemu-arg list replaces the given one, which must match. */
+/* The saved --qemu-arg list must be the given one. */
 static int take_qemu_args(struct run *r)
 {
 	struct run_saved *s = &r->saved;
@@ -210,11 +222,17 @@ static int take_qemu_args(struct run *r)
 
 	for (int i = 0; same && i < s->nqemu_args; i++)
 		same = !strcmp(r->o.qemu_args[i], s->qemu_args[i]);
-	if (r->o.nqemu_args && !same)
+	/*
+	 * QEMU options can load plugins, run scripts or give the guest host
+	 * files: a run.args from elsewhere could hold any, so they are taken
+	 * only when the command line gives the same again.
+	 */
+	if (!same)
 		return ERR(
 			r,
-			"cannot resume: this run was started with other --qemu-arg options (see %s/run.args)",
-			r->out_dir);
+			"cannot resume: this run was started with %d --qemu-arg option%s (see %s/run.args), and this command gives %s: --resume passes QEMU no option the command line does not name; give the same --qemu-arg options again if you trust them",
+			s->nqemu_args, s->nqemu_args == 1 ? "" : "s",
+			r->out_dir, r->o.nqemu_args ? "others" : "none");
 	for (int i = 0; i < s->nqemu_args; i++)
 		r->o.qemu_args[i] = s->qemu_args[i];
 	r->o.qemu_args[s->nqemu_args] = NULL;

@@ -183,3 +183,24 @@ if grep -q 'qemu64?\]0;owned?' <<<"$out" && ! LC_ALL=C grep -q $'[\x01-\x08\x0b-
 else
 	bad "--summarize --verbose with an ESC in cpu: $(LC_ALL=C od -c <<<"$out" | grep -m1 '033' | head -c 160) $(head -c 300 <<<"$out")"
 fi
+
+# --resume of a run from elsewhere runs no program and passes QEMU no option
+# that the command line does not name: its run.args could name any.
+"${run[@]}" --kernels "$k" --out "$tmp/rq" --seed 9 --set variant=ok --set reps=2 --set accel=icount >/dev/null 2>&1
+head -n 2 "$tmp/rq/raw.csv" >"$tmp/rq/raw.csv.new" && mv "$tmp/rq/raw.csv.new" "$tmp/rq/raw.csv"
+printf '#!/bin/sh\ntouch "%s"\nexec "%s" "$@"\n' "$tmp/PWNED_resume" "$PWD/tests/fake-qemu" >"$tmp/evil"
+chmod +x "$tmp/evil"
+sed -i "s#^qemu = .*#qemu = $tmp/evil#" "$tmp/rq/run.args"
+msg=$(timeout 60 "$runner" --image "$tmp/image" --kernels "$k" --quiet --kvm-canary 1 --jobs 1 --out "$tmp/rq" --resume 2>&1)
+if [ ! -e "$tmp/PWNED_resume" ] && grep -q -- "give --qemu $tmp/evil again if you trust it" <<<"$msg"; then
+	ok "--resume runs no QEMU binary that run.args alone names"
+else
+	bad "--resume with run.args naming another qemu: $([ -e "$tmp/PWNED_resume" ] && echo 'the program ran; ')$(head -c 200 <<<"$msg")"
+fi
+sed -i "s#^qemu = .*#qemu = $PWD/tests/fake-qemu#" "$tmp/rq/run.args"
+echo "qemu_arg = -plugin" >>"$tmp/rq/run.args"
+msg=$(timeout 60 "$runner" --qemu "$PWD/tests/fake-qemu" --image "$tmp/image" --kernels "$k" --quiet --kvm-canary 1 --jobs 1 \
+	--out "$tmp/rq" --resume 2>&1)
+grep -q -- "passes QEMU no option the command line does not name" <<<"$msg" &&
+	ok "--resume passes QEMU no --qemu-arg that run.args alone names" ||
+	bad "--resume with a qemu_arg in run.args: $(head -c 200 <<<"$msg")"
