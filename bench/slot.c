@@ -330,10 +330,14 @@ void end_leftovers(const struct run *r, const struct slot *slots, int n,
 		if (slots[j].busy)
 			keep_boot(&k, slots[j].vm.pid, slots[j].vm.out_fd,
 				  slots[j].vm.err_fd);
-	if (leftovers_end(&k, what, sizeof(what)))
-		fprintf(stderr,
-			"%s[bench] warning: after %s: ended %s, which outlived QEMU in a session of its own (out of its process group's reach)\n",
-			r->o.quiet ? "" : "\r", after, what);
+	if (leftovers_end(&k, what, sizeof(what))) {
+		/* process names are anyone's text: no escapes */
+		fprintf(stderr, "%s[bench] warning: after %s: ended ",
+			r->o.quiet ? "" : "\r", after);
+		put_terminal_text(stderr, what);
+		fputs(", which outlived QEMU in a session of its own (out of its process group's reach)\n",
+		      stderr);
+	}
 }
 
 void kill_all(const struct run *r, struct slot *slots, int n)
