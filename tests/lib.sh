@@ -36,3 +36,25 @@ closing() {
 	fi
 	[ "$f" -eq 0 ]
 }
+
+# collect_bg NAME COMMAND...: start a step now, in the background (one that
+# mostly waits, as the fake boots do); collect_wait NAME: its lines, in
+# the place of the log where it is called. The fast tier overlaps the
+# steps that wait with those that compute.
+collect_bg() {
+	local name=$1
+	shift
+	("$@" >"$out/bg-$name.txt" 2>"$out/bg-$name.err"; echo $? >"$out/bg-$name.rc") &
+	eval "bg_pid_$name=\$!"
+}
+collect_wait() {
+	local name=$1 pid rc
+	eval "pid=\$bg_pid_$name"
+	wait "$pid"
+	rc=$(cat "$out/bg-$name.rc" 2>/dev/null || echo 1)
+	grep -E '^(PASS|FAIL|SKIP): ' "$out/bg-$name.txt" | tee -a "$log"
+	grep -E '^# ' "$out/bg-$name.txt" || true
+	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL: ' "$out/bg-$name.txt"; then
+		fail "$name: exit $rc: $(tail -n 3 "$out/bg-$name.err" | tr '\n' ' ')"
+	fi
+}

@@ -49,8 +49,10 @@ fi
 # No circle among the runner's files, none over 600 lines (after the build:
 # it reads the unit tests' objects).
 collect "bench call graph and file sizes" tests/callgraph.sh
+# The fake boots mostly wait (timeouts, a stopped runner): they run beside
+# the steps that compute, and their lines come in their place below.
+collect_bg fake_boots tests/fake_boots.sh
 collect "runner input checks" tests/runner_inputs.sh
-collect "runner against fake-qemu" tests/fake_boots.sh
 collect "golden QEMU command lines" tests/golden_cmdlines.sh
 collect "per-machine quirks against fake-qemu" tests/machine_quirks.sh
 collect "runner on results directories" tests/runner_results.sh
@@ -60,5 +62,6 @@ collect "the chart tools' facts, each from one place" tests/plots_facts.sh
 collect "kernel build progress" tests/kernel_progress.sh
 collect "fact tables and their reader" tests/tables.sh
 collect "hostile and damaged results directories" tests/hostile_plots.sh
+collect_wait fake_boots
 
 closing
