@@ -24,7 +24,7 @@ static int console_line(const char *dir, const char *const *needles, char *buf,
 	int found = 0;
 
 	set_text(path, "%s/console.log", dir);
-	f = fopen(path, "re");
+	f = fopen_run(path); /* no link, FIFO or device (a rescanned run) */
 	if (!f)
 		return 0;
 	while (!found && fgets(line, sizeof(line), f))
@@ -45,7 +45,7 @@ static long long console_size(const char *dir)
 	struct stat st;
 
 	set_text(path, "%s/console.log", dir);
-	return stat(path, &st) ? -1 : (long long)st.st_size;
+	return lstat(path, &st) ? -1 : (long long)st.st_size;
 }
 
 /*
@@ -64,7 +64,7 @@ static void runner_stall(const char *dir, struct row *r)
 	int n;
 
 	set_text(path, "%s/" RUNNER_STALL_FILE, dir);
-	f = fopen(path, "re");
+	f = fopen_run(path);
 	if (!f)
 		return;
 	n = fscanf(f, "%lld %lld", &stall, &from);
@@ -93,7 +93,7 @@ static void perf_numbers(const char *dir, struct row *r)
 	FILE *f;
 
 	set_text(path, "%s/perf.csv", dir);
-	f = fopen(path, "re");
+	f = fopen_run(path);
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {

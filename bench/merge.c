@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "merge.h"
+#include "mergeout.h"
 #include "plan.h"
 #include "results.h"
 #include "summary.h"
@@ -12,26 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-struct shard {
-	const char *dir;
-	struct row *rows;
-	size_t n;
-};
-
-/* A shard's file as bytes, for "identical in every shard" checks. */
-static int shard_file(const char *dir, const char *name, struct strbuf *b,
-		      char *err, size_t errlen)
-{
-	char path[PATH_MAX];
-
-	if (path_fmt(path, sizeof(path), "%s/%s", dir, name) ||
-	    !is_regular_file(path) || slurp(path, b))
-		return err_set(err, errlen,
-			       "%s is not a complete results directory (no %s)",
-			       dir, name);
-	return 0;
-}
 
 /* Is dir/name byte for byte the same as the first shard's? */
 static int same_as_first(const struct shard *s, int i, const char *name,
@@ -54,13 +35,15 @@ static int same_as_first(const struct shard *s, int i, const char *name,
 
 /*
  * run.args as merge compares it: every line but the shard (which differs),
- * parallel_jobs (icount boots side by side measure what they measure
- * alone) and the paths of the kernels and the image, whose files are
+ * jobs and parallel_jobs (they default by the machine's CPU count, and the
+ * shards of one run may run on different machines; each shard's are kept
+ * in meta.json) and the paths of the kernels and the image, whose files are
  * compared by checksum instead: one machine's cache is not another's.
  */
 static char *next_arg(char **p)
 {
-	static const char *const skip[] = { "#", "shard = ", "parallel_jobs = ",
+	static const char *const skip[] = { "#",	  "shard = ",
+					    "jobs = ",	  "parallel_jobs = ",
 					    "kernels = ", "image = " };
 	const size_t nskip = sizeof(skip) / sizeof(skip[0]);
 
@@ -160,12 +143,17 @@ static int same_args(const struct shard *s, int i, char *err, size_t errlen)
 	char ka[PATH_MAX], kb[PATH_MAX], *pa, *pb, *x, *y;
 	int rc = 0;
 
-	if (shard_file(s[0].dir, "run.args", &a, err, errlen) ||
-	    shard_file(s[i].dir, "run.args", &b, err, errlen)) {
+	if ((shard_file(s[0].dir, "run.args", &a, err, errlen) ||
+	     shard_file(s[i].dir, "run.args", &b, err, errlen)) &&
+	    errno != ENOENT) {
+		rc = -1;
+		goto out;
+	}
+	if (!a.p || !b.p) {
 		rc = err_set(
 			err, errlen,
 			"%s has no run.args (a run from before run.args was recorded, or not a run): how it was started cannot be compared",
-			a.len ? s[i].dir : s[0].dir);
+			a.p ? s[i].dir : s[0].dir);
 		goto out;
 	}
 	arg_value(&a, "kernels", ka, sizeof(ka));
@@ -198,11 +186,12 @@ static int merge_load(struct shard *s, int n, struct matrix *m, uint64_t *seed,
 		    same_args(s, i, err, errlen))
 			return -1;
 		if (path_fmt(path, sizeof(path), "%s/raw.csv", s[i].dir) ||
-		    !is_regular_file(path))
+		    check_run_file(path))
 			return err_set(
-				err, errlen,
-				"%s is not a results directory (no raw.csv)",
-				s[i].dir);
+				err, errlen, "%s: raw.csv: %s", s[i].dir,
+				errno == ENOENT ?
+					"none (not a results directory)" :
+					run_strerror(errno));
 		if (row_read_file(path, &s[i].rows, &s[i].n, err, errlen))
 			return -1;
 	}
@@ -264,7 +253,8 @@ static int check_rows(const struct shard *s, struct rowref *plan, size_t nplan,
 
 /* Every planned boot exactly once across the shards, nothing else. */
 static int merge_check(const struct shard *s, int n, const struct matrix *m,
-		       uint64_t seed, char *err, size_t errlen)
+		       uint64_t seed, size_t *nplan_out, char *err,
+		       size_t errlen)
 {
 	size_t nplan, nrows = 0, k = 0;
 	struct boot_plan *plan = matrix_plan(m, seed, 1, 1, &nplan);
@@ -290,43 +280,11 @@ static int merge_check(const struct shard *s, int n, const struct matrix *m,
 			rid[k].shard = i;
 		}
 	rc = check_rows(s, pid, nplan, rid, nrows, err, errlen);
+	*nplan_out = nplan;
 out:
 	free(plan);
 	free(pid);
 	free(rid);
-	return rc;
-}
-
-/* The detail table name of every shard, headers once, into dst. */
-static int merge_table(const struct shard *s, int n, const char *tmp,
-		       const char *name, char *err, size_t errlen)
-{
-	struct strbuf out = { 0 }, b = { 0 };
-	char path[PATH_MAX];
-	int rc = 0;
-
-	for (int i = 0; i < n && !rc; i++) {
-		char *body;
-
-		if (shard_file(s[i].dir, name, &b, err, errlen)) {
-			rc = -1;
-			break;
-		}
-		body = memchr(b.p, '\n', b.len);
-		if (!i)
-			sb_append(&out, b.p,
-				  body ? (size_t)(body - b.p) + 1 : 0);
-		if (body)
-			sb_append(&out, body + 1,
-				  b.len - (size_t)(body + 1 - b.p));
-	}
-	if (!rc &&
-	    (out.oom || path_fmt(path, sizeof(path), "%s/%s", tmp, name) ||
-	     write_file_atomic(path, out.p ? out.p : "", out.len)))
-		rc = err_set(err, errlen, "cannot write %s/%s: %s", tmp, name,
-			     strerror(errno));
-	sb_free(&out);
-	sb_free(&b);
 	return rc;
 }
 
@@ -339,7 +297,7 @@ static int merge_raw(const struct shard *s, int n, const char *tmp, char *err,
 	int rc = 0;
 
 	if (path_fmt(path, sizeof(path), "%s/raw.csv", tmp) ||
-	    !(f = fopen(path, "we")))
+	    !(f = fopen_new(path)))
 		return err_set(err, errlen, "cannot write %s/raw.csv", tmp);
 	row_write_header(f);
 	for (int i = 0; i < n && !rc; i++)
@@ -354,77 +312,6 @@ static int merge_raw(const struct shard *s, int n, const char *tmp, char *err,
 	if (fclose(f) && !rc)
 		rc = err_set(err, errlen, "cannot write %s: %s", path,
 			     strerror(errno));
-	return rc;
-}
-
-/* The files of every boot directory (boots/ID) the shards kept. */
-static int merge_boots(const struct shard *s, int n, const char *tmp, char *err,
-		       size_t errlen)
-{
-	char from[PATH_MAX], to[PATH_MAX];
-
-	if (path_fmt(to, sizeof(to), "%s/boots", tmp) || mkdir(to, 0755))
-		return err_set(err, errlen, "cannot create %s/boots", tmp);
-	for (int i = 0; i < n; i++)
-		for (size_t j = 0; j < s[i].n; j++) {
-			DIR *d;
-			struct dirent *e;
-
-			if (path_fmt(from, sizeof(from), "%s/boots/%s",
-				     s[i].dir, s[i].rows[j].boot_id) ||
-			    !(d = opendir(from)))
-				continue; /* a fixture or skipped boot: no files */
-			if (path_fmt(to, sizeof(to), "%s/boots/%s", tmp,
-				     s[i].rows[j].boot_id) ||
-			    mkdir(to, 0755)) {
-				closedir(d);
-				return err_set(err, errlen, "cannot create %s",
-					       to);
-			}
-			while ((e = readdir(d))) {
-				char a[PATH_MAX], b[PATH_MAX];
-
-				if (e->d_name[0] == '.')
-					continue;
-				if (path_fmt(a, sizeof(a), "%s/%s", from,
-					     e->d_name) ||
-				    path_fmt(b, sizeof(b), "%s/%s", to,
-					     e->d_name) ||
-				    (is_regular_file(a) && copy_file(a, b))) {
-					closedir(d);
-					return err_set(err, errlen,
-						       "cannot copy %s: %s", a,
-						       strerror(errno));
-				}
-			}
-			closedir(d);
-		}
-	return 0;
-}
-
-/* The first shard's meta.json, with where the merge came from. */
-static int merge_meta(const struct shard *s, int n, const char *tmp, char *err,
-		      size_t errlen)
-{
-	struct strbuf in = { 0 }, out = { 0 };
-	char path[PATH_MAX];
-	const char *brace;
-	int rc = 0;
-
-	if (shard_file(s[0].dir, "meta.json", &in, err, errlen))
-		return -1;
-	brace = strchr(in.p, '{');
-	sb_printf(&out, "{\n  \"merged_from\": [");
-	for (int i = 0; i < n; i++) {
-		sb_printf(&out, "%s", i ? ", " : "");
-		json_str(&out, s[i].dir);
-	}
-	sb_printf(&out, "],%s", brace ? brace + 1 : "\n}\n");
-	if (out.oom || path_fmt(path, sizeof(path), "%s/meta.json", tmp) ||
-	    write_file_atomic(path, out.p, out.len))
-		rc = err_set(err, errlen, "cannot write %s/meta.json", tmp);
-	sb_free(&in);
-	sb_free(&out);
 	return rc;
 }
 
@@ -464,33 +351,13 @@ static int merge_args(const struct shard *s, const char *tmp, char *err,
 	return rc;
 }
 
-/* Remove a half-built merge (files one level below boots/ at most). */
-static void remove_tree(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char p[PATH_MAX];
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (path_fmt(p, sizeof(p), "%s/%s", dir, e->d_name))
-			continue;
-		if (unlink(p))
-			remove_tree(p);
-	}
-	closedir(d);
-	rmdir(dir);
-}
-
 int results_merge(const char *out, char *const *dirs, int ndirs, char *err,
 		  size_t errlen)
 {
 	struct shard *s = calloc((size_t)ndirs, sizeof(*s));
 	struct matrix m;
 	uint64_t seed = 0;
+	size_t nplan = 0;
 	char tmp[PATH_MAX];
 	int rc = -1;
 
@@ -504,7 +371,7 @@ int results_merge(const char *out, char *const *dirs, int ndirs, char *err,
 		goto done;
 	}
 	if (merge_load(s, ndirs, &m, &seed, err, errlen) ||
-	    merge_check(s, ndirs, &m, seed, err, errlen))
+	    merge_check(s, ndirs, &m, seed, &nplan, err, errlen))
 		goto done;
 	if (path_fmt(tmp, sizeof(tmp), "%s.merge-%ld", out, (long)getpid()) ||
 	    mkdir(tmp, 0755)) {
@@ -513,21 +380,20 @@ int results_merge(const char *out, char *const *dirs, int ndirs, char *err,
 		goto done;
 	}
 	if (merge_raw(s, ndirs, tmp, err, errlen) ||
-	    merge_table(s, ndirs, tmp, "reads.csv", err, errlen) ||
-	    merge_table(s, ndirs, tmp, "traces.csv", err, errlen) ||
+	    merge_tables(s, ndirs, tmp, err, errlen) ||
 	    merge_copy(s[0].dir, tmp, "run.matrix", err, errlen) ||
 	    merge_copy(s[0].dir, tmp, "seed", err, errlen) ||
 	    merge_args(s, tmp, err, errlen) ||
-	    merge_meta(s, ndirs, tmp, err, errlen) ||
+	    merge_meta(s, ndirs, tmp, nplan, err, errlen) ||
 	    merge_boots(s, ndirs, tmp, err, errlen) ||
 	    summary_write(tmp, seed, NULL, 0, err, errlen)) {
-		remove_tree(tmp);
+		remove_path(tmp);
 		goto done;
 	}
 	if (rename(tmp, out)) {
 		err_set(err, errlen, "cannot rename %s to %s: %s", tmp, out,
 			strerror(errno));
-		remove_tree(tmp);
+		remove_path(tmp);
 		goto done;
 	}
 	rc = 0;

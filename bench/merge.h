@@ -7,12 +7,13 @@
 
 /*
  * The shards dirs of one run into out. Every shard must have the same
- * run.matrix and seed, and run.args alike but for the shard, parallel_jobs
- * and the paths of files whose checksums agree; together they must hold
- * every planned boot exactly once, and no row of a boot the plan does not
- * have. Nothing is written unless all of that holds; the merged run (its
- * run.args the first shard's as shard 1/1) is built in a temporary
- * directory and renamed.
+ * run.matrix and seed, run.args alike but for the shard, jobs,
+ * parallel_jobs and the paths of files whose checksums agree, and
+ * meta.json the same QEMU and kernels; together they must hold every
+ * planned boot exactly once, and no row of a boot the plan does not have
+ * (mergeout.h: what else is read, and how). Nothing is written unless all
+ * of that holds; the merged run (its run.args the first shard's as shard
+ * 1/1) is built in a temporary directory and renamed.
  */
 int results_merge(const char *out, char *const *dirs, int ndirs, char *err,
 		  size_t errlen);

@@ -26,10 +26,10 @@ static int lock_dir(struct run *r)
 	if (results_path(r, ".lock", path, sizeof(path)))
 		return ERR(r, "results directory path too long: %s",
 			   r->out_dir);
-	r->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	r->lock_fd = open_run_file(path, O_RDWR | O_CREAT);
 	if (r->lock_fd < 0)
-		return ERR(r, "results directory %s is not writable: %s",
-			   r->out_dir, strerror(errno));
+		return ERR(r, "cannot use %s as a results directory: .lock: %s",
+			   r->out_dir, run_strerror(errno));
 	if (flock(r->lock_fd, LOCK_EX | LOCK_NB)) {
 		n = pread(r->lock_fd, pid, sizeof(pid) - 1, 0);
 		pid[n > 0 ? n : 0] = '\0';
@@ -53,7 +53,7 @@ int results_is_run(const char *dir)
 	int yes;
 
 	if (path_fmt(path, sizeof(path), "%s/run.matrix", dir) ||
-	    !is_regular_file(path) || !(f = fopen(path, "re")))
+	    !(f = fopen_run(path)))
 		return 0;
 	yes = fgets(line, sizeof(line), f) &&
 	      !strcmp(line, MATRIX_RESOLVED "\n");

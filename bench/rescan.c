@@ -23,7 +23,7 @@ static FILE *rescan_table(struct run *r, const char *name, const char *header)
 		ERR(r, "path too long");
 		return NULL;
 	}
-	f = fopen(path, "we");
+	f = fopen_new(path); /* a link planted at the name is removed */
 	if (!f || fputs(header, f) < 0) {
 		ERR(r, "cannot write %s: %s", path, strerror(errno));
 		if (f)
@@ -96,7 +96,7 @@ static int rescan_boot(struct run *r, const struct row *old, struct row *nr,
 	    slurp(path, &chan) ||
 	    path_fmt(path, sizeof(path), "%s/qemu-stderr.log", dir) ||
 	    slurp(path, &qerr)) {
-		rc = ERR(r, "cannot read %s: %s", path, strerror(errno));
+		rc = ERR(r, "cannot rescan: %s: %s", path, run_strerror(errno));
 		goto out;
 	}
 	f.chan = chan.p;

@@ -63,7 +63,10 @@ static int table_header(struct run *r, const char *name, const char *header)
 
 	if (results_path(r, name, path, sizeof(path)))
 		return ERR(r, "path too long");
-	if (stat(path, &st) == 0 && st.st_size > 0)
+	if (check_run_file(path) && errno != ENOENT)
+		return ERR(r, "cannot use %s/%s: %s; move it away", r->out_dir,
+			   name, run_strerror(errno));
+	if (lstat(path, &st) == 0 && st.st_size > 0)
 		return 0;
 	return results_write_out(r, name, header, strlen(header));
 }
@@ -74,12 +77,20 @@ int results_start(struct run *r)
 	FILE *mem;
 	char *hdr = NULL;
 	size_t hlen = 0;
+	struct stat st;
 	int rc;
 
 	if (results_path(r, "boots", path, sizeof(path)) ||
 	    (mkdir(path, 0755) && errno != EEXIST))
 		return ERR(r, "cannot create %s/boots: %s", r->out_dir,
 			   strerror(errno));
+	/* Every boot's files go there: no link to elsewhere. */
+	if (lstat(path, &st) || !S_ISDIR(st.st_mode))
+		return ERR(
+			r,
+			"%s/boots is %s, not a directory: the runner writes a boot's files into its own boots/ only (remove it)",
+			r->out_dir,
+			S_ISLNK(st.st_mode) ? "a symbolic link" : "a file");
 	if (!r->o.resume) {
 		/* run.matrix first: it marks the directory as a run. */
 		snprintf(line, sizeof(line), "%" PRIu64 "\n", r->o.seed);
@@ -125,17 +136,19 @@ static int prune_detail(struct run *r, const char *name)
 
 	if (results_path(r, name, path, sizeof(path)) || trim_partial(path))
 		return ERR(r, "cannot repair %s/%s: %s", r->out_dir, name,
-			   strerror(errno));
-	in = fopen(path, "re");
-	if (!in)
+			   run_strerror(errno));
+	in = fopen_run(path);
+	if (!in && errno == ENOENT)
 		return 0;
+	if (!in)
+		return ERR(r, "cannot read %s: %s", path, run_strerror(errno));
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	out = fopen(tmp, "we");
+	out = fopen_new(tmp);
 	if (!out) {
 		fclose(in);
 		return ERR(r, "cannot write %s: %s", tmp, strerror(errno));
 	}
-	while ((len = getline(&line, &cap, in)) > 0) {
+	while (errno = 0, (len = getline(&line, &cap, in)) > 0) {
 		char id[32];
 
 		if (first) {
@@ -145,12 +158,20 @@ static int prune_detail(struct run *r, const char *name)
 		}
 		snprintf(id, sizeof(id), "%.*s", (int)strcspn(line, ","), line);
 		if (results_is_done(r, id))
-			fputs(line, out);
+			fwrite(line, 1, (size_t)len, out);
 	}
+	/* A read error (memory running out) is no end: nothing replaced. */
+	if (!feof(in) || ferror(in))
+		rc = ERR(r, "cannot read %s: %s", path,
+			 strerror(errno ? errno : EIO));
 	free(line);
 	fclose(in);
-	if (fclose(out) || rename(tmp, path))
+	if ((ferror(out) | fclose(out)) && !rc)
+		rc = ERR(r, "cannot write %s: %s", tmp, strerror(errno));
+	if (!rc && rename(tmp, path))
 		rc = ERR(r, "cannot rewrite %s: %s", path, strerror(errno));
+	if (rc)
+		unlink(tmp);
 	return rc;
 }
 
@@ -166,11 +187,11 @@ static int set_aside_bad_rows(struct run *r, const char *path)
 	size_t cap = 0, lineno = 0, nbad = 0;
 	ssize_t len;
 	int rc = 0;
-	FILE *f = fopen(path, "re");
+	FILE *f = fopen_run(path);
 
 	if (!f)
-		return ERR(r, "cannot read %s: %s", path, strerror(errno));
-	while ((len = getline(&line, &cap, f)) > 0) {
+		return ERR(r, "cannot read %s: %s", path, run_strerror(errno));
+	while (errno = 0, (len = getline(&line, &cap, f)) > 0) {
 		struct row row;
 
 		lineno++;
@@ -191,11 +212,16 @@ static int set_aside_bad_rows(struct run *r, const char *path)
 				"[resume] %s line %zu is not a row: set aside in raw.csv.rejected; its boot runs again\n",
 				path, lineno);
 	}
+	/* A read error (memory running out) is no end: nothing rewritten. */
+	if (!feof(f) || ferror(f))
+		rc = ERR(r, "cannot read %s (line %zu): %s", path, lineno + 1,
+			 strerror(errno ? errno : EIO));
 	fclose(f);
-	if (nbad && (keep.oom || bad.oom ||
-		     path_fmt(rej, sizeof(rej), "%s.rejected", path) ||
-		     append_atomic(rej, bad.p, bad.len) ||
-		     write_file_atomic(path, keep.p, keep.len)))
+	if (!rc && nbad &&
+	    (keep.oom || bad.oom ||
+	     path_fmt(rej, sizeof(rej), "%s.rejected", path) ||
+	     append_atomic(rej, bad.p, bad.len) ||
+	     write_file_atomic(path, keep.p, keep.len)))
 		rc = ERR(r, "cannot set aside %zu bad rows of %s: %s", nbad,
 			 path, strerror(errno));
 	free(line);
@@ -214,7 +240,7 @@ int results_load_done(struct run *r)
 	if (results_path(r, "raw.csv", path, sizeof(path)) ||
 	    trim_partial(path))
 		return ERR(r, "cannot repair %s/raw.csv: %s", r->out_dir,
-			   strerror(errno));
+			   run_strerror(errno));
 	if (set_aside_bad_rows(r, path) ||
 	    row_read_file(path, &rows, &n, r->err, sizeof(r->err)))
 		return -1;
@@ -266,9 +292,10 @@ int results_read_seed(const char *dir, uint64_t *seed, char *err, size_t errlen)
 
 	if (path_fmt(path, sizeof(path), "%s/seed", dir))
 		return err_set(err, errlen, "path too long: %s", dir);
-	f = fopen(path, "re");
+	f = fopen_run(path);
 	if (!f)
-		return err_set(err, errlen, "%s: %s", path, strerror(errno));
+		return err_set(err, errlen, "%s: %s", path,
+			       run_strerror(errno));
 	if (!fgets(line, sizeof(line), f)) {
 		fclose(f);
 		return err_set(err, errlen, "%s is empty", path);
@@ -291,6 +318,9 @@ int results_read_matrix(const char *dir, struct matrix *m, char *err,
 
 	if (path_fmt(path, sizeof(path), "%s/run.matrix", dir))
 		return err_set(err, errlen, "path too long: %s", dir);
+	if (check_run_file(path) && errno != ENOENT)
+		return err_set(err, errlen, "cannot read %s: %s", path,
+			       run_strerror(errno));
 	matrix_init(m);
 	return matrix_load(m, path, err, errlen) ||
 			       matrix_check_size(m, err, errlen) ?

@@ -2,9 +2,13 @@
 #define _GNU_SOURCE
 #include "row.h"
 #include "accel.h"
+#include "arch.h"
+#include "matrixfile.h"
+#include "plan.h"
 #include "util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -237,6 +241,96 @@ void row_derive(struct row *r)
 	}
 }
 
+void row_set_axes(struct row *row, const struct cell *c)
+{
+	const struct arch *ar = arch_find(c->v[AX_arch]);
+
+	for (int a = 0; a < AX_N; a++)
+		set_text(row->axis[a], "%s", c->v[a]);
+	/* The probe-only machines tick with their own timer (clocksource
+	 * says which). */
+	set_text(row->axis[AX_timer], "%s",
+		 ar && !ar->x86 ? "machine" :
+				  accel_timer(c->v[AX_accel], c->v[AX_timer]));
+}
+
+/* A decimal number without sign or leading zero, at most 9 digits. */
+static const char *id_number(const char *p, long *v)
+{
+	const char *s = p;
+
+	*v = 0;
+	while (*p >= '0' && *p <= '9' && p - s < 9)
+		*v = *v * 10 + (*p++ - '0');
+	return p == s || (*s == '0' && p - s > 1) ? NULL : p;
+}
+
+/*
+ * The row is of a boot of the run's plan: the runner's id (c<cell>-r<rep>,
+ * plan.c's boot_id), a planned cell and rep, its cell, rep and axis
+ * columns those of that cell. The same rule for every mode.
+ */
+static int row_in_plan(const struct matrix *m, const struct row *r,
+		       const char *path, size_t lineno, char *err,
+		       size_t errlen)
+{
+	const char *p = r->boot_id;
+	long cell, rep;
+	struct cell c;
+	struct row want;
+
+	if (*p++ != 'c' || !(p = id_number(p, &cell)) || *p++ != '-' ||
+	    *p++ != 'r' || !(p = id_number(p, &rep)) || *p)
+		return err_set(
+			err, errlen,
+			"%s line %zu: boot_id '%.40s' is not one of the runner's (c<cell>-r<rep>, e.g. c0-r1); fix or move that line (nothing was changed)",
+			path, lineno, r->boot_id);
+	matrix_cell(m, (size_t)cell < matrix_ncells(m) ? (size_t)cell : 0, &c);
+	if ((size_t)cell >= matrix_ncells(m) || rep >= m->reps ||
+	    !matrix_cell_planned(m, &c))
+		return err_set(
+			err, errlen,
+			"%s line %zu: boot %s is not in the run's plan (its run.matrix plans cells 0 to %zu, reps 0 to %d, less the excluded cells); a row of another run, or written by hand? fix or move that line (nothing was changed)",
+			path, lineno, r->boot_id, matrix_ncells(m) - 1,
+			m->reps - 1);
+	if (r->cell != cell || r->rep != rep)
+		return err_set(
+			err, errlen,
+			"%s line %zu: boot %s has cell %ld and rep %d in its columns, not %ld and %ld; fix or move that line (nothing was changed)",
+			path, lineno, r->boot_id, r->cell, r->rep, cell, rep);
+	row_set_axes(&want, &c);
+	for (int a = 0; a < AX_N; a++)
+		if (strcmp(want.axis[a], r->axis[a]))
+			return err_set(
+				err, errlen,
+				"%s line %zu: boot %s has %s='%.40s', but its cell %ld of the plan has %s='%.40s' (an edited row, or one of another run?); fix or move that line (nothing was changed)",
+				path, lineno, r->boot_id,
+				axis_name((enum axis)a), r->axis[a], cell,
+				axis_name((enum axis)a), want.axis[a]);
+	return 0;
+}
+
+/* The run.matrix beside raw.csv at path: the plan its rows must be of. */
+static int plan_of(const char *path, struct matrix *m, char *err, size_t errlen)
+{
+	const char *slash = strrchr(path, '/');
+	char mpath[PATH_MAX];
+
+	if (path_fmt(mpath, sizeof(mpath), "%.*s/run.matrix",
+		     slash ? (int)(slash - path) : 1, slash ? path : "."))
+		return err_set(err, errlen, "path too long: %s", path);
+	if (check_run_file(mpath))
+		return err_set(
+			err, errlen,
+			"cannot read %s: %s; the rows of %s are checked against their run's plan",
+			mpath, run_strerror(errno), path);
+	matrix_init(m);
+	return matrix_load(m, mpath, err, errlen) ||
+			       matrix_check_size(m, err, errlen) ?
+		       -1 :
+		       0;
+}
+
 struct row_line {
 	const char *id;
 	size_t line;
@@ -272,22 +366,51 @@ static int check_once(const char *path, const struct row *rows,
 	return rc;
 }
 
+/* The next line of f into *line; 0 at the end, -1 with a message on a
+ * read error (memory running out is no end of file). */
+static ssize_t next_line(FILE *f, char **line, size_t *cap, const char *path,
+			 size_t lineno, char *err, size_t errlen)
+{
+	ssize_t len;
+
+	errno = 0;
+	len = getline(line, cap, f);
+	if (len >= 0)
+		return len;
+	if (feof(f) && !ferror(f))
+		return 0;
+	return err_set(err, errlen, "cannot read %s (line %zu): %s", path,
+		       lineno + 1, strerror(errno ? errno : EIO));
+}
+
 int row_read_file(const char *path, struct row **rows, size_t *n, char *err,
 		  size_t errlen)
 {
 	char *line = NULL, *header = NULL;
 	size_t cap = 0, alloc = 0, lineno = 0, *lines = NULL;
-	ssize_t len;
-	int rc = 0;
-	FILE *f = fopen(path, "re");
+	ssize_t len = 0;
+	int rc;
+	struct matrix *m = malloc(sizeof(*m));
+	FILE *f = NULL;
 
 	*rows = NULL;
 	*n = 0;
-	if (!f)
-		return err_set(err, errlen, "cannot read %s: %s", path,
-			       strerror(errno));
-	while ((len = getline(&line, &cap, f)) > 0) {
+	if (!m)
+		return err_set(err, errlen, "out of memory reading %s", path);
+	rc = plan_of(path, m, err, errlen);
+	if (!rc && !(f = fopen_run(path)))
+		rc = err_set(err, errlen, "cannot read %s: %s", path,
+			     run_strerror(errno));
+	while (!rc && (len = next_line(f, &line, &cap, path, lineno, err,
+				       errlen)) > 0) {
 		lineno++;
+		if (memchr(line, '\0', (size_t)len)) {
+			rc = err_set(
+				err, errlen,
+				"%s line %zu holds a NUL byte: not a raw.csv row (fix or move that line; nothing was changed)",
+				path, lineno);
+			break;
+		}
 		if (line[len - 1] != '\n')
 			break; /* an interrupted write: not a row */
 		line[len - 1] = '\0';
@@ -321,17 +444,19 @@ int row_read_file(const char *path, struct row **rows, size_t *n, char *err,
 				path, lineno, line);
 			break;
 		}
+		rc = row_in_plan(m, &(*rows)[*n], path, lineno, err, errlen);
 		lines[(*n)++] = lineno;
 	}
-	if (!rc && ferror(f))
-		rc = err_set(err, errlen, "cannot read %s: %s", path,
-			     strerror(errno));
+	if (len < 0)
+		rc = -1;
 	if (!rc)
 		rc = check_once(path, *rows, lines, *n, err, errlen);
 	free(lines);
 	free(line);
 	free(header);
-	fclose(f);
+	free(m);
+	if (f)
+		fclose(f);
 	if (rc) {
 		free(*rows);
 		*rows = NULL;

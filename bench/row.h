@@ -104,11 +104,21 @@ int row_parse(const char *line, const char *header, struct row *r);
 void row_derive(struct row *r);
 
 /*
+ * The axis values a boot of cell c records: the cell's, the timer as the
+ * guest got it (not "auto"; "machine" on the probe-only machines).
+ */
+void row_set_axes(struct row *row, const struct cell *c);
+
+/*
  * Read every complete row of a raw.csv (a torn last line is not a row).
  * 0 with a malloc'd array, or -1 with a message in err: the file cannot be
- * read, memory ran out, a row does not parse (named by its line number;
- * nothing is dropped silently), or two rows are of one boot. Every mode
- * that reads raw.csv (summary, resume, rescan, merge) reads it here.
+ * read (a link, a FIFO, a read error such as memory running out: never
+ * taken for its end), a line holds a NUL byte or does not parse (named by
+ * its line number; nothing is dropped silently), a row is of no boot of
+ * the run's plan (run.matrix beside raw.csv: an id of the runner's form
+ * c<cell>-r<rep>, a planned cell, a rep below reps, the cell's axis
+ * values), or two rows are of one boot. Every mode that reads raw.csv
+ * (summary, resume, rescan, merge) reads it here.
  */
 int row_read_file(const char *path, struct row **rows, size_t *n, char *err,
 		  size_t errlen);

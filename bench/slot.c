@@ -97,10 +97,12 @@ int start_boot(struct run *r, struct slot *s, const struct boot_plan *plan,
 	s->plan_i = i;
 	matrix_cell(&r->m, plan[i].cell, &s->cell);
 	boot_id(&plan[i], id, sizeof(id));
+	/* A fresh boots/<id>: nothing of an earlier try, and no link planted
+	 * there (QEMU's -chardev file would open it). */
 	if (path_fmt(s->dir, sizeof(s->dir), "%s/boots/%s", r->out_dir, id) ||
 	    path_fmt(s->console, sizeof(s->console), "%s/console.log",
 		     s->dir) ||
-	    (mkdir(s->dir, 0755) && errno != EEXIST))
+	    fresh_dir(s->dir))
 		return ERR(r, "cannot create %s: %s", s->dir, strerror(errno));
 	if (make_seed(s, 0))
 		return ERR(r, "getrandom: %s", strerror(errno));
@@ -142,14 +144,7 @@ void fill_row_axes(struct row *row, const struct boot_plan *p,
 	row->run_index = run_index;
 	row->cell = (long)p->cell;
 	row->rep = p->rep;
-	for (int a = 0; a < AX_N; a++)
-		set_text(row->axis[a], "%s", c->v[a]);
-	/* Recorded as the guest got it, not as "auto"; the probe-only
-	 * machines tick with their own timer (clocksource says which). */
-	set_text(row->axis[AX_timer], "%s",
-		 arch_find(c->v[AX_arch]) && !arch_find(c->v[AX_arch])->x86 ?
-			 "machine" :
-			 accel_timer(c->v[AX_accel], c->v[AX_timer]));
+	row_set_axes(row, c);
 }
 
 /* console.log beyond its cap: QEMU writes it, the runner only watches. */

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -113,6 +114,97 @@ int is_regular_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+int is_run_file(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int check_run_file(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return -1;
+	if (S_ISREG(st.st_mode))
+		return 0;
+	errno = S_ISLNK(st.st_mode) ? ELOOP : ENOTREG;
+	return -1;
+}
+
+/* A run file at dirfd/name: no link, no FIFO or device, never blocking. */
+static int open_run_at(int dirfd, const char *name, int flags)
+{
+	struct stat st;
+	int fl, fd = openat(dirfd, name,
+			    flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    (fl = fcntl(fd, F_GETFL)) < 0 ||
+	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK)) {
+		int e = errno;
+
+		if (!fstat(fd, &st) && !S_ISREG(st.st_mode))
+			e = ENOTREG;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+int open_run_file(const char *path, int flags)
+{
+	return open_run_at(AT_FDCWD, path, flags);
+}
+
+FILE *fopen_run(const char *path)
+{
+	int fd = open_run_file(path, O_RDONLY);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+
+	if (fd >= 0 && !f)
+		close(fd);
+	return f;
+}
+
+/* path, created new: what was at the name (a link included) is gone. */
+static int create_new(const char *path)
+{
+	if (unlink(path) && errno != ENOENT)
+		return -1;
+	return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		    0644);
+}
+
+FILE *fopen_new(const char *path)
+{
+	int fd = create_new(path);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+
+	if (fd >= 0 && !f)
+		close(fd);
+	return f;
+}
+
+const char *run_strerror(int e)
+{
+	switch (e) {
+	case ELOOP:
+		return "a symbolic link (the runner follows no link inside a results directory)";
+	case ENOTREG:
+		return "not a regular file (a FIFO, a device or a directory)";
+	case EFBIG:
+		return "over the " SLURP_MAX_TEXT
+		       " cap of a run's file (the result channel's and console.log's)";
+	default:
+		return strerror(e);
+	}
+}
+
 /*
  * All of buf, or -1 with the kernel's reason in errno: a short write (a
  * disk filling up, a file size limit) is retried, and the retry's error is
@@ -145,7 +237,7 @@ int append_atomic(const char *path, const char *buf, size_t len)
 
 	if (!len)
 		return 0;
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	fd = open_run_file(path, O_WRONLY | O_APPEND | O_CREAT);
 	if (fd < 0)
 		return -1;
 	start = lseek(fd, 0, SEEK_END);
@@ -153,7 +245,7 @@ int append_atomic(const char *path, const char *buf, size_t len)
 		e = errno;
 		/* All of it or none: take a partial append back. */
 		if (start >= 0 && ftruncate(fd, start) != 0) {
-			/* a device (/dev/full): nothing to take back */
+			/* nothing more to do: the error is reported */
 		}
 		close(fd);
 		errno = e;
@@ -169,7 +261,7 @@ int write_file_atomic(const char *path, const char *buf, size_t len)
 
 	if (path_fmt(tmp, sizeof(tmp), "%s.tmp", path))
 		return -1;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = create_new(tmp);
 	if (fd < 0)
 		return -1;
 	if (write_all(fd, buf, len) || fsync(fd)) {
@@ -192,7 +284,7 @@ int trim_partial(const char *path)
 {
 	struct stat st;
 	char c;
-	int rc = 0, fd = open(path, O_RDWR | O_CLOEXEC);
+	int rc = 0, fd = open_run_file(path, O_RDWR);
 
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
@@ -208,32 +300,35 @@ int trim_partial(const char *path)
 	return rc;
 }
 
-int slurp(const char *path, struct strbuf *b)
+int slurp_at(int dirfd, const char *name, struct strbuf *b, size_t max)
 {
 	char buf[65536];
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int e = 0, fd = open_run_at(dirfd, name, O_RDONLY);
 
 	b->len = 0;
 	b->oom = 0;
 	sb_append(b, "", 0);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
-	while ((n = read(fd, buf, sizeof(buf))) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			close(fd);
-			return -1;
-		}
-		sb_append(b, buf, (size_t)n);
+	while (!e && (n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0)
+			e = errno == EINTR ? 0 : errno;
+		else if ((size_t)n > max - b->len)
+			e = EFBIG; /* the file grew past the cap */
+		else
+			sb_append(b, buf, (size_t)n);
+		if (b->oom)
+			e = ENOMEM;
 	}
 	close(fd);
-	if (b->oom) {
-		errno = ENOMEM;
-		return -1;
-	}
-	return 0;
+	errno = e;
+	return e ? -1 : 0;
+}
+
+int slurp(const char *path, struct strbuf *b)
+{
+	return slurp_at(AT_FDCWD, path, b, SLURP_MAX);
 }
 
 int copy_file(const char *from, const char *to)
@@ -248,6 +343,46 @@ int copy_file(const char *from, const char *to)
 	rc = write_file_atomic(to, b.p, b.len);
 	sb_free(&b);
 	return rc;
+}
+
+/* Remove dirfd/name without following a link; depth bounds the descent. */
+static int remove_at(int at, const char *name, int depth)
+{
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+	int fd, rc = 0;
+
+	if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW))
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlinkat(at, name, 0);
+	if (depth > 8) {
+		errno = ELOOP;
+		return -1;
+	}
+	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	while (!rc && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			rc = remove_at(dirfd(d), e->d_name, depth + 1);
+	closedir(d);
+	return rc ? rc : unlinkat(at, name, AT_REMOVEDIR);
+}
+
+int remove_path(const char *path)
+{
+	return remove_at(AT_FDCWD, path, 0);
+}
+
+int fresh_dir(const char *path)
+{
+	return remove_path(path) || mkdir(path, 0755) ? -1 : 0;
 }
 
 int64_t host_now_ns(void)

@@ -13,6 +13,7 @@
 
 #include "err.h"
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -42,21 +43,63 @@ int path_fmt(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 int file_exists(const char *path);
-/* A regular file (not a directory, not missing). */
+/* A regular file, a link to one included (the runner's inputs: kernels). */
 int is_regular_file(const char *path);
+
+/*
+ * The files of a results directory are opened through the functions below:
+ * a results directory may come from elsewhere (a shard, a mailed run), so
+ * no symbolic link in it is followed (its last component: ELOOP), and only
+ * a regular file is read or written (a FIFO or a device: ENOTREG, found
+ * without blocking, the file opened O_NONBLOCK until it is known regular).
+ */
+#define ENOTREG EMEDIUMTYPE
+/* A regular file and no link (lstat). */
+int is_run_file(const char *path);
+/* 0 if path is a run file, else -1 with errno ENOENT, ELOOP or ENOTREG. */
+int check_run_file(const char *path);
+/* open(2) of a run file (flags as open's, plus O_CREAT's mode 0644). */
+int open_run_file(const char *path, int flags);
+/* The same, read-only, as a stream; NULL with errno (ENOENT if none). */
+FILE *fopen_run(const char *path);
+/*
+ * A new file for writing at path: whatever is there (a link, an old
+ * temporary file) is unlinked first, then the file is created O_EXCL, so
+ * nothing is written through a link planted at the name.
+ */
+FILE *fopen_new(const char *path);
+/* strerror(e), in words for ELOOP, ENOTREG and EFBIG (a read's cap). */
+const char *run_strerror(int e);
 /*
  * Append buf, then fsync: all of it or none (a partial append is taken
  * back). On failure errno is the kernel's cause: ENOSPC, EFBIG, EIO...
  */
 int append_atomic(const char *path, const char *buf, size_t len);
-/* Write to path.tmp, fsync, rename over path; errno as append_atomic's. */
+/* Write to path.tmp (created new), fsync, rename over path (a link at
+ * path is replaced, not followed); errno as append_atomic's. */
 int write_file_atomic(const char *path, const char *buf, size_t len);
 /* Drop a torn last line (no newline) left by an interrupted writer. */
 int trim_partial(const char *path);
-/* A whole file into b ("" if missing); -1 with errno on a read error. */
+/* What slurp reads at most: the result channel's and console.log's cap. */
+#define SLURP_MAX (16u << 20)
+#define SLURP_MAX_TEXT "16 MiB"
+/*
+ * A whole run file into b ("" if missing); -1 with errno on a read error,
+ * EFBIG past max bytes. slurp_at reads name under the directory dirfd
+ * (AT_FDCWD: a path); slurp's max is SLURP_MAX.
+ */
+int slurp_at(int dirfd, const char *name, struct strbuf *b, size_t max);
 int slurp(const char *path, struct strbuf *b);
-/* Copy a regular file (boots/ of a shard merge). */
+/* Copy a regular file (boots/ of a shard merge), up to SLURP_MAX bytes. */
 int copy_file(const char *from, const char *to);
+/*
+ * Remove whatever is at path, following no link: a link or a file is
+ * unlinked, a directory emptied (unlinkat, depth at most 8) and removed.
+ * 0 if there was nothing.
+ */
+int remove_path(const char *path);
+/* A new empty directory at path, whatever was there before (remove_path). */
+int fresh_dir(const char *path);
 
 /* Host CLOCK_MONOTONIC in ns. */
 int64_t host_now_ns(void);

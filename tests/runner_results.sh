@@ -2,7 +2,8 @@
 # The runner on results directories it did not write, or that do not agree
 # with each other: merges of shards started differently or holding boots
 # outside the plan, --out on a directory that is no run, a raw.csv holding
-# a boot twice. Against tests/fake-qemu: no kernels, seconds.
+# a boot twice; links, FIFOs and devices planted in a run, rows outside
+# the plan in every mode. Against tests/fake-qemu: no kernels, seconds.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
@@ -204,3 +205,170 @@ msg=$(timeout 60 "$runner" --qemu "$PWD/tests/fake-qemu" --image "$tmp/image" --
 grep -q -- "passes QEMU no option the command line does not name" <<<"$msg" &&
 	ok "--resume passes QEMU no --qemu-arg that run.args alone names" ||
 	bad "--resume with a qemu_arg in run.args: $(head -c 200 <<<"$msg")"
+# --- A results directory from elsewhere, opened by the runner (issue 22) ---
+# Nothing is written or read through a symbolic link inside a run, a FIFO
+# or a device ends the mode with an error, and every mode that reads
+# raw.csv takes only the boots of the run's plan.
+victim=$tmp/victim
+reset_victim() { printf 'precious\n' >"$victim"; rm -rf "$tmp/vdir"; mkdir -p "$tmp/vdir" && printf 'keep\n' >"$tmp/vdir/keep"; }
+untouched() { [ "$(cat "$victim")" = precious ] && [ "$(ls -A "$tmp/vdir")" = keep ]; }
+lim=(timeout 20)
+"${run[@]}" --kernels "$k" --out "$tmp/base" --seed 9 --set variant=ok --set reps=2 --set accel=icount >/dev/null 2>&1 ||
+	bad "the base run for the link tests did not run"
+# copy NAME: a copy of the base run (no lock file); unfinish NAME: one whose
+# last boot has no row yet (its id in $last).
+copy() { rm -rf "${tmp:?}/$1" && cp -r "$tmp/base" "$tmp/$1" && rm -f "$tmp/$1/.lock"; }
+unfinish() {
+	copy "$1"
+	last=$(tail -n 1 "$tmp/$1/raw.csv" | cut -d, -f1)
+	sed -i '$d' "$tmp/$1/raw.csv"
+}
+resume() { "${lim[@]}" "${run[@]}" --kernels "$k" --out "$tmp/$1" --resume 2>&1; }
+
+reset_victim
+copy sl && ln -s "$victim" "$tmp/sl/summary.csv.tmp"
+msg=$("${lim[@]}" "$runner" --summarize "$tmp/sl" 2>&1)
+untouched && [ "$(head -c 7 "$tmp/sl/summary.csv")" = variant ] &&
+	ok "--summarize writes no summary.csv.tmp through a planted link" ||
+	bad "--summarize wrote through summary.csv.tmp -> victim: victim now '$(head -c 60 "$victim" | tr '\n' ' ')' $(head -c 160 <<<"$msg" | tr '\n' ' ')"
+reset_victim
+copy rl && ln -s "$victim" "$tmp/rl/traces.csv.rescan"
+msg=$("${lim[@]}" "$runner" --quiet --rescan "$tmp/rl" 2>&1)
+untouched && ok "--rescan writes no traces.csv.rescan through a planted link" ||
+	bad "--rescan wrote through traces.csv.rescan -> victim: victim now '$(head -c 60 "$victim" | tr '\n' ' ')'"
+reset_victim
+unfinish cl && mkdir -p "$tmp/cl/boots/$last" && rm -f "$tmp/cl/boots/$last/console.log" &&
+	ln -s "$victim" "$tmp/cl/boots/$last/console.log"
+msg=$(resume cl)
+untouched && [ "$(get "$tmp/cl/raw.csv" boot_id | wc -l)" -eq 2 ] && [ ! -L "$tmp/cl/boots/$last/console.log" ] &&
+	ok "--resume boots into a fresh boots/<id>: QEMU opens no planted console.log link" ||
+	bad "--resume with boots/$last/console.log -> victim: victim now '$(head -c 60 "$victim" | tr '\n' ' ')' $(head -c 160 <<<"$msg" | tr '\n' ' ')"
+reset_victim
+unfinish dl && rm -rf "$tmp/dl/boots/$last" && ln -s "$tmp/vdir" "$tmp/dl/boots/$last"
+msg=$(resume dl)
+untouched && [ -d "$tmp/dl/boots/$last" ] && [ ! -L "$tmp/dl/boots/$last" ] &&
+	ok "--resume replaces a boots/<id> link with a directory of its own, writing nothing through it" ||
+	bad "--resume with boots/$last -> a directory: it now holds $(ls -A "$tmp/vdir" | tr '\n' ' ') $(head -c 160 <<<"$msg" | tr '\n' ' ')"
+reset_victim
+unfinish tl && rm "$tmp/tl/reads.csv" && ln -s "$victim" "$tmp/tl/reads.csv"
+msg=$(resume tl)
+untouched && grep -q "reads.csv" <<<"$msg" &&
+	ok "--resume refuses a reads.csv link, the file it points to untouched: $(head -c 120 <<<"$msg")" ||
+	bad "--resume with reads.csv -> victim: victim now '$(head -c 60 "$victim" | tr '\n' ' ')' $(head -c 160 <<<"$msg" | tr '\n' ' ')"
+
+# --merge copies nothing from outside the shards: no linked boot directory,
+# no linked file (a secret, /proc/self/environ), no linked table.
+printf 'SECRET-%s\n' "$$" >"$tmp/secret"
+mshard() { rm -rf "${tmp:?}/$1" && cp -r "$tmp/s2" "$tmp/$1" && ls "$tmp/$1/boots" | head -n 1; }
+nosecret() { ! grep -rqs "SECRET-$$" "$tmp/r" && ! grep -rqs "^PATH=" "$tmp/r"; }
+id=$(mshard ml)
+rm -rf "$tmp/ml/boots/$id" && mkdir -p "$tmp/outdir" && cp "$tmp/secret" "$tmp/outdir/console.log" &&
+	ln -s "$tmp/outdir" "$tmp/ml/boots/$id"
+refused "of a shard whose boots/$id is a link" "boots/$id" "$tmp/s1" "$tmp/ml"
+nosecret || bad "merge copied a linked boot directory's file"
+id=$(mshard mf)
+ln -s "$tmp/secret" "$tmp/mf/boots/$id/env"
+refused "of a shard holding a linked file" "boots/$id/env" "$tmp/s1" "$tmp/mf"
+id=$(mshard me)
+rm "$tmp/me/boots/$id/console.log" && ln -s /proc/self/environ "$tmp/me/boots/$id/console.log"
+refused "of a shard whose console.log links to /proc/self/environ" "boots/$id/console.log" "$tmp/s1" "$tmp/me"
+nosecret || bad "merge copied /proc/self/environ"
+mshard mt >/dev/null
+cp "$tmp/mt/traces.csv" "$tmp/outside.csv" && rm "$tmp/mt/traces.csv" && ln -s "$tmp/outside.csv" "$tmp/mt/traces.csv"
+refused "of a shard whose traces.csv is a link" "traces.csv" "$tmp/s1" "$tmp/mt"
+
+# --merge reads the shards' tables by the row rules, never joining bytes.
+mshard nn >/dev/null
+truncate -s -1 "$tmp/nn/reads.csv"
+refused "of a shard whose reads.csv lacks its final newline" "reads.csv line" "$tmp/s1" "$tmp/nn"
+mshard nh >/dev/null
+sed -i '1s/iface/interface/' "$tmp/nh/reads.csv"
+refused "of a shard whose reads.csv has another header" "header" "$tmp/s1" "$tmp/nh"
+mshard nf >/dev/null
+row=$(sed -n 2p "$tmp/nf/traces.csv")
+echo "c77-r9${row#"${row%%,*}"}" >>"$tmp/nf/traces.csv"
+refused "of a shard whose traces.csv holds a foreign boot" "c77-r9" "$tmp/s1" "$tmp/nf"
+mshard nx >/dev/null
+cell0=$(get "$tmp/nx/raw.csv" boot_id variant=ok | head -n 1)
+sed -i "s/^$cell0,\([^,]*\),\([^,]*\),\([^,]*\),ok,/$cell0,\1,\2,\3,slow,/" "$tmp/nx/raw.csv"
+refused "of a shard with a row's axis edited ($cell0 variant=ok -> slow)" "variant" "$tmp/s1" "$tmp/nx"
+refused "naming both values of an edited axis" "'slow'.*'ok'\|'ok'.*'slow'" "$tmp/s1" "$tmp/nx"
+mshard nq >/dev/null
+sed -i 's/^  "qemu": .*/  "qemu": "QEMU emulator version 99.0",/' "$tmp/nq/meta.json"
+refused "of a shard run with another QEMU version" "99.0" "$tmp/s1" "$tmp/nq"
+# What differs between machines is no reason to refuse: jobs defaults by
+# the CPU count (README's recipe runs the shards on different machines).
+mshard nj >/dev/null
+sed -i 's/^jobs = .*/jobs = 7/' "$tmp/nj/run.args"
+sed -i 's/^  "jobs": [0-9]*/  "jobs": 7/' "$tmp/nj/meta.json"
+rm -rf "$tmp/r"
+if msg=$("$runner" --quiet --merge "$tmp/r" "$tmp/s1" "$tmp/nj" 2>&1) &&
+	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/r/meta.json" 2>/dev/null; then
+	ok "merge of shards with another --jobs (another machine's CPU count) is accepted, meta.json valid JSON"
+else
+	bad "merge of shards differing only in jobs: $(head -c 200 <<<"$msg" | tr '\n' ' ')"
+fi
+cp -r "$tmp/s1" "$tmp/m0" && echo '{}' >"$tmp/m0/meta.json"
+rm -rf "$tmp/r"
+if "$runner" --quiet --merge "$tmp/r" "$tmp/m0" "$tmp/s2" >/dev/null 2>&1 &&
+	! python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/r/meta.json" 2>/dev/null; then
+	bad "merge with shard 0's meta.json '{}' wrote invalid JSON: $(head -c 120 "$tmp/r/meta.json" | tr '\n' ' ')"
+else
+	ok "merge with shard 0's meta.json '{}' writes valid JSON or refuses it"
+fi
+
+# --rescan of a FIFO or a /dev/zero link for result.log ends promptly, with an error.
+for how in fifo zero; do
+	copy "f$how"
+	log=$tmp/f$how/boots/$(ls "$tmp/f$how/boots" | head -n 1)/result.log
+	rm "$log"
+	if [ $how = fifo ]; then mkfifo "$log"; else ln -s /dev/zero "$log"; fi
+	msg=$(ulimit -v 1000000; timeout 5 "$runner" --quiet --rescan "$tmp/f$how" 2>&1)
+	rc=$?
+	[ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -lt 128 ] && grep -q "result.log" <<<"$msg" &&
+		ok "--rescan of a $how result.log ends at once with an error: $(head -c 120 <<<"$msg")" ||
+		bad "--rescan of a $how result.log: rc=$rc $(head -c 160 <<<"$msg" | tr '\n' ' ')"
+done
+
+# One rule for every mode that reads raw.csv: the runner's own boot ids,
+# each in the run's plan (a c0-r7 in a reps=2 run, a ../ path), no NUL.
+# plant NAME ID: a copy of the base run holding a row of boot ID (its
+# result.log etc. outside the run for a ../ id).
+plant() {
+	copy "$1"
+	row=$(sed -n 2p "$tmp/$1/raw.csv")
+	echo "$2${row#"${row%%,*}"}" >>"$tmp/$1/raw.csv"
+}
+mkdir -p "$tmp/outside" && cp "$tmp/base/boots/c0-r0/"* "$tmp/outside/"
+for id in c0-r7 ../../outside; do
+	for mode in summarize rescan resume; do
+		plant p "$id"
+		cp "$tmp/p/raw.csv" "$tmp/p.raw" && cp "$tmp/p/summary.csv" "$tmp/p.sum"
+		case $mode in
+		resume) msg=$(resume p) ;;
+		*) msg=$("${lim[@]}" "$runner" --quiet --$mode "$tmp/p" 2>&1) ;;
+		esac
+		rc=$?
+		[ $rc -ne 0 ] && grep -qF -- "$id" <<<"$msg" && grep -q "line 4" <<<"$msg" &&
+			cmp -s "$tmp/p/raw.csv" "$tmp/p.raw" && cmp -s "$tmp/p/summary.csv" "$tmp/p.sum" &&
+			ok "--$mode refuses a row of boot $id (not in the plan), naming its line: $(head -c 150 <<<"$msg")" ||
+			bad "--$mode of a raw.csv holding boot $id: rc=$rc, n=$(get "$tmp/p/summary.csv" n measure=crng_ready | head -n 1) $(head -c 160 <<<"$msg" | tr '\n' ' ')"
+	done
+done
+copy nul && printf '%s\0,ok\n' "$(sed -n 2p "$tmp/nul/raw.csv" | sed 's/^c0-r0,/c0-r5,/')" >>"$tmp/nul/raw.csv"
+cp "$tmp/nul/summary.csv" "$tmp/nul.sum"
+msg=$("${lim[@]}" "$runner" --summarize "$tmp/nul" 2>&1)
+rc=$?
+[ $rc -ne 0 ] && grep -q "line 4" <<<"$msg" && cmp -s "$tmp/nul/summary.csv" "$tmp/nul.sum" &&
+	ok "--summarize refuses a raw.csv line holding a NUL byte: $(head -c 120 <<<"$msg")" ||
+	bad "--summarize of a raw.csv line with a NUL: rc=$rc $(head -c 160 <<<"$msg" | tr '\n' ' ')"
+# A read error (memory running out in getline) is no end of file: nothing
+# is rewritten from the rows before it.
+copy big && { head -n 1 "$tmp/base/raw.csv" && head -c 40000000 /dev/zero | tr '\0' a && echo &&
+	tail -n +2 "$tmp/base/raw.csv"; } >"$tmp/big/raw.csv"
+cp "$tmp/big/summary.csv" "$tmp/big.sum"
+msg=$(ulimit -v 30000; "${lim[@]}" "$runner" --summarize "$tmp/big" 2>&1)
+rc=$?
+[ $rc -ne 0 ] && cmp -s "$tmp/big/summary.csv" "$tmp/big.sum" &&
+	ok "--summarize stops on a read error of raw.csv (out of memory), summary.csv kept: $(head -c 120 <<<"$msg")" ||
+	bad "--summarize with getline out of memory: rc=$rc, summary.csv $(cmp -s "$tmp/big/summary.csv" "$tmp/big.sum" && echo kept || echo rewritten) $(head -c 160 <<<"$msg" | tr '\n' ' ')"
