@@ -249,11 +249,11 @@ int results_load_args(struct run *r)
 	FILE *f;
 
 	if (path_fmt(path, sizeof(path), "%s/run.args", r->out_dir) ||
-	    !(f = fopen(path, "re")))
+	    !(f = fopen_run(path)))
 		return ERR(
 			r,
 			"cannot resume: %s/run.args: %s (a run from before run.args was recorded: start it anew)",
-			r->out_dir, strerror(errno));
+			r->out_dir, run_strerror(errno));
 	while (!rc && (len = getline(&line, &cap, f)) > 0) {
 		line[strcspn(line, "\n")] = '\0';
 		if (line[0] == '#' || !strncmp(line, "file ", 5))
@@ -264,6 +264,9 @@ int results_load_args(struct run *r)
 		else
 			rc = load_line(r, line);
 	}
+	if (!rc && !feof(f))
+		rc = ERR(r, "cannot resume: reading %s/run.args: %s",
+			 r->out_dir, strerror(errno));
 	free(line);
 	fclose(f);
 	return rc ? rc : take_qemu_args(r);

@@ -393,7 +393,7 @@ int sched_kvm_canary(struct run *r)
 		r->o.canary_s);
 	if (path_fmt(s.dir, sizeof(s.dir), "%s/kvm-canary", r->out_dir) ||
 	    path_fmt(s.console, sizeof(s.console), "%s/console.log", s.dir) ||
-	    (mkdir(s.dir, 0755) && errno != EEXIST))
+	    fresh_dir(s.dir))
 		return ERR(r, "cannot create %s/kvm-canary: %s", r->out_dir,
 			   strerror(errno));
 	if (boot_argv(r, &s, &a))

@@ -552,7 +552,7 @@ int summary_write(const char *dir, uint64_t seed, FILE *out, int verbose,
 		rc = err_set(err, errlen, "out of memory summarizing %s", path);
 		goto out;
 	}
-	f = fopen(tmp, "we");
+	f = fopen_new(tmp);
 	if (!f)
 		rc = err_set(err, errlen, "cannot write %s: %s", tmp,
 			     strerror(errno));
