@@ -332,8 +332,10 @@ verdict $? "make report refuses a symlinked chart before writing anything (REPOR
 
 cl=$tmp/clone2
 clone "$cl"
-make -n -C "$cl" plots RUN="$d" 2>/dev/null | grep -q -- '-o build/crngbench-run'
-verdict $? "make plots depends on the runner (make -n plots in a clean clone builds it first)" "$(make -n -C "$cl" plots RUN="$d" 2>&1 | head -3 | tr '\n' ' ')"
+# (the output read whole: grep -q would end the pipe early, make's SIGPIPE a failure)
+out=$(make -n -C "$cl" plots RUN="$d" 2>&1)
+grep -q -- '-o build/crngbench-run' <<<"$out"
+verdict $? "make plots depends on the runner (make -n plots in a clean clone builds it first)" "$(head -3 <<<"$out" | tr '\n' ' ')"
 d=$tmp/w/run
 fresh "$d"
 out=$(cd "$tmp" && env -u CRNGBENCH_RUNNER CFLAGS=-O0 "$cl/plots/render.sh" "$d" 2>&1)
