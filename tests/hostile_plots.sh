@@ -349,3 +349,15 @@ verdict $? "runlib with a runner that fails: a clean error naming it, no traceba
 out=$(cd plots && CRNGBENCH_RUNNER=$tmp/none python3 -c 'import runlib; runlib.describe()' 2>&1)
 clean_error $? "$out" "$tmp/none" "make runner"
 verdict $? "runlib without a runner: a clean error saying how to build it" "$(brief "$out")"
+
+# --- round four: a FIFO in a run is refused, never waited on -------------------
+for f in plots/data/charts plots/data/vars.gp plots/1-nethack.png plots/4-timeline.txt; do
+	d=$tmp/fifo/run
+	fresh "$d"
+	mkdir -p "$d/plots/data"
+	mkfifo "$d/$f"
+	out=$(timeout 20 plots/render.sh "$d" 2>&1)
+	rc=$?
+	[ $rc -ne 124 ] && clean_error $rc "$out" "$f" "not a regular file"
+	verdict $? "RUN/$f a FIFO: render.sh refuses it at once (no hang)" "rc $rc$([ $rc -eq 124 ] && echo ' (hung)'): $(brief "$out")"
+done
