@@ -361,3 +361,103 @@ for f in plots/data/charts plots/data/vars.gp plots/1-nethack.png plots/4-timeli
 	[ $rc -ne 124 ] && clean_error $rc "$out" "$f" "not a regular file"
 	verdict $? "RUN/$f a FIFO: render.sh refuses it at once (no hang)" "rc $rc$([ $rc -eq 124 ] && echo ' (hung)'): $(brief "$out")"
 done
+
+# --- round four: what a path or a file name reaches through make -----------------
+# The targets run in clone1 (its runner built above), each under a timeout:
+# a FIFO must be refused, never waited on.
+cl=$tmp/clone1
+mk() { env -u CRNGBENCH_RUNNER timeout 60 make -s -C "$cl" "$@" 2>&1; }
+# every PWNED_* file a hostile name could have created, then removed
+pwned() {
+	local p
+	p=$(find "$cl" "$root" "$tmp/y" -maxdepth 1 -name 'PWNED_*' 2>/dev/null | sed 's|.*/||' | tr '\n' ' ')
+	find "$cl" "$root" "$tmp/y" -maxdepth 1 -name 'PWNED_*' -delete 2>/dev/null
+	printf '%s' "$p"
+}
+figures() { (cd "$cl/plots/figures" && ls -A && cksum -- *) 2>/dev/null; }
+
+# A RUN value is a path: make expands none of it ($(shell ...)), the shell
+# splits and runs none of it (';', backquotes, $(...), a space, a quote).
+# shellcheck disable=SC2016 # the make and shell syntax is the attack, kept literal
+for n in 'r;touch PWNED_semi;' 'r`touch PWNED_bq`' 'r$$(touch PWNED_dd)' 'r$(shell touch PWNED_shell)' \
+	'my run' "it's"; do
+	d=$tmp/y/$n
+	fresh "$d"
+	out=$(mk plots RUN="$d")
+	rc=$?
+	p=$(pwned)
+	[ -z "$p" ] && [ $rc -eq 0 ] && rendered "$d"
+	verdict $? "make plots RUN='.../$n' runs nothing and renders that directory" "rc $rc, created: '$p': $(brief "$out")"
+done
+
+# A newline would split make's recipe line in two (the second a command of
+# its own under make -i): refused by make, naming the variable.
+d=$tmp/y/$'nl\ntouch PWNED_nl\n'
+fresh "$d"
+out=$(env -u CRNGBENCH_RUNNER timeout 60 make -i -s -C "$cl" plots RUN="$d" 2>&1)
+rc=$?
+p=$(pwned)
+[ -z "$p" ] && clean_error $rc "$out" RUN newline
+verdict $? "make plots RUN= a path with a newline (even under make -i): refused, runs nothing" "rc $rc, created: '$p': $(brief "$out")"
+
+# Every RUN-like variable of make post and make report, one hostile name.
+# shellcheck disable=SC2016
+evil='e b;touch PWNED_e1;`touch PWNED_e2`$$(touch PWNED_e3)$(shell touch PWNED_e4)'"'"'s'
+r=$tmp/y/$evil
+fresh "$r"
+ea=$tmp/y/$evil-arches
+rm -rf "$ea" && cp -r tests/fixtures/arches "$ea"
+out=$(mk post RUN="$r" HZRUN="$r")
+rc=$?
+p=$(pwned)
+[ -z "$p" ] && [ $rc -eq 0 ] && [ -s "$r/post.txt" ] && rendered "$r"
+verdict $? "make post RUN=HZRUN= a name with ; \` \$\$( \$(shell ' and a space runs nothing and writes the mail" \
+	"rc $rc, created: '$p': $(brief "$out")"
+out=$(mk report RUN="$r" HZRUN="$r" GUESTRUN="$r" SOURCESRUN="$r" LONGWAITRUN="$r" ARCHESRUN="$ea")
+rc=$?
+p=$(pwned)
+[ -z "$p" ] && [ $rc -eq 0 ] && cmp -s "$ea/plots/7-arches.png" "$cl/plots/figures/7-arches.png" &&
+	cmp -s "$r/plots/5-jitter-vs-hz.png" "$cl/plots/figures/5-jitter-vs-hz.png" && grep -qF "e b;touch" "$cl/REPORT.md"
+verdict $? "make report with that name in RUN, HZRUN, GUESTRUN, SOURCESRUN, LONGWAITRUN, ARCHESRUN runs nothing and reports" \
+	"rc $rc, created: '$p': $(brief "$out")"
+
+# A run's file names are not code either: make report copies the charts it
+# knows by name, nothing else of RUN/plots.
+d=$tmp/y/names
+fresh "$d"
+plots/render.sh "$d" >/dev/null 2>&1
+# shellcheck disable=SC2016
+touch "$d/plots/a\$(touch PWNED_f1).png" "$d/plots/b;touch PWNED_f2;.png" "$d/plots/\`touch PWNED_f3\`.png" \
+	"$d/plots/extra.png"
+out=$(mk report RUN="$d")
+rc=$?
+p=$(pwned)
+[ -z "$p" ] && [ $rc -eq 0 ] && [ -z "$(find "$cl/plots/figures" -mindepth 1 ! -regex '.*/[1-9]-[a-z0-9-]*\.png')" ]
+verdict $? "make report: chart file names holding \$( ; \` run nothing; only the known charts are copied" \
+	"rc $rc, created: '$p', figures: $(ls -A "$cl/plots/figures" | tr '\n' ' '): $(brief "$out")"
+
+# make report with a FIFO chart (RUN's, HZRUN's, ARCHESRUN's): refused
+# before REPORT.md or plots/figures change.
+g2=$tmp/fifo/good
+fresh "$g2"
+plots/render.sh "$g2" >/dev/null 2>&1
+ga=$tmp/fifo/arches
+rm -rf "$ga" && cp -r tests/fixtures/arches "$ga" && plots/render.sh "$ga" >/dev/null 2>&1
+for which in RUN:2-crng-ready-cdf HZRUN:5-jitter-vs-hz ARCHESRUN:7-arches; do
+	v=${which%%:*} c=${which#*:}
+	d=$tmp/fifo/$v
+	rm -rf "$d" && cp -r "$([ "$v" = ARCHESRUN ] && echo "$ga" || echo "$g2")" "$d"
+	rm "$d/plots/$c.png" && mkfifo "$d/plots/$c.png"
+	args=(RUN="$g2")
+	[ "$v" = RUN ] && args=(RUN="$d")
+	[ "$v" = HZRUN ] && args+=(HZRUN="$d")
+	[ "$v" = ARCHESRUN ] && args+=(ARCHESRUN="$d")
+	cp "$cl/REPORT.md" "$tmp/report.before"
+	fb=$(figures)
+	out=$(mk report "${args[@]}")
+	rc=$?
+	[ $rc -ne 124 ] && clean_error $rc "$out" "$c.png" "not a regular file" && cmp -s "$tmp/report.before" "$cl/REPORT.md" &&
+		[ "$fb" = "$(figures)" ]
+	verdict $? "make report: $v's $c.png a FIFO is refused at once, REPORT.md and plots/figures unchanged" \
+		"rc $rc$([ $rc -eq 124 ] && echo ' (hung)'), REPORT.md $(cmp -s "$tmp/report.before" "$cl/REPORT.md" && echo same || echo changed): $(brief "$out")"
+done
