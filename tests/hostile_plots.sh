@@ -461,3 +461,52 @@ for which in RUN:2-crng-ready-cdf HZRUN:5-jitter-vs-hz ARCHESRUN:7-arches; do
 	verdict $? "make report: $v's $c.png a FIFO is refused at once, REPORT.md and plots/figures unchanged" \
 		"rc $rc$([ $rc -eq 124 ] && echo ' (hung)'), REPORT.md $(cmp -s "$tmp/report.before" "$cl/REPORT.md" && echo same || echo changed): $(brief "$out")"
 done
+
+# --- round four: make post mails what it drew, nothing a run brought ----------
+# A run from elsewhere arrives with its own plots/: text charts with
+# terminal escapes, a foreign SVG with a script, a chart that is not ours.
+d=$tmp/pp/run
+fresh "$d"
+plots/render.sh "$d" >/dev/null 2>&1
+printf 'EVIL-TEXT \033]0;x\007 \r\0 end\n' >"$d/plots/1-nethack.txt"
+printf '<svg><script>alert(1)</script></svg>\n' >"$d/plots/evil.svg"
+printf 'EVIL-PNG\n' >"$d/plots/2-crng-ready-cdf.png"
+da=$tmp/pp/arches
+rm -rf "$da" && cp -r tests/fixtures/arches "$da" && plots/render.sh "$da" >/dev/null 2>&1
+printf 'EVIL-PNG\n' >"$da/plots/1-nethack.png"
+printf '<svg><script>alert(1)</script></svg>\n' >"$da/plots/3-tcg-vs-kvm.svg"
+printf 'EVIL-TEXT\n' >"$da/plots/1-nethack.txt"
+o1=$(mk post RUN="$d")
+r1=$?
+o2=$(mk post RUN="$da")
+r2=$?
+why=$(python3 - "$d" 1-nethack,2-crng-ready-cdf,3-tcg-vs-kvm,4-timeline,5-jitter-vs-hz,6-nocounter "$da" 7-arches 2>&1 <<'PY'
+import mailbox, re, sys
+for run, charts in zip(sys.argv[1::2], sys.argv[2::2]):
+    want = {f"{c}.{e}" for c in charts.split(",") for e in ("png", "svg")}
+    text = open(run + "/post.txt", "rb").read()
+    assert b"EVIL" not in text and not re.search(rb"[\x00-\x09\x0b-\x1f\x7f]", text), (run, "post.txt")
+    msg = list(mailbox.mbox(run + "/post.mbox"))[0]
+    got = {}
+    for part in msg.walk():
+        if part.get_filename():
+            got[part.get_filename()] = part.get_payload(decode=True)
+    assert set(got) == want, (run, sorted(got))
+    for name, data in got.items():
+        assert b"EVIL" not in data and b"<script" not in data, (run, name)
+        assert data == open(f"{run}/plots/{name}", "rb").read(), (run, name)
+PY
+)
+[ $? -eq 0 ] && [ $r1 -eq 0 ] && [ $r2 -eq 0 ]
+verdict $? "make post redraws a run's charts: no foreign text chart, SVG or PNG reaches post.txt or post.mbox, only the charts of the run" \
+	"rc $r1/$r2: $(brief "$(tail -n 1 <<<"$why")") | $(brief "$o1") | $(brief "$o2")"
+
+# post.py on its own reads the text charts as untrusted too.
+d=$tmp/pq/run
+fresh "$d"
+plots/render.sh "$d" >/dev/null 2>&1
+printf 'chart \033[2J\n' >"$d/plots/2-crng-ready-cdf.txt"
+out=$(plots/post.py "$d" 2>&1)
+rc=$?
+clean_error $rc "$out" "2-crng-ready-cdf.txt" "control character" && ! grep -qs $'\033' "$d/post.txt"
+verdict $? "post.py refuses a text chart holding a control character" "rc $rc: $(brief "$out")"
