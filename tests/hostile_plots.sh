@@ -510,3 +510,27 @@ out=$(plots/post.py "$d" 2>&1)
 rc=$?
 clean_error $rc "$out" "2-crng-ready-cdf.txt" "control character" && ! grep -qs $'\033' "$d/post.txt"
 verdict $? "post.py refuses a text chart holding a control character" "rc $rc: $(brief "$out")"
+
+# --- round four: a '%' in a tick label is drawn, not a printf format ----------
+# gnuplot formats 'set xtics add (label pos)' with the position (charts 1,
+# 6, 7): cpu=max%g was drawn cpu=max1.5; a width of 10^9 took gigabytes.
+# (Chart 7: one machine's cells only; a cpu in every label leaves its
+# labels no room, a warning of its own.)
+d=$tmp/pct/run
+fresh "$d"
+edit "$d" raw.csv "for r in rows: r['cpu'] = r['cpu'].replace('max', 'max%g')"
+edit "$d" summary.csv "for r in rows: r['cpu'] = r['cpu'].replace('max', 'max%g')"
+out=$(plots/render.sh "$d" 2>&1)
+rc=$?
+[ $rc -eq 0 ] && grep -qF 'cpu=max%g' "$d/plots/1-nethack.svg" && ! grep -qF 'cpu=max1.5' "$d/plots/1-nethack.svg" &&
+	grep -qF 'cpu=max%g' "$d/plots/3-tcg-vs-kvm.svg"
+verdict $? "a cpu value max%g is drawn max%g in the tick labels (not a gnuplot format)" "rc $rc: $(brief "$out")"
+
+d=$tmp/pct/arches
+rm -rf "$d" && cp -r tests/fixtures/arches "$d"
+edit "$d" raw.csv "for r in rows: r['cpu'] = 'm%999999999.99e' if r['arch'] == 'armv5-versatilepb' else r['cpu']"
+edit "$d" summary.csv "for r in rows: r['cpu'] = 'm%999999999.99e' if r['arch'] == 'armv5-versatilepb' else r['cpu']"
+out=$(ulimit -v 1500000 && timeout 60 plots/render.sh "$d" 2>&1)
+rc=$?
+[ $rc -eq 0 ] && grep -qF 'cpu=m%999999999.99e, armv5' "$d/plots/7-arches.svg"
+verdict $? "a cpu value m%999999999.99e is drawn verbatim in chart 7 (no gigabyte label)" "rc $rc: $(brief "$out")"
