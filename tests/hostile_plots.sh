@@ -534,3 +534,39 @@ out=$(ulimit -v 1500000 && timeout 60 plots/render.sh "$d" 2>&1)
 rc=$?
 [ $rc -eq 0 ] && grep -qF 'cpu=m%999999999.99e, armv5' "$d/plots/7-arches.svg"
 verdict $? "a cpu value m%999999999.99e is drawn verbatim in chart 7 (no gigabyte label)" "rc $rc: $(brief "$out")"
+
+# --- round four: REPORT.md's text is text, not Markdown or HTML -----------------
+d=$tmp/md/run
+fresh "$d"
+# shellcheck disable=SC2016
+cpu='max<img src=x onerror=alert(1)>[x](javascript:alert(1))&amp;'
+edit "$d" raw.csv "for r in rows: r['cpu'] = r['cpu'].replace('max', '''$cpu''')"
+edit "$d" summary.csv "for r in rows: r['cpu'] = r['cpu'].replace('max', '''$cpu''')"
+python3 - "$d/meta.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["host_cpu"] = "<script>alert(1)</script> [a](javascript:b)"
+m["qemu"] = "QEMU <b>7.2</b>"
+json.dump(m, open(sys.argv[1], "w"))
+PY
+da=$tmp/md/arches
+rm -rf "$da" && cp -r tests/fixtures/arches "$da"
+edit "$da" raw.csv "for r in rows: r['clocksource'] = '<b>cs</b>[l](javascript:x)' if r['clocksource'] else ''"
+o1=$(plots/report_tables.py "$d" - --hz "$d" --guest "$d" --sources "$d" --longwait "$d" 2>&1)
+r1=$?
+o2=$(plots/report_tables.py "$da" - --arches "$da" 2>&1)
+r2=$?
+printf '%s\n' "$o1" "$o2" >"$tmp/md.md"
+why=$(python3 - "$tmp/md.md" 2>&1 <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+assert "<" not in t, re.findall(r".{20}<.{20}", t)[:3]
+assert not re.search(r"(?<!\\)\[[^\]\n]*(?<!\\)\]\(", t), re.findall(r".{10}\]\(.{10}", t)[:3]
+for s in ("&lt;img src=x onerror=alert(1)&gt;\\[x\\](javascript:alert(1))&amp;amp;", "&lt;script&gt;",
+          "&lt;b&gt;cs&lt;/b&gt;\\[l\\](javascript:x)", "QEMU &lt;b&gt;7.2&lt;/b&gt;"):
+    assert s in t, s
+PY
+)
+[ $? -eq 0 ] && [ $r1 -eq 0 ] && [ $r2 -eq 0 ]
+verdict $? "HTML and Markdown in a run (cell names, meta.json, the guest's clocksource) are escaped in REPORT.md's text" \
+	"rc $r1/$r2: $(brief "$(tail -n 1 <<<"$why")")"
