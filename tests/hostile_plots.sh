@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Hostile and damaged results directories against the chart, report and
-# mail tools (plots/render.sh, plots/report_tables.py, plots/post.py):
-# nothing from a results directory runs as code (gnuplot's backquotes,
-# system(), '<' and '|' file names), a damaged file is a clear error (file,
-# line, column; no traceback), REPORT.md's tables keep their columns, no
-# file is written through a symlink, and the targets build what they need.
-# One PASS:/FAIL: line per attack.
+# mail tools (plots/render.sh, plots/report_tables.py, plots/post.py,
+# plots/report.sh and the make targets): nothing from a results directory
+# runs as code (gnuplot's backquotes, system(), '<' and '|' file names, its
+# path or its file names in make's recipes), a damaged file is a clear
+# error (file, line, column; no traceback), REPORT.md's tables keep their
+# columns and show its text as text, no file is written through a symlink
+# and none waits on a FIFO, make post mails only what it drew, and the
+# targets build what they need. One PASS:/FAIL: line per attack.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 root=$PWD
