@@ -158,7 +158,6 @@ $(RUNNER): $(RUNNER_SRC) $(RUNNER_HDR) | $(BUILD)
 runner: $(RUNNER)
 
 # --- the main job ----------------------------------------------------------------
-RUN ?= $(RESULTS)/latest
 SETS = $(if $(VARIANTS),--set variant=$(VARIANTS)) $(if $(CPUS),--set cpu=$(CPUS)) \
 	$(if $(ACCELS),--set accel=$(ACCELS)) $(if $(REPS),--set reps=$(REPS)) \
 	$(if $(filter command line,$(origin HZ)),--set hz=$(HZ))
@@ -187,8 +186,26 @@ bench:
 # (plots/runlib.py): each target builds it and names it to them.
 WITH_RUNNER = CRNGBENCH_RUNNER=$(abspath $(RUNNER))
 
+# RUN and the runs beside it (below) name results directories, which come
+# from elsewhere: a value is a path, never make or shell code. A recipe
+# takes one as a single shell word, $(call q,RUN): its text unexpanded
+# ($(value), so a $(shell ...) in it is not run), single-quoted. A newline
+# would end the recipe line there: refused. They are not exported (make
+# would expand a command-line value to put it into the environment).
+RUN_VARS := RUN HZRUN GUESTRUN SOURCESRUN LONGWAITRUN ARCHESRUN
+define newline
+
+
+endef
+q = $(if $(findstring $(newline),$(value $1)),$(error $1 holds a newline: give a results directory whose path is one line),'$(subst ','\'',$(value $1))')
+# --NAME and the quoted value of variable $2 when it is not empty
+qopt = $(if $(value $2),--$1 $(call q,$2))
+ifeq ($(origin RUN),undefined)
+RUN := $(RESULTS)/latest
+endif
+
 plots: runner
-	$(WITH_RUNNER) plots/render.sh $(RUN)
+	$(WITH_RUNNER) plots/render.sh $(call q,RUN)
 
 # REPORT.md's tables and the committed charts (plots/figures/) come from RUN;
 # chart 5 and its table from HZRUN (a run of MATRIX=hz) when given. Each
@@ -202,25 +219,21 @@ SOURCESRUN ?=
 LONGWAITRUN ?=
 # The revert's architectures (chart 7 and its tables) from ARCHESRUN (MATRIX=arches).
 ARCHESRUN ?=
-# A chart of a run is copied into the repository only when it is a file of
-# that run, never a symbolic link to a file elsewhere.
-NO_LINKS = for f in $(1); do test ! -L "$$f" || { echo "error: $$f is a symbolic link: refused (copy charts, not links)" >&2; exit 2; }; done
+# plots/report.sh checks every chart it copies (a file of the run, by its
+# known name, never a link or a FIFO) before REPORT.md is rewritten.
+unexport $(RUN_VARS)
 report: runner
-	@$(call NO_LINKS,$(RUN)/plots $(wildcard $(RUN)/plots/*.png) $(if $(HZRUN),$(HZRUN)/plots $(HZRUN)/plots/5-jitter-vs-hz.png))
-	$(WITH_RUNNER) plots/report_tables.py $(RUN) REPORT.md $(if $(HZRUN),--hz $(HZRUN)) $(if $(GUESTRUN),--guest $(GUESTRUN)) \
-		$(if $(SOURCESRUN),--sources $(SOURCESRUN)) $(if $(LONGWAITRUN),--longwait $(LONGWAITRUN)) \
-		$(if $(ARCHESRUN),--arches $(ARCHESRUN))
-	mkdir -p plots/figures
-	cp $(filter-out %/5-jitter-vs-hz.png,$(wildcard $(RUN)/plots/*.png)) plots/figures/
-	$(if $(HZRUN),cp $(HZRUN)/plots/5-jitter-vs-hz.png plots/figures/)
-	$(if $(ARCHESRUN),test -d $(ARCHESRUN)/plots || $(WITH_RUNNER) plots/render.sh $(ARCHESRUN))
-	$(if $(ARCHESRUN),@$(call NO_LINKS,$(ARCHESRUN)/plots $(ARCHESRUN)/plots/7-arches.png))
-	$(if $(ARCHESRUN),cp $(ARCHESRUN)/plots/7-arches.png plots/figures/)
+	$(WITH_RUNNER) plots/report.sh $(call q,RUN) $(call qopt,hz,HZRUN) $(call qopt,guest,GUESTRUN) \
+		$(call qopt,sources,SOURCESRUN) $(call qopt,longwait,LONGWAITRUN) $(call qopt,arches,ARCHESRUN)
 
-# A plain-text mail of RUN (and HZRUN's CONFIG_HZ table): RUN/post.txt, post.mbox.
+# A plain-text mail of RUN (and HZRUN's CONFIG_HZ table): RUN/post.txt,
+# post.mbox. The charts are drawn again first: a run from elsewhere may
+# bring charts and text charts of its own, which are never mailed.
 post: runner
-	@test -d $(RUN)/plots || $(WITH_RUNNER) plots/render.sh $(RUN)
-	$(WITH_RUNNER) plots/post.py $(RUN) $(if $(HZRUN),--hz $(HZRUN))
+	@r=$(call q,RUN); h=$(call q,HZRUN); \
+	$(WITH_RUNNER) plots/render.sh "$$r" && \
+	{ [ -z "$$h" ] || [ "$$h" = "$$r" ] || $(WITH_RUNNER) plots/render.sh "$$h"; } && \
+	$(WITH_RUNNER) plots/post.py $${h:+--hz="$$h"} -- "$$r"
 
 bench-build:
 	scripts/bench-build.sh

@@ -8,9 +8,12 @@ text, lines of at most 80 columns, no trailing white space, no HTML or
 Markdown tables) and RUN_DIR/post.mbox (the same text with the PNG and SVG
 charts attached, for a mail client to import). Every figure comes from
 summary.csv and meta.json as the runner wrote them; the text charts are
-RUN_DIR/plots/*.txt (run make plots first). Nothing measured is typed in.
-Nothing is read or written through a symbolic link (a chart linked to a file
-elsewhere would be mailed; a post.txt linked elsewhere overwritten).
+RUN_DIR/plots/<chart>.txt (make post draws them first). Nothing measured is
+typed in. Only the charts that fit the run (runlib.CHARTS) are read and
+attached, never another file of its plots/, and a text chart holding a
+control character is refused. Nothing is read or written through a
+symbolic link (a chart linked to a file elsewhere would be mailed; a
+post.txt linked elsewhere overwritten).
 """
 import argparse
 import email.message
@@ -22,8 +25,8 @@ import tempfile
 import textwrap
 
 from report_tables import ms, summary_rows
-from runlib import (CHARTS, JITTER_TICKS, ROOT, check_path, die, jitter_rows, jitter_ticks_ms, kernel_base, open_new,
-                    open_run_file, pick, read_meta, refuse_link, release, variants)
+from runlib import (CHARTS, CONTROL, JITTER_TICKS, ROOT, charts_for, check_path, die, jitter_rows, jitter_ticks_ms,
+                    kernel_base, open_new, open_run_file, pick, read_meta, read_table, refuse_link, release, variants)
 
 
 def wrap(text, indent=""):
@@ -155,16 +158,29 @@ def body(run, hz):
     out += table(rows, "crng_ready", "CRNG ready, from kernel start (TCG)")
     if hz:
         out += hz_table(hz)
-    for c in sorted(CHARTS, key=lambda c: CHARTS[c][1]):  # the mail's order
-        f = open_run_file(os.path.join(run, "plots", c + ".txt"), missing_ok=True)
+    for c in sorted(run_charts(run), key=lambda c: CHARTS[c][1]):  # the mail's order
+        path = os.path.join(run, "plots", c + ".txt")
+        f = open_run_file(path, missing_ok=True)
         if f is not None:
             with f:
-                out += [f.read().rstrip("\n"), ""]
+                chart = f.read().rstrip("\n")
+            m = CONTROL.search(chart.replace("\n", ""))
+            if m:
+                die(f"{path} holds a control character (U+{ord(m.group()):04X}): a text chart from elsewhere? "
+                    f"make post RUN={run} draws the charts again")
+            out += [chart, ""]
     out += ["Caveats", ""]
     for c in CAVEATS:
         out += wrap(c, "  ") + [""]
     out += reproduce(meta)
     return "\n".join(l.rstrip() for l in out).rstrip("\n") + "\n", meta
+
+
+def run_charts(run):
+    """The charts that fit the run (runlib.CHARTS, chosen from its raw.csv
+    as prepare.py chooses): the only ones mailed, whatever else its plots/
+    holds."""
+    return charts_for(read_table(run, "raw.csv"))
 
 
 def subject(meta):
@@ -176,8 +192,7 @@ def mbox(run, hz, text, meta):
     msg["From"] = "crngbench <crngbench@localhost>"
     msg["Subject"] = subject(meta)
     msg.set_content(text, cte="8bit")
-    charts = [os.path.join(run, "plots", f) for f in sorted(os.listdir(os.path.join(run, "plots")))
-              if f.endswith((".png", ".svg"))]
+    charts = [os.path.join(run, "plots", f"{c}.{e}") for c in run_charts(run) for e in ("png", "svg")]
     if hz:
         charts += [os.path.join(refuse_link(os.path.join(hz, "plots")), "5-jitter-vs-hz." + e) for e in ("png", "svg")]
     for p in charts:

@@ -14,9 +14,10 @@ DATA_DIR, vars.gp with captions and labels, series.gp with the plot
 commands for the series that exist.
 
 Nothing read from the run reaches gnuplot as code: vars.gp holds its text
-as single-quoted gnuplot strings (which gnuplot never expands), the data
-files hold labels as data, and series.gp (eval'd) holds only what this
-file writes: variant names from kernel/variants, colours, column numbers.
+as single-quoted gnuplot strings (which gnuplot never expands), a tick
+label's '%' doubled (gnuplot formats those), the data files hold labels as
+data, and series.gp (eval'd) holds only what this file writes: variant
+names from kernel/variants, colours, column numbers.
 """
 import os
 import sys
@@ -45,6 +46,14 @@ def gp_str(text):
     if CONTROL.search(text):
         die(f"a control character in a chart string: {text!r}")
     return "'" + text.replace("'", "''") + "'"
+
+
+def tic_str(text):
+    """A tick label for 'set xtics add (label pos)' (charts 1, 6, 7), which
+    gnuplot also uses as a printf format for pos: a '%' doubled, so that a
+    cell named max%g is drawn max%g (not max1.5, nor a label of gigabytes
+    from a width of 999999999)."""
+    return gp_str(text.replace("%", "%%"))
 
 
 def label(text):
@@ -295,7 +304,7 @@ def arches_main(meta, summary, boots, d):
             groups = arches_table([r for r in boots if r["accel"] == acc], d(f"arches_{p}.dat"))
             f.write(f"panel_{p} = {gp_str(CLOCK_WORDS[acc])}\nngroups_{p} = {len(groups)}\n")
             for i, g in enumerate(groups):
-                f.write(f"g{p}_{i} = {gp_str(g)}\n")
+                f.write(f"g{p}_{i} = {tic_str(g)}\n")
             sf.write(f"arches_{p} = {gp_str(series_arches(d(f'arches_{p}.dat')))}\n")
 
 
@@ -344,9 +353,11 @@ def main():
         f.write(f"ncells = {ncells}\nnhz = {nhz}\nready_ms = {ready_ms:.3f}\n")
         f.write(f"have_boot = {1 if boot else 0}\nnvariants = {len(variants())}\n")
         f.write(f"timeline_rows = {timeline_rows}\njitter_ticks = {JITTER_TICKS}\n")
-        for prefix, names in (("g1", groups1), ("g1t", groups1t), ("g6", groups6), ("cond", conds)):
+        for prefix, names in (("g1", groups1), ("g1t", groups1t), ("g6", groups6)):  # tick labels
             for i, g in enumerate(names):
-                f.write(f"{prefix}_{i} = {gp_str(g)}\n")
+                f.write(f"{prefix}_{i} = {tic_str(g)}\n")
+        for i, c in enumerate(conds):  # chart 2's panel titles, drawn as they are
+            f.write(f"cond_{i} = {gp_str(c)}\n")
         f.write("boot_label = %s\n" % gp_str(f"{boot['variant']}, {boot['_cond']}, boot {boot['boot_id']}"
                                         if boot else "no boot"))
         f.write(f"tcg_n = {len(tcg)}\n")

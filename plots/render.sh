@@ -5,7 +5,8 @@
 # Any gnuplot warning is an error: a chart that warns is probably wrong.
 # A results directory is untrusted: its paths reach gnuplot only as
 # arguments of gnuplot -c (plain strings, absolute), its text only as data
-# (plots/prepare.py), and nothing is written through a symbolic link.
+# (plots/prepare.py), and nothing is written through a symbolic link or
+# into a FIFO.
 set -euo pipefail
 die() { echo "plots/render.sh: error: $*" >&2; exit 2; }
 [ $# -eq 1 ] || die "usage: plots/render.sh RUN_DIR"
@@ -31,6 +32,10 @@ done
 mkdir -p "$data"
 link=$(find "$out" -maxdepth 2 -type l -print -quit)
 [ -z "$link" ] || die "$link is a symbolic link: refused (render.sh writes RUN/plots and RUN/plots/data in place, never through a link)"
+# A FIFO (or a device) where a chart or a data file goes would block the
+# writer (gnuplot, python) or the reader forever: refused before any work.
+odd=$(find "$out" -maxdepth 2 ! -type f ! -type d -print -quit)
+[ -z "$odd" ] || die "$odd is not a regular file: refused (RUN/plots and RUN/plots/data hold the charts and their data files only)"
 python3 plots/prepare.py "$run" "$data"
 status=0
 # prepare.py lists the charts that fit the run (7 for other machines, 1-6 x86)

@@ -8,9 +8,10 @@
 Replaces the text between "<!-- tables:begin -->" and "<!-- tables:end -->"
 in REPORT.md, so the numbers can never drift from the data. With "-" as the
 report, prints the tables to stdout instead. Every number comes from
-summary.csv, which the runner computed from raw.csv. A run's text reaches
-a table cell escaped (a '|' as '\\|'), a code span fenced so that it holds
-any backquote.
+summary.csv, which the runner computed from raw.csv. A run's text (cell
+names, meta.json, the guest's words) is text, never Markdown or HTML: md()
+escapes it wherever it enters REPORT.md, and a table cell's '|' is escaped
+('\\|'); a code span is fenced so that it holds any backquote.
 """
 import argparse
 import os
@@ -20,6 +21,16 @@ import sys
 from runlib import (CLOCK_WORDS, JITTER_TICKS, condition, die, headline_accel, jitter_rows, jitter_ticks_ms,
                     kernel_base, measured, pick, read_meta, read_table, value, variants, varying)
 from runlib import summary_rows as _summary_rows
+
+
+MD_ESCAPES = {"\\": "\\\\", "`": "\\`", "[": "\\[", "]": "\\]", "&": "&amp;", "<": "&lt;", ">": "&gt;"}
+
+
+def md(text):
+    """A run's text as Markdown that shows it as it is: no HTML (<, >, &
+    as entities), no link or image ([, ] escaped), no code span; a
+    backslash stays a backslash."""
+    return "".join(MD_ESCAPES.get(ch, ch) for ch in str(text))
 
 
 def row(*cells):
@@ -65,7 +76,7 @@ def table(rows, measure, title, where=lambda r: True, accel="tcg"):
                 continue
             n = f"n={r['n']}" + (f" ({r['censored']} censored)" if r["censored"] not in ("0", "") else "")
             cells.append(f"{fmt(r)}; {n}")
-        out.append(row(c, *cells))
+        out.append(row(md(c), *cells))
     return "\n".join(out) + "\n"
 
 
@@ -114,10 +125,10 @@ def guest_table(run):
                 ("userspace_finished", "systemd: boot finished"),
                 ("host_wall", "host wall, QEMU spawn to exit (host clock; meaningless under icount)")]
     out = [f"### The guest itself (run {run_name(run)}, stock"
-           + ("" if several else f", {cols[0][2]}" if cols else "") + ")\n",
+           + ("" if several else f", {md(cols[0][2])}" if cols else "") + ")\n",
            "median ms [95% bootstrap CI of the median]; n boots. icount: guest time counts "
            "instructions (1 per ns), so TCG's translation of first-run code costs nothing\n",
-           row("measure", *(f"{a}, trace {t}" + (f", {c}" if several else "") for a, t, c in cols)),
+           row("measure", *(md(f"{a}, trace {t}" + (f", {c}" if several else "")) for a, t, c in cols)),
            "|---|" + "---|" * len(cols)]
     for m, title in measures:
         cells = []
@@ -177,7 +188,7 @@ def interrupts_table(run, accel):
     for c, v in cells:
         sel = [r for r in raw if condition(r, axes) == c and r["variant"] == v]
         col = lambda k: [int(r[k]) for r in sel if r[k]]
-        out.append(row(c, v, len(sel), span(col('irq_timer')), span(col('irq_local_timer')),
+        out.append(row(md(c), md(v), len(sel), span(col('irq_timer')), span(col('irq_local_timer')),
                        span(col('irq_devices')), span(col('report_ns'), 1e9)))
     return "\n".join(out) + "\n"
 
@@ -197,7 +208,7 @@ def arches_tables(run):
     head = []
     for a in accels:
         head += [f"CRNG ready, {a}", f"first read waited, {a}"]
-    out = [f"### Chart 7: the revert's architectures on {kernel_base(read_meta(run))} (run {name})\n",
+    out = [f"### Chart 7: the revert's architectures on {md(kernel_base(read_meta(run)))} (run {name})\n",
            "median ms from kernel start (CRNG ready) and of the first /dev/urandom read itself, "
            "[95% bootstrap CI]; n boots; '>': still waiting at the bound (the report's, the read's budget) "
            "in at least half the boots\n",
@@ -211,7 +222,7 @@ def arches_tables(run):
                 vals.append("" if r is None else f"{fmt(r)}; n={r['n']}"
                             + (f" ({r['censored']} censored)" if r["censored"] not in ("0", "") else ""))
         if any(vals):
-            out.append(row(m, c, v, *vals))
+            out.append(row(md(m), md(c), md(v), *vals))
     return "\n".join(out) + "\n\n" + arches_sources_table(run)
 
 
@@ -280,7 +291,7 @@ def arches_sources_table(run):
             span = lambda xs, f: (f.format(min(xs)) if f.format(min(xs)) == f.format(max(xs))  # noqa: E731
                                   else f.format(min(xs)) + "-" + f.format(max(xs))) if xs else ""
             run_at = [int(r["jitter_run_ns"]) / 1e9 for r in sel if r.get("jitter_run_ns")]
-            out.append(row(m, a, cs, ', '.join(rates), jitter_text(sel), span(run_at, '{:.2f}'), span(irq, '{:d}'),
+            out.append(row(md(m), a, md(cs), ', '.join(rates), jitter_text(sel), span(run_at, '{:.2f}'), span(irq, '{:d}'),
                            span(rep, '{:.1f}'), len(sel)))
     return "\n".join(out) + "\n"
 
@@ -294,9 +305,9 @@ def tables(run):
     nocounter = lambda r: r["nocounter"] == "on"
     parts = [
         f"Generated by {code(f'make report RUN={run}')} from `summary.csv` "
-        f"(matrix {code(str(meta.get('matrix', '?')))}, seed {meta.get('seed', '?')}, "
-        f"{meta.get('boots_planned', '?')} boots planned, host {meta.get('host_cpu', '?')}, "
-        f"{meta.get('qemu', '?')}, kernel package {meta.get('kernel_package', '?')}).\n",
+        f"(matrix {code(str(meta.get('matrix', '?')))}, seed {md(meta.get('seed', '?'))}, "
+        f"{md(meta.get('boots_planned', '?'))} boots planned, host {md(meta.get('host_cpu', '?'))}, "
+        f"{md(meta.get('qemu', '?'))}, kernel package {md(meta.get('kernel_package', '?'))}).\n",
         table(rows, "first_urandom_return",
               f"Chart 1: first blocking /dev/urandom read returned, from kernel start ({clock})",
               accel=head),

@@ -206,13 +206,22 @@ def refuse_link(path):
 
 def open_new(path, binary=False):
     """A file the tools write (charts' data, text charts, the mail): created
-    or truncated in place, never through a symbolic link (O_NOFOLLOW)."""
+    or truncated in place, never through a symbolic link (O_NOFOLLOW), and
+    a regular file: a FIFO in its place is refused, not waited on
+    (O_NONBLOCK: no reader, ENXIO)."""
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
+                     0o666)
     except OSError as e:
         if e.errno == errno.ELOOP:
             die(f"{path} {LINK}")
+        if e.errno == errno.ENXIO:
+            die(f"{path} is not a regular file: refused")
         die(f"cannot write {path}: {e.strerror}")
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        die(f"{path} is not a regular file: refused")
+    os.set_blocking(fd, True)
     return os.fdopen(fd, "wb" if binary else "w")
 
 

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Hostile and damaged results directories against the chart, report and
-# mail tools (plots/render.sh, plots/report_tables.py, plots/post.py):
-# nothing from a results directory runs as code (gnuplot's backquotes,
-# system(), '<' and '|' file names), a damaged file is a clear error (file,
-# line, column; no traceback), REPORT.md's tables keep their columns, no
-# file is written through a symlink, and the targets build what they need.
-# One PASS:/FAIL: line per attack.
+# mail tools (plots/render.sh, plots/report_tables.py, plots/post.py,
+# plots/report.sh and the make targets): nothing from a results directory
+# runs as code (gnuplot's backquotes, system(), '<' and '|' file names, its
+# path or its file names in make's recipes), a damaged file is a clear
+# error (file, line, column; no traceback), REPORT.md's tables keep their
+# columns and show its text as text, no file is written through a symlink
+# and none waits on a FIFO, make post mails only what it drew, and the
+# targets build what they need. One PASS:/FAIL: line per attack.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 root=$PWD
@@ -332,8 +334,10 @@ verdict $? "make report refuses a symlinked chart before writing anything (REPOR
 
 cl=$tmp/clone2
 clone "$cl"
-make -n -C "$cl" plots RUN="$d" 2>/dev/null | grep -q -- '-o build/crngbench-run'
-verdict $? "make plots depends on the runner (make -n plots in a clean clone builds it first)" "$(make -n -C "$cl" plots RUN="$d" 2>&1 | head -3 | tr '\n' ' ')"
+# (the output read whole: grep -q would end the pipe early, make's SIGPIPE a failure)
+out=$(make -n -C "$cl" plots RUN="$d" 2>&1)
+grep -q -- '-o build/crngbench-run' <<<"$out"
+verdict $? "make plots depends on the runner (make -n plots in a clean clone builds it first)" "$(head -3 <<<"$out" | tr '\n' ' ')"
 d=$tmp/w/run
 fresh "$d"
 out=$(cd "$tmp" && env -u CRNGBENCH_RUNNER CFLAGS=-O0 "$cl/plots/render.sh" "$d" 2>&1)
@@ -347,3 +351,224 @@ verdict $? "runlib with a runner that fails: a clean error naming it, no traceba
 out=$(cd plots && CRNGBENCH_RUNNER=$tmp/none python3 -c 'import runlib; runlib.describe()' 2>&1)
 clean_error $? "$out" "$tmp/none" "make runner"
 verdict $? "runlib without a runner: a clean error saying how to build it" "$(brief "$out")"
+
+# --- round four: a FIFO in a run is refused, never waited on -------------------
+for f in plots/data/charts plots/data/vars.gp plots/1-nethack.png plots/4-timeline.txt; do
+	d=$tmp/fifo/run
+	fresh "$d"
+	mkdir -p "$d/plots/data"
+	mkfifo "$d/$f"
+	out=$(timeout 20 plots/render.sh "$d" 2>&1)
+	rc=$?
+	[ $rc -ne 124 ] && clean_error $rc "$out" "$f" "not a regular file"
+	verdict $? "RUN/$f a FIFO: render.sh refuses it at once (no hang)" "rc $rc$([ $rc -eq 124 ] && echo ' (hung)'): $(brief "$out")"
+done
+
+# --- round four: what a path or a file name reaches through make -----------------
+# The targets run in clone1 (its runner built above), each under a timeout:
+# a FIFO must be refused, never waited on.
+cl=$tmp/clone1
+mk() { env -u CRNGBENCH_RUNNER timeout 60 make -s -C "$cl" "$@" 2>&1; }
+# every PWNED_* file a hostile name could have created, then removed
+pwned() {
+	local p
+	p=$(find "$cl" "$root" "$tmp/y" -maxdepth 1 -name 'PWNED_*' 2>/dev/null | sed 's|.*/||' | tr '\n' ' ')
+	find "$cl" "$root" "$tmp/y" -maxdepth 1 -name 'PWNED_*' -delete 2>/dev/null
+	printf '%s' "$p"
+}
+figures() { (cd "$cl/plots/figures" && ls -A && cksum -- *) 2>/dev/null; }
+
+# A RUN value is a path: make expands none of it ($(shell ...)), the shell
+# splits and runs none of it (';', backquotes, $(...), a space, a quote).
+# shellcheck disable=SC2016 # the make and shell syntax is the attack, kept literal
+for n in 'r;touch PWNED_semi;' 'r`touch PWNED_bq`' 'r$$(touch PWNED_dd)' 'r$(shell touch PWNED_shell)' \
+	'my run' "it's"; do
+	d=$tmp/y/$n
+	fresh "$d"
+	out=$(mk plots RUN="$d")
+	rc=$?
+	p=$(pwned)
+	[ -z "$p" ] && [ $rc -eq 0 ] && rendered "$d"
+	verdict $? "make plots RUN='.../$n' runs nothing and renders that directory" "rc $rc, created: '$p': $(brief "$out")"
+done
+
+# A newline would split make's recipe line in two (the second a command of
+# its own under make -i): refused by make, naming the variable.
+d=$tmp/y/$'nl\ntouch PWNED_nl\n'
+fresh "$d"
+out=$(env -u CRNGBENCH_RUNNER timeout 60 make -i -s -C "$cl" plots RUN="$d" 2>&1)
+rc=$?
+p=$(pwned)
+[ -z "$p" ] && clean_error $rc "$out" RUN newline
+verdict $? "make plots RUN= a path with a newline (even under make -i): refused, runs nothing" "rc $rc, created: '$p': $(brief "$out")"
+
+# Every RUN-like variable of make post and make report, one hostile name.
+# shellcheck disable=SC2016
+evil='e b;touch PWNED_e1;`touch PWNED_e2`$$(touch PWNED_e3)$(shell touch PWNED_e4)'"'"'s'
+r=$tmp/y/$evil
+fresh "$r"
+ea=$tmp/y/$evil-arches
+rm -rf "$ea" && cp -r tests/fixtures/arches "$ea"
+out=$(mk post RUN="$r" HZRUN="$r")
+rc=$?
+p=$(pwned)
+[ -z "$p" ] && [ $rc -eq 0 ] && [ -s "$r/post.txt" ] && rendered "$r"
+verdict $? "make post RUN=HZRUN= a name with ; \` \$\$( \$(shell ' and a space runs nothing and writes the mail" \
+	"rc $rc, created: '$p': $(brief "$out")"
+out=$(mk report RUN="$r" HZRUN="$r" GUESTRUN="$r" SOURCESRUN="$r" LONGWAITRUN="$r" ARCHESRUN="$ea")
+rc=$?
+p=$(pwned)
+[ -z "$p" ] && [ $rc -eq 0 ] && cmp -s "$ea/plots/7-arches.png" "$cl/plots/figures/7-arches.png" &&
+	cmp -s "$r/plots/5-jitter-vs-hz.png" "$cl/plots/figures/5-jitter-vs-hz.png" && grep -qF "e b;touch" "$cl/REPORT.md"
+verdict $? "make report with that name in RUN, HZRUN, GUESTRUN, SOURCESRUN, LONGWAITRUN, ARCHESRUN runs nothing and reports" \
+	"rc $rc, created: '$p': $(brief "$out")"
+
+# A run's file names are not code either: make report copies the charts it
+# knows by name, nothing else of RUN/plots.
+d=$tmp/y/names
+fresh "$d"
+plots/render.sh "$d" >/dev/null 2>&1
+# shellcheck disable=SC2016
+touch "$d/plots/a\$(touch PWNED_f1).png" "$d/plots/b;touch PWNED_f2;.png" "$d/plots/\`touch PWNED_f3\`.png" \
+	"$d/plots/extra.png"
+out=$(mk report RUN="$d")
+rc=$?
+p=$(pwned)
+[ -z "$p" ] && [ $rc -eq 0 ] && [ -z "$(find "$cl/plots/figures" -mindepth 1 ! -regex '.*/[1-9]-[a-z0-9-]*\.png')" ]
+verdict $? "make report: chart file names holding \$( ; \` run nothing; only the known charts are copied" \
+	"rc $rc, created: '$p', figures: $(ls -A "$cl/plots/figures" | tr '\n' ' '): $(brief "$out")"
+
+# make report with a FIFO chart (RUN's, HZRUN's, ARCHESRUN's): refused
+# before REPORT.md or plots/figures change.
+g2=$tmp/fifo/good
+fresh "$g2"
+plots/render.sh "$g2" >/dev/null 2>&1
+ga=$tmp/fifo/arches
+rm -rf "$ga" && cp -r tests/fixtures/arches "$ga" && plots/render.sh "$ga" >/dev/null 2>&1
+for which in RUN:2-crng-ready-cdf HZRUN:5-jitter-vs-hz ARCHESRUN:7-arches; do
+	v=${which%%:*} c=${which#*:}
+	d=$tmp/fifo/$v
+	rm -rf "$d" && cp -r "$([ "$v" = ARCHESRUN ] && echo "$ga" || echo "$g2")" "$d"
+	rm "$d/plots/$c.png" && mkfifo "$d/plots/$c.png"
+	args=(RUN="$g2")
+	[ "$v" = RUN ] && args=(RUN="$d")
+	[ "$v" = HZRUN ] && args+=(HZRUN="$d")
+	[ "$v" = ARCHESRUN ] && args+=(ARCHESRUN="$d")
+	cp "$cl/REPORT.md" "$tmp/report.before"
+	fb=$(figures)
+	out=$(mk report "${args[@]}")
+	rc=$?
+	[ $rc -ne 124 ] && clean_error $rc "$out" "$c.png" "not a regular file" && cmp -s "$tmp/report.before" "$cl/REPORT.md" &&
+		[ "$fb" = "$(figures)" ]
+	verdict $? "make report: $v's $c.png a FIFO is refused at once, REPORT.md and plots/figures unchanged" \
+		"rc $rc$([ $rc -eq 124 ] && echo ' (hung)'), REPORT.md $(cmp -s "$tmp/report.before" "$cl/REPORT.md" && echo same || echo changed): $(brief "$out")"
+done
+
+# --- round four: make post mails what it drew, nothing a run brought ----------
+# A run from elsewhere arrives with its own plots/: text charts with
+# terminal escapes, a foreign SVG with a script, a chart that is not ours.
+d=$tmp/pp/run
+fresh "$d"
+plots/render.sh "$d" >/dev/null 2>&1
+printf 'EVIL-TEXT \033]0;x\007 \r\0 end\n' >"$d/plots/1-nethack.txt"
+printf '<svg><script>alert(1)</script></svg>\n' >"$d/plots/evil.svg"
+printf 'EVIL-PNG\n' >"$d/plots/2-crng-ready-cdf.png"
+da=$tmp/pp/arches
+rm -rf "$da" && cp -r tests/fixtures/arches "$da" && plots/render.sh "$da" >/dev/null 2>&1
+printf 'EVIL-PNG\n' >"$da/plots/1-nethack.png"
+printf '<svg><script>alert(1)</script></svg>\n' >"$da/plots/3-tcg-vs-kvm.svg"
+printf 'EVIL-TEXT\n' >"$da/plots/1-nethack.txt"
+o1=$(mk post RUN="$d")
+r1=$?
+o2=$(mk post RUN="$da")
+r2=$?
+why=$(python3 - "$d" 1-nethack,2-crng-ready-cdf,3-tcg-vs-kvm,4-timeline,5-jitter-vs-hz,6-nocounter "$da" 7-arches 2>&1 <<'PY'
+import mailbox, re, sys
+for run, charts in zip(sys.argv[1::2], sys.argv[2::2]):
+    want = {f"{c}.{e}" for c in charts.split(",") for e in ("png", "svg")}
+    text = open(run + "/post.txt", "rb").read()
+    assert b"EVIL" not in text and not re.search(rb"[\x00-\x09\x0b-\x1f\x7f]", text), (run, "post.txt")
+    msg = list(mailbox.mbox(run + "/post.mbox"))[0]
+    got = {}
+    for part in msg.walk():
+        if part.get_filename():
+            got[part.get_filename()] = part.get_payload(decode=True)
+    assert set(got) == want, (run, sorted(got))
+    for name, data in got.items():
+        assert b"EVIL" not in data and b"<script" not in data, (run, name)
+        assert data == open(f"{run}/plots/{name}", "rb").read(), (run, name)
+PY
+)
+[ $? -eq 0 ] && [ $r1 -eq 0 ] && [ $r2 -eq 0 ]
+verdict $? "make post redraws a run's charts: no foreign text chart, SVG or PNG reaches post.txt or post.mbox, only the charts of the run" \
+	"rc $r1/$r2: $(brief "$(tail -n 1 <<<"$why")") | $(brief "$o1") | $(brief "$o2")"
+
+# post.py on its own reads the text charts as untrusted too.
+d=$tmp/pq/run
+fresh "$d"
+plots/render.sh "$d" >/dev/null 2>&1
+printf 'chart \033[2J\n' >"$d/plots/2-crng-ready-cdf.txt"
+out=$(plots/post.py "$d" 2>&1)
+rc=$?
+clean_error $rc "$out" "2-crng-ready-cdf.txt" "control character" && ! grep -qs $'\033' "$d/post.txt"
+verdict $? "post.py refuses a text chart holding a control character" "rc $rc: $(brief "$out")"
+
+# --- round four: a '%' in a tick label is drawn, not a printf format ----------
+# gnuplot formats 'set xtics add (label pos)' with the position (charts 1,
+# 6, 7): cpu=max%g was drawn cpu=max1.5; a width of 10^9 took gigabytes.
+# (Chart 7: one machine's cells only; a cpu in every label leaves its
+# labels no room, a warning of its own.)
+d=$tmp/pct/run
+fresh "$d"
+edit "$d" raw.csv "for r in rows: r['cpu'] = r['cpu'].replace('max', 'max%g')"
+edit "$d" summary.csv "for r in rows: r['cpu'] = r['cpu'].replace('max', 'max%g')"
+out=$(plots/render.sh "$d" 2>&1)
+rc=$?
+[ $rc -eq 0 ] && grep -qF 'cpu=max%g' "$d/plots/1-nethack.svg" && ! grep -qF 'cpu=max1.5' "$d/plots/1-nethack.svg" &&
+	grep -qF 'cpu=max%g' "$d/plots/3-tcg-vs-kvm.svg"
+verdict $? "a cpu value max%g is drawn max%g in the tick labels (not a gnuplot format)" "rc $rc: $(brief "$out")"
+
+d=$tmp/pct/arches
+rm -rf "$d" && cp -r tests/fixtures/arches "$d"
+edit "$d" raw.csv "for r in rows: r['cpu'] = 'm%999999999.99e' if r['arch'] == 'armv5-versatilepb' else r['cpu']"
+edit "$d" summary.csv "for r in rows: r['cpu'] = 'm%999999999.99e' if r['arch'] == 'armv5-versatilepb' else r['cpu']"
+out=$(ulimit -v 1500000 && timeout 60 plots/render.sh "$d" 2>&1)
+rc=$?
+[ $rc -eq 0 ] && grep -qF 'cpu=m%999999999.99e, armv5' "$d/plots/7-arches.svg"
+verdict $? "a cpu value m%999999999.99e is drawn verbatim in chart 7 (no gigabyte label)" "rc $rc: $(brief "$out")"
+
+# --- round four: REPORT.md's text is text, not Markdown or HTML -----------------
+d=$tmp/md/run
+fresh "$d"
+# shellcheck disable=SC2016
+cpu='max<img src=x onerror=alert(1)>[x](javascript:alert(1))&amp;'
+edit "$d" raw.csv "for r in rows: r['cpu'] = r['cpu'].replace('max', '''$cpu''')"
+edit "$d" summary.csv "for r in rows: r['cpu'] = r['cpu'].replace('max', '''$cpu''')"
+python3 - "$d/meta.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["host_cpu"] = "<script>alert(1)</script> [a](javascript:b)"
+m["qemu"] = "QEMU <b>7.2</b>"
+json.dump(m, open(sys.argv[1], "w"))
+PY
+da=$tmp/md/arches
+rm -rf "$da" && cp -r tests/fixtures/arches "$da"
+edit "$da" raw.csv "for r in rows: r['clocksource'] = '<b>cs</b>[l](javascript:x)' if r['clocksource'] else ''"
+o1=$(plots/report_tables.py "$d" - --hz "$d" --guest "$d" --sources "$d" --longwait "$d" 2>&1)
+r1=$?
+o2=$(plots/report_tables.py "$da" - --arches "$da" 2>&1)
+r2=$?
+printf '%s\n' "$o1" "$o2" >"$tmp/md.md"
+why=$(python3 - "$tmp/md.md" 2>&1 <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+assert "<" not in t, re.findall(r".{20}<.{20}", t)[:3]
+assert not re.search(r"(?<!\\)\[[^\]\n]*(?<!\\)\]\(", t), re.findall(r".{10}\]\(.{10}", t)[:3]
+for s in ("&lt;img src=x onerror=alert(1)&gt;\\[x\\](javascript:alert(1))&amp;amp;", "&lt;script&gt;",
+          "&lt;b&gt;cs&lt;/b&gt;\\[l\\](javascript:x)", "QEMU &lt;b&gt;7.2&lt;/b&gt;"):
+    assert s in t, s
+PY
+)
+[ $? -eq 0 ] && [ $r1 -eq 0 ] && [ $r2 -eq 0 ]
+verdict $? "HTML and Markdown in a run (cell names, meta.json, the guest's clocksource) are escaped in REPORT.md's text" \
+	"rc $r1/$r2: $(brief "$(tail -n 1 <<<"$why")")"

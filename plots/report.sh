@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# make report: REPORT.md's tables and the committed charts (plots/figures/)
+# from a run, and from the runs of other matrices beside it:
+#   plots/report.sh RUN [--hz DIR] [--guest DIR] [--sources DIR] [--longwait DIR] [--arches DIR]
+# Chart 5 comes from the --hz run when given, chart 7 from the --arches run,
+# every other chart of the repository (plots/runlib.py's CHARTS) that RUN
+# has from RUN; a run without plots/ is drawn first (plots/render.sh).
+# A run is untrusted (runs are mailed and copied between machines): its
+# paths are arguments, never code; of its files only the charts of known
+# names are copied, each a regular file of the run (never a symbolic link,
+# never a FIFO, which would block), and all of that is checked, and the
+# charts taken, before REPORT.md is rewritten.
+set -euo pipefail
+die() { echo "plots/report.sh: error: $*" >&2; exit 2; }
+usage="usage: plots/report.sh RUN [--hz DIR] [--guest DIR] [--sources DIR] [--longwait DIR] [--arches DIR]"
+[ $# -ge 1 ] || die "$usage"
+root=$(cd "$(dirname "$0")/.." && pwd)
+run=$1
+shift
+declare -A opt=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--hz | --guest | --sources | --longwait | --arches)
+		if [ $# -lt 2 ] || [ -z "$2" ]; then die "$1 needs a results directory"; fi
+		[ -z "${opt[${1#--}]+set}" ] || die "$1 given twice"
+		opt[${1#--}]=$2
+		shift 2
+		;;
+	*) die "unknown argument $(printf '%q' "$1"); $usage" ;;
+	esac
+done
+for d in "$run" "${opt[@]}"; do
+	case $d in *[[:cntrl:]]*) die "the path $(printf '%q' "$d") holds a control character: give a results directory whose path is printable text" ;; esac
+	[ -d "$d" ] || die "$(printf '%q' "$d") is not a directory (a results/<run> directory?)"
+done
+
+# Which chart comes from which run: the repository's chart names only
+# (plots/runlib.py's CHARTS), never a name found in a run.
+known=()
+while read -r name; do
+	[[ $name =~ ^[1-9]-[a-z0-9-]+$ ]] || die "runlib.CHARTS: '$name' is not a chart name"
+	known+=("$name")
+done < <(cd "$root/plots" && python3 -c 'from runlib import CHARTS; print("\n".join(sorted(CHARTS)))')
+[ ${#known[@]} -gt 0 ] || die "no chart names from plots/runlib.py"
+from=()  # "DIR<TAB>NAME<TAB>required"
+for name in "${known[@]}"; do
+	case $name in
+	5-*) [ -z "${opt[hz]:-}" ] || from+=("${opt[hz]}	$name	1") ;;
+	7-*)
+		if [ -n "${opt[arches]:-}" ]; then from+=("${opt[arches]}	$name	1"); else from+=("$run	$name	0"); fi
+		;;
+	*) from+=("$run	$name	0") ;;
+	esac
+done
+
+# A run with no plots/ yet is drawn here (its charts are copied below).
+for d in "$run" "${opt[hz]:-}" "${opt[arches]:-}"; do
+	if [ -n "$d" ] && [ ! -e "$d/plots" ] && [ ! -L "$d/plots" ]; then
+		"$root/plots/render.sh" "$d" || die "drawing the charts of $(printf '%q' "$d") failed: see above"
+	fi
+done
+
+# Every chart checked and taken aside before anything is written.
+stage=$(mktemp -d "$root/plots/.report.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+from_run=0
+for entry in "${from[@]}"; do
+	IFS=$'\t' read -r d name required <<<"$entry"
+	dir=$d/plots f=$d/plots/$name.png
+	[ ! -L "$dir" ] || die "$dir is a symbolic link: refused (copy charts, not links)"
+	[ -d "$dir" ] || die "$dir is not a directory: draw the charts first (make plots RUN=...)"
+	if [ -L "$f" ]; then
+		die "$f is a symbolic link: refused (copy charts, not links)"
+	elif [ ! -e "$f" ]; then
+		[ "$required" = 0 ] || die "$f not found: draw the charts first (make plots RUN=...)"
+		continue
+	elif [ ! -f "$f" ]; then
+		die "$f is not a regular file: refused (a chart is a file of the run)"
+	fi
+	cp -- "$f" "$stage/$name.png"
+	[ "$d" != "$run" ] || from_run=$((from_run + 1))
+done
+[ $from_run -gt 0 ] || die "$run/plots holds none of the charts ${known[*]}: draw them first (make plots RUN=...)"
+
+args=()
+for o in hz guest sources longwait arches; do
+	[ -z "${opt[$o]:-}" ] || args+=("--$o=${opt[$o]}")
+done
+python3 "$root/plots/report_tables.py" "${args[@]}" -- "$run" "$root/REPORT.md"
+mkdir -p "$root/plots/figures"
+mv -f -- "$stage"/*.png "$root/plots/figures/"
