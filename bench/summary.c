@@ -245,12 +245,15 @@ static int write_measure(FILE *f, const struct cellrows *cr,
 		fprintf(f, "%s,", q);
 	}
 	if (cr->skipped && !k) {
-		char q[300];
+		char text[300], q[640];
 		size_t off = 0;
 
-		csv_field(q, sizeof(q), &off, cr->skip_reason, 1);
-		fprintf(f, "%s,%s,0,0,%zu,%zu,,,,,,,,,,,,not measured: %s\n",
-			me->name, me->clock, cr->failed, cr->skipped, q);
+		/* one field, quoted whole: the reason may hold commas */
+		snprintf(text, sizeof(text), "not measured: %s",
+			 cr->skip_reason);
+		csv_field(q, sizeof(q), &off, text, 1);
+		fprintf(f, "%s,%s,0,0,%zu,%zu,,,,,,,,,,,,%s\n", me->name,
+			me->clock, cr->failed, cr->skipped, q);
 	} else if (summarize(s, k, seed + m, 0, su)) {
 		fprintf(f, "%s,%s,0,0,%zu,%zu,,,,,,,,,,,,no data\n", me->name,
 			me->clock, cr->failed, cr->skipped);

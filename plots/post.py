@@ -193,7 +193,9 @@ def mbox(run, hz, text, meta):
     msg["Subject"] = subject(meta)
     msg.set_content(text, cte="8bit")
     charts = [os.path.join(run, "plots", f"{c}.{e}") for c in run_charts(run) for e in ("png", "svg")]
-    if hz:
+    if hz and "5-jitter-vs-hz" in run_charts(hz):
+        # the HZ run's chart 5 only where that run draws one (make post
+        # redraws it first): never a file an HZ run of another kind brought
         charts += [os.path.join(refuse_link(os.path.join(hz, "plots")), "5-jitter-vs-hz." + e) for e in ("png", "svg")]
     for p in charts:
         f = open_run_file(p, binary=True, missing_ok=True)

@@ -42,10 +42,24 @@ while read -r name; do
 	known+=("$name")
 done < <(cd "$root/plots" && python3 -c 'from runlib import CHARTS; print("\n".join(sorted(CHARTS)))')
 [ ${#known[@]} -gt 0 ] || die "no chart names from plots/runlib.py"
+# fits DIR NAME: the chart NAME is one that run draws (runlib.charts_for)
+fits() {
+	(cd "$root/plots" && python3 -c 'import sys
+from runlib import charts_for, read_table
+sys.exit(0 if sys.argv[2] in charts_for(read_table(sys.argv[1], "raw.csv")) else 1)' "$1" "$2")
+}
 from=()  # "DIR<TAB>NAME<TAB>required"
 for name in "${known[@]}"; do
 	case $name in
-	5-*) [ -z "${opt[hz]:-}" ] || from+=("${opt[hz]}	$name	1") ;;
+	5-*)
+		if [ -n "${opt[hz]:-}" ]; then
+			# only from a run that draws chart 5 (not a PNG another
+			# kind of run brought along under its name)
+			fits "${opt[hz]}" "$name" ||
+				die "--hz $(printf '%q' "${opt[hz]}") is not a run that draws $name (a run of the hz matrix is)"
+			from+=("${opt[hz]}	$name	1")
+		fi
+		;;
 	7-*)
 		if [ -n "${opt[arches]:-}" ]; then from+=("${opt[arches]}	$name	1"); else from+=("$run	$name	0"); fi
 		;;

@@ -162,6 +162,15 @@ re=$(get "$tmp/canary-warn/raw.csv" reason)
 grep -q "printed nothing in 1 s" <<<"$re" && ! grep -q "host doesn't support" <<<"${re%%(*}" &&
 	ok "a KVM canary that only warned and hung says the guest printed nothing ($re)" ||
 	bad "KVM canary with a warning: '$re'"
+# Its skipped cells' note (the reason, commas and all) is one summary.csv
+# field: the chart tools refused the whole file when it was not.
+python3 - "$tmp/canary-warn/summary.csv" <<'PY' && ok "a skipped cell's reason with commas is one summary.csv field (note)" || bad "summary.csv of skipped KVM cells is not a table"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert len(rows) > 1 and all(len(r) == len(rows[0]) for r in rows), [len(r) for r in rows]
+note = [r[rows[0].index("note")] for r in rows[1:]]
+assert all(n.startswith("not measured: ") and "," in n for n in note), note
+PY
 re=$(get "$tmp/canary-error/raw.csv" reason)
 grep -q "error: failed to set MSR 0x38d" <<<"$re" && ! grep -q "host doesn't support" <<<"$re" &&
 	ok "a KVM canary that failed keeps QEMU's error line ($re)" || bad "KVM canary with an error: '$re'"

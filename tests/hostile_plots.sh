@@ -572,3 +572,40 @@ PY
 [ $? -eq 0 ] && [ $r1 -eq 0 ] && [ $r2 -eq 0 ]
 verdict $? "HTML and Markdown in a run (cell names, meta.json, the guest's clocksource) are escaped in REPORT.md's text" \
 	"rc $r1/$r2: $(brief "$(tail -n 1 <<<"$why")")"
+
+# make post RUN=x86 HZRUN=<a run of other machines>: that run draws no
+# chart 5, so a 5-jitter-vs-hz.png/.svg its plots/ brought must not be
+# mailed (an SVG with a script in it was attached).
+pr=$tmp/hzp-run hr=$tmp/hzp-hz
+cp -r tests/fixtures/run "$pr"
+cp -r tests/fixtures/arches "$hr"
+mkdir -p "$hr/plots"
+printf '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script>EVILSVG</svg>' >"$hr/plots/5-jitter-vs-hz.svg"
+echo EVILPNG >"$hr/plots/5-jitter-vs-hz.png"
+make -s post RUN="$pr" HZRUN="$hr" >"$tmp/hzp.out" 2>&1
+r1=$?
+why=$(python3 - "$pr/post.mbox" 2>&1 <<'PY'
+import email, email.policy, sys
+m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=email.policy.default)
+names = [p.get_filename() for p in m.iter_attachments()]
+bodies = b"".join(p.get_content() if isinstance(p.get_content(), bytes) else p.get_content().encode()
+                  for p in m.iter_attachments())
+assert b"EVIL" not in bodies and names.count("5-jitter-vs-hz.svg") == 1, names
+PY
+)
+[ $? -eq 0 ] && [ $r1 -eq 0 ]
+verdict $? "make post mails no chart 5 from an HZ run that draws none (its planted PNG/SVG stay out)" \
+	"rc $r1: $(brief "$(tail -n 1 <<<"$why")")"
+
+# make report HZRUN=<a run that draws no chart 5>: refused before REPORT.md
+# is rewritten, no planted PNG copied into plots/figures.
+cp REPORT.md "$tmp/report.before"
+fig_before=$(cat plots/figures/5-jitter-vs-hz.png | sha256sum)
+make -s report RUN="$pr" HZRUN="$hr" >"$tmp/hzr.out" 2>&1
+r1=$?
+cmp -s REPORT.md "$tmp/report.before" && [ "$(sha256sum <plots/figures/5-jitter-vs-hz.png)" = "$fig_before" ] &&
+	[ $r1 -ne 0 ] && grep -q "is not a run that draws 5-jitter-vs-hz" "$tmp/hzr.out"
+verdict $? "make report takes chart 5 only from an HZ run that draws one (refused first, REPORT.md and plots/figures unchanged)" \
+	"rc $r1: $(brief "$(cat "$tmp/hzr.out")")"
+cp "$tmp/report.before" REPORT.md
+git checkout -q -- plots/figures 2>/dev/null || true
