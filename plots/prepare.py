@@ -38,6 +38,9 @@ def vindex(v):
     return variants().index(v) if v in variants() else len(variants())
 
 
+Q2 = "''"  # two single quotes in a row
+
+
 def gp_str(text):
     """A string literal for vars.gp and series.gp that gnuplot never expands:
     single quotes (no backslash escape, no `command` substitution, no @macro
@@ -45,6 +48,12 @@ def gp_str(text):
     run was read; one here is a bug, refused all the same."""
     if CONTROL.search(text):
         die(f"a control character in a chart string: {text!r}")
+    # gnuplot 5.4 reads a doubled quote in a single-quoted string, but not
+    # two of them in a row (4 quotes: a syntax error): the tools' own
+    # fragments write an empty string as "", and a label holding two
+    # single quotes in a row is refused rather than drawn wrong.
+    if Q2 in text:
+        die(f"two single quotes in a row in a chart string: {text!r}; gnuplot cannot carry them")
     return "'" + text.replace("'", "''") + "'"
 
 
@@ -276,19 +285,19 @@ def series_accel(path):
     for col, name, colour in ((2, "TCG (emulation time)", "#4477aa"), (3, "icount (instruction time)", "#228833"),
                               (4, "KVM", "#cc6677")):
         if any(r[col - 1] != "NaN" for r in rows):
-            parts.append(f"{'dat' if not parts else chr(39) * 2} using {col}{':xtic(6)' if not parts else ''} "
+            parts.append(f"dat using {col}{':xtic(6)' if not parts else ''} "
                          f"title '{name}' lc rgb '{colour}'")
     if not parts:
         return "dat using (NaN):xtic(6) notitle"
     # a median that is only a lower bound: "still waiting at the bound"
     for col, cens, off in ((2, 7, -0.3), (3, 8, 0.0)):
         if any(r[cens - 1] == "1" for r in rows):
-            parts.append(f"'' using ($1{off:+.1f}):(${col}):(strcol({cens}) eq '1' ? ' still waiting' : '') "
+            parts.append(f"dat using ($1{off:+.1f}):(${col}):(strcol({cens}) eq '1' ? ' still waiting' : \"\") "
                          "with labels rotate by 90 left font ',8' notitle")
     # KVM labels only beside KVM bars; with none anywhere, the chart says
     # so once (vars.gp's kvm_note).
     if any(r[4] == "not_measured" for r in rows) and any(r[3] != "NaN" for r in rows):
-        parts.append("'' using ($1+0.3):(1):(strcol(5) eq 'not_measured' ? 'KVM: not measured' : '') "
+        parts.append("dat using ($1+0.3):(1):(strcol(5) eq 'not_measured' ? 'KVM: not measured' : \"\") "
                      "with labels rotate by 90 left font ',8' notitle")
     return ", ".join(parts)
 
