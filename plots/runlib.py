@@ -191,10 +191,16 @@ def open_run_file(path, binary=False, missing_ok=False):
         if e.errno == errno.ENOENT:
             die(f"{path} not found (a results directory holds raw.csv, summary.csv, meta.json)")
         die(f"cannot read {path}: {e.strerror}")
+    return os.fdopen(_regular(fd, path), "rb" if binary else "r", encoding=None if binary else "utf-8", errors=None)
+
+
+def _regular(fd, path):
+    """fd, if it is a regular file; else closed and refused (a FIFO or a
+    device in a run is never read from or written to)."""
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
         die(f"{path} is not a regular file: refused")
-    return os.fdopen(fd, "rb" if binary else "r", encoding=None if binary else "utf-8", errors=None)
+    return fd
 
 
 def refuse_link(path):
@@ -218,10 +224,7 @@ def open_new(path, binary=False):
         if e.errno == errno.ENXIO:
             die(f"{path} is not a regular file: refused")
         die(f"cannot write {path}: {e.strerror}")
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        die(f"{path} is not a regular file: refused")
-    os.set_blocking(fd, True)
+    os.set_blocking(_regular(fd, path), True)
     return os.fdopen(fd, "wb" if binary else "w")
 
 
