@@ -393,3 +393,72 @@ int matrix_icount_shift(const struct matrix *m)
 	}
 	return -1;
 }
+
+int matrix_cell_shift(const struct matrix *m, const char *shift)
+{
+	int n;
+
+	if (!strcmp(shift, "auto"))
+		return matrix_icount_shift(m);
+	return parse_int(shift, 0, 10, &n) ? -1 : n;
+}
+
+int matrix_icount_option(const struct matrix *m, int shift, char *buf,
+			 size_t len)
+{
+	const char *p = m->icount;
+	size_t off = 0;
+	int n, found = 0;
+
+	/* The setting's flags in order, its shift=N replaced in place. */
+	while (*p) {
+		size_t k = strcspn(p, ",");
+
+		if (!strncmp(p, "shift=", 6) && !found++)
+			n = snprintf(buf + off, len - off, "%sshift=%d",
+				     off ? "," : "", shift);
+		else
+			n = snprintf(buf + off, len - off, "%s%.*s",
+				     off ? "," : "", (int)k, p);
+		if (n < 0 || (size_t)n >= len - off)
+			return -1;
+		off += (size_t)n;
+		p += k + (p[k] == ',');
+	}
+	/* Without one (matrixcheck.c refuses that for icount cells): first. */
+	if (!found) {
+		n = snprintf(buf, len, "shift=%d%s%s", shift,
+			     *m->icount ? "," : "", m->icount);
+		if (n < 0 || (size_t)n >= len)
+			return -1;
+	}
+	return 0;
+}
+
+void matrix_shift_speeds(const struct matrix *m, char *buf, size_t len)
+{
+	int icount = 0, seen[11] = { 0 };
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < m->nvalues[AX_accel]; i++) {
+		const struct accel *a = accel_find(m->values[AX_accel][i]);
+
+		icount |= a && a->icount;
+	}
+	for (int i = 0; icount && i < m->nvalues[AX_shift]; i++) {
+		int s = matrix_cell_shift(m, m->values[AX_shift][i]);
+		int n;
+
+		if (s < 0 || s > 10 || seen[s]++)
+			continue;
+		/* 2^shift ns per instruction: 1000 MHz >> shift. */
+		n = snprintf(buf + off, len - off, "%sshift=%d: %.7g MHz",
+			     off ? ", " : "icount ", s, 1000.0 / (1 << s));
+		if (n < 0 || (size_t)n >= len - off) {
+			buf[off] = '\0'; /* whole entries only */
+			return;
+		}
+		off += (size_t)n;
+	}
+}

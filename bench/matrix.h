@@ -32,7 +32,9 @@
 	X(seed, "none") /* saved seed: none (first boot) saved */      \
 	X(timer, "auto") /* tick: lapic pit, auto = the accel's own */ \
 	X(arch, "x86_64") /* guest machine: a row of bench/arch.c */   \
-	X(bootseed, "off") /* credit QEMU's boot-loader seed: on off */
+	X(bootseed, "off") /* credit QEMU's bootloader seed: on off */ \
+	X(shift, "auto") /* icount's shift=N, 0..10 (1 GHz >> N), or  \
+			  * auto: the icount setting's */
 
 enum axis {
 #define AX_ENUM(name, def) AX_##name,
@@ -100,6 +102,21 @@ const char *setting_name(enum setting s);
 int matrix_setting(const struct matrix *m, enum setting s, const char *accel);
 /* icount's shift=N (guest ns per instruction is 2^N), or -1 if absent. */
 int matrix_icount_shift(const struct matrix *m);
+/* A cell's shift: its shift axis's value N, or for "auto" the icount
+ * setting's (-1 if that has none). */
+int matrix_cell_shift(const struct matrix *m, const char *shift);
+/*
+ * The -icount option of a boot at this shift: the icount setting with its
+ * shift=N replaced, its other flags (sleep=off...) kept. 0, or -1 if it
+ * does not fit in len.
+ */
+int matrix_icount_option(const struct matrix *m, int shift, char *buf,
+			 size_t len);
+/*
+ * "icount shift=0: 1000 MHz, shift=3: 125 MHz": the guest CPU's speed at
+ * each shift the matrix's icount cells use ("" without icount cells).
+ */
+void matrix_shift_speeds(const struct matrix *m, char *buf, size_t len);
 int axis_lookup(const char *name);
 const char *axis_default(enum axis a);
 

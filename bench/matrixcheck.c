@@ -112,10 +112,48 @@ static int validate_arches(const struct matrix *m, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * A number on the shift axis is QEMU's -icount shift=N: under another
+ * accelerator it would change nothing but the cell's name. Checked on the
+ * cells the matrix plans, so an exclude line takes such a cell out.
+ */
+static int validate_shift_cells(const struct matrix *m, char *err,
+				size_t errlen)
+{
+	char list[MAX_VALUES * 4] = "";
+	int other = 0;
+
+	/* The axis's numbers, checked by now (0 to 10: two digits at most). */
+	for (int i = 0; i < m->nvalues[AX_shift]; i++)
+		if (strcmp(m->values[AX_shift][i], "auto"))
+			snprintf(list + strlen(list),
+				 sizeof(list) - strlen(list), "%s%.2s",
+				 list[0] ? "," : "", m->values[AX_shift][i]);
+	for (int i = 0; i < m->nvalues[AX_accel]; i++)
+		other |= !accel_find(m->values[AX_accel][i])->icount;
+	if (!list[0] || !other)
+		return 0;
+	for (size_t i = 0; i < matrix_ncells(m); i++) {
+		struct cell c;
+
+		matrix_cell(m, i, &c);
+		if (strcmp(c.v[AX_shift], "auto") &&
+		    !accel_find(c.v[AX_accel])->icount &&
+		    matrix_cell_planned(m, &c))
+			return err_set(
+				err, errlen,
+				"accel=%s with shift=%s: the shift axis is icount's (QEMU's -icount shift=N, the guest CPU's speed under accel=icount); accel=%s has no instruction clock, so only shift=auto fits it; exclude it with: exclude = accel=%s shift=%s",
+				c.v[AX_accel], c.v[AX_shift], c.v[AX_accel],
+				c.v[AX_accel], list);
+	}
+	return 0;
+}
+
 /* The settings beyond each value's own range, per accelerator in use. */
 static int validate_settings(const struct matrix *m, char *err, size_t errlen)
 {
-	if (validate_arches(m, err, errlen))
+	if (validate_arches(m, err, errlen) ||
+	    validate_shift_cells(m, err, errlen))
 		return -1;
 	for (int i = 0; i < m->nvalues[AX_accel]; i++) {
 		const char *acc = m->values[AX_accel][i];
@@ -194,6 +232,14 @@ int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 					return err_set(
 						err, errlen,
 						"timer=%s: accepted values are auto (the accelerator's own: lapic, pit under icount), lapic, pit",
+						v);
+				break;
+			case AX_shift:
+				if (strcmp(v, "auto") &&
+				    parse_int(v, 0, 10, &x))
+					return err_set(
+						err, errlen,
+						"shift=%s: accepted values are auto (the icount setting's shift=N) and 0 to 10 (QEMU's -icount shift=N: 2^N ns per instruction, a guest CPU of 1 GHz >> N; under accel=icount only)",
 						v);
 				break;
 			case AX_smp:

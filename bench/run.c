@@ -464,6 +464,7 @@ static int mode_run(struct run *r, int argc, char **argv)
 {
 	struct boot_plan *plan;
 	size_t nplan;
+	char speeds[512];
 	int rc;
 
 	if (!r->o.out)
@@ -513,11 +514,12 @@ static int mode_run(struct run *r, int argc, char **argv)
 	if (results_start(r) || results_load_done(r) || sched_kvm_canary(r) ||
 	    results_write_meta(r, argc, argv, nplan))
 		die("%s", r->err);
+	matrix_shift_speeds(&r->m, speeds, sizeof(speeds));
 	fprintf(stderr,
 		"[bench] %s: %zu boots (%zu already done), %d at a time (icount: %d), seed %" PRIu64
-		", results in %s\n",
+		", results in %s%s%s\n",
 		r->m.name, nplan, r->ndone, r->o.jobs, r->o.par_jobs, r->o.seed,
-		r->out_dir);
+		r->out_dir, speeds[0] ? "; " : "", speeds);
 	rc = sched_run(r, plan, nplan);
 	free(plan);
 	if (rc < 0)

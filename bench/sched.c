@@ -321,14 +321,17 @@ int sched_run(struct run *r, const struct boot_plan *plan, size_t nplan)
 int sched_print_plan(struct run *r, const struct boot_plan *plan, size_t nplan,
 		     FILE *out)
 {
+	char speeds[512];
+
+	matrix_shift_speeds(&r->m, speeds, sizeof(speeds));
 	if (out)
 		fprintf(out,
 			"matrix %s: %zu cells x %d reps = %zu boots (shard %d/%d: %zu), seed %" PRIu64
-			", jobs %d (%d parallel-safe)\n",
+			", jobs %d (%d parallel-safe)%s%s\n",
 			r->m.name, matrix_ncells(&r->m), r->m.reps,
 			matrix_ncells(&r->m) * (size_t)r->m.reps, r->o.shard_k,
 			r->o.shard_n, nplan, r->o.seed, r->o.jobs,
-			r->o.par_jobs);
+			r->o.par_jobs, speeds[0] ? "; " : "", speeds);
 	for (size_t i = 0; i < nplan; i++) {
 		struct slot s = { .busy = 0 };
 		struct argv_buf a = { .n = 0 };

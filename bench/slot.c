@@ -50,7 +50,7 @@ int make_seed(struct slot *s, int dry_run)
 int boot_argv(struct run *r, struct slot *s, struct argv_buf *a)
 {
 	char kernel[PATH_MAX], console[PATH_MAX], perf[PATH_MAX],
-		image[PATH_MAX], dtb[PATH_MAX];
+		image[PATH_MAX], dtb[PATH_MAX], icount[2 * MAX_VALUE_LEN];
 	const struct arch *ar = arch_find(s->cell.v[AX_arch]);
 	struct boot_params bp = {
 		.qemu = r->o.qemu,
@@ -62,8 +62,9 @@ int boot_argv(struct run *r, struct slot *s, struct argv_buf *a)
 						 s->cell.v[AX_accel]),
 		.ready_timeout_s = matrix_setting(&r->m, SET_ready_timeout,
 						  s->cell.v[AX_accel]),
-		.icount = r->m.icount,
-		.icount_shift = matrix_icount_shift(&r->m),
+		/* The cell's shift in -icount and the guest's TSC hint. */
+		.icount = icount,
+		.icount_shift = matrix_cell_shift(&r->m, s->cell.v[AX_shift]),
 		.append = r->o.append,
 		.qemu_args = r->o.qemu_args,
 	};
@@ -71,6 +72,10 @@ int boot_argv(struct run *r, struct slot *s, struct argv_buf *a)
 	if (!ar)
 		return ERR(r, "arch=%s: accepted values are %s",
 			   s->cell.v[AX_arch], arch_list());
+	if (matrix_icount_option(&r->m, bp.icount_shift, icount,
+				 sizeof(icount)))
+		return ERR(r, "icount=%s with shift=%d: too long", r->m.icount,
+			   bp.icount_shift);
 	if (kernel_file(r->kernels_dir, ar->name, s->cell.v[AX_variant],
 			s->cell.v[AX_hz], NULL, kernel, sizeof(kernel)) ||
 	    (ar->dtb &&

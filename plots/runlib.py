@@ -99,6 +99,7 @@ WORDS = {
     "smp": lambda v: f"smp={v}",
     "trace": lambda v: "traced" if v == "on" else "",
     "timer": lambda v: f"timer={v}",
+    "shift": lambda v: "" if v == "auto" else f"shift={v}",  # auto: the icount setting's
 }
 SHOWN_APART = ("variant", "accel")  # a chart's series and panels, not its labels
 

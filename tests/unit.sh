@@ -54,6 +54,7 @@ collect "bench call graph and file sizes" tests/callgraph.sh
 collect_bg fake_boots tests/fake_boots.sh
 collect "runner input checks" tests/runner_inputs.sh
 collect "golden QEMU command lines" tests/golden_cmdlines.sh
+collect "the shift axis (icount's CPU speed per cell)" tests/shift.sh
 collect "per-machine quirks against fake-qemu" tests/machine_quirks.sh
 collect "runner on results directories" tests/runner_results.sh
 collect "plots and report tables" tests/plots.sh

@@ -472,6 +472,44 @@ static void huge_plan_names_its_size(void)
 	CHECK(matrix_validate(&m, err, sizeof(err)) == 0);
 }
 
+/* The shift axis: icount's shift per cell, its setting's other flags kept. */
+static void shift_axis_per_cell(void)
+{
+	struct matrix m;
+	char err[512], opt[64], speeds[256];
+
+	matrix_init(&m);
+	CHECK(!strcmp(m.values[AX_shift][0], "auto"));
+	setm(&m, "icount=sleep=off,shift=2,align=off");
+	CHECK(matrix_cell_shift(&m, "auto") == 2);
+	CHECK(matrix_cell_shift(&m, "7") == 7);
+	CHECK(matrix_icount_option(&m, 7, opt, sizeof(opt)) == 0 &&
+	      !strcmp(opt, "sleep=off,shift=7,align=off"));
+	CHECK(matrix_icount_option(&m, 2, opt, sizeof(opt)) == 0 &&
+	      !strcmp(opt, m.icount));
+	CHECK(matrix_icount_option(&m, 10, opt, 12) == -1);
+	setm(&m, "accel=tcg,icount");
+	setm(&m, "shift=auto,0,10");
+	matrix_shift_speeds(&m, speeds, sizeof(speeds));
+	CHECK(!strcmp(
+		speeds,
+		"icount shift=2: 250 MHz, shift=0: 1000 MHz, shift=10: 0.9765625 MHz"));
+	/* a number under tcg: refused, naming the exclude line */
+	CHECK(matrix_validate(&m, err, sizeof(err)) == -1 &&
+	      strstr(err, "accel=tcg with shift=") &&
+	      strstr(err, "exclude = accel=tcg shift=0,10"));
+	setm(&m, "exclude=accel=tcg shift=0,10");
+	CHECK(matrix_validate(&m, err, sizeof(err)) == 0);
+	setm(&m, "shift=auto,11");
+	CHECK(matrix_validate(&m, err, sizeof(err)) == -1 &&
+	      strstr(err, "shift=11: accepted values are auto") &&
+	      strstr(err, "0 to 10"));
+	setm(&m, "accel=tcg");
+	setm(&m, "shift=auto");
+	matrix_shift_speeds(&m, speeds, sizeof(speeds));
+	CHECK(!speeds[0]);
+}
+
 int main(void)
 {
 	TEST(expansion_is_the_cross_product);
@@ -488,5 +526,6 @@ int main(void)
 	TEST(set_twice_is_refused);
 	TEST(exclusion_lists_match_any_value);
 	TEST(huge_plan_names_its_size);
+	TEST(shift_axis_per_cell);
 	return check_any_failed;
 }
