@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Golden QEMU command lines: `crngbench-run --dry-run` of one cell at a
 # time, for every machine x accelerator x timer (x86) x seed (x86) or
-# bootseed (the others), against the reviewed files tests/golden/<arch>.txt.
+# bootseed (the others), and icount at shift=3, against the reviewed files
+# tests/golden/<arch>.txt.
 # A cell the runner refuses (KVM off x86, bootseed=on where there is no seed
 # to credit) is pinned by its message. One PASS/FAIL per machine, with a
 # unified diff and the words that changed per cell.
@@ -70,6 +71,10 @@ machine() {
 			cell "$1" accel=$acc bootseed=$b
 		done; done
 	fi
+	# The shift axis: icount's shift=N per cell (-icount, x86's TSC hint);
+	# a number under another accelerator is refused.
+	cell "$1" accel=icount shift=3
+	cell "$1" accel=tcg shift=3
 }
 
 machines="x86_64 armv5-versatilepb armv7-virt m68k-virt m68k-q800 mipsel-malta"
