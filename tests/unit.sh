@@ -62,6 +62,7 @@ collect "the chart tools' facts, each from one place" tests/plots_facts.sh
 collect "kernel build progress" tests/kernel_progress.sh
 collect "fact tables and their reader" tests/tables.sh
 collect "hostile and damaged results directories" tests/hostile_plots.sh
+collect "digests of what the reads returned, in results directories" tests/digests.sh
 collect_wait fake_boots
 
 closing
