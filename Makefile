@@ -48,13 +48,13 @@ RECORD_SRC := guest-image/record.c
 # The probe: main() and PID 1 (probe.c), what its roles share (guest.c,
 # reads.c, emit.c), the game stand-in and the two reporters.
 PROBE_SRC := $(addprefix guest-image/,probe.c guest.c reads.c emit.c game.c report_x86.c report_probe_only.c \
-	analyze.c) $(RECORD_SRC)
+	analyze.c blake2s.c vdso.c) $(RECORD_SRC)
 RUNNER_SRC := bench/run.c bench/accel.c bench/arch.c bench/classify.c bench/matrix.c bench/matrixfile.c bench/qemu.c bench/report.c \
 	bench/merge.c bench/mergeout.c bench/json.c bench/outdir.c bench/rescan.c bench/results.c bench/row.c bench/runargs.c bench/sched.c bench/stats.c bench/summary.c bench/util.c $(RECORD_SRC) \
 	bench/leftovers.c bench/progress.c bench/slot.c bench/err.c bench/plan.c bench/matrixcheck.c bench/inputs.c bench/vm.c bench/options.c
 RUNNER_HDR := $(wildcard bench/*.h) guest-image/record.h
 # Unit tests link the runner's and the probe's parts, nothing else.
-UNIT_LIB := $(filter-out bench/run.c,$(RUNNER_SRC)) guest-image/analyze.c
+UNIT_LIB := $(filter-out bench/run.c,$(RUNNER_SRC)) guest-image/analyze.c guest-image/blake2s.c guest-image/vdso.c
 UNIT_NAMES := $(basename $(notdir $(wildcard tests/unit/test_*.c)))
 UNIT_BINS := $(foreach t,$(UNIT_NAMES),$(BUILD)/unit/$(t)-plain $(BUILD)/unit/$(t)-asan)
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
@@ -144,7 +144,7 @@ $(BUILD):
 	mkdir -p $@
 
 # The probe is PID 1 of the guest: static, so the image needs no loader for it.
-$(PROBE): $(PROBE_SRC) guest-image/record.h guest-image/analyze.h guest-image/probe.h | $(BUILD)
+$(PROBE): $(PROBE_SRC) $(wildcard guest-image/*.h) | $(BUILD)
 	$(CC) $(ALL_CFLAGS) -static -o $@ $(PROBE_SRC)
 
 $(IMAGE): $(PROBE) $(IMAGE_INPUTS) /lib/systemd/systemd
@@ -253,11 +253,11 @@ UNIT_OBJ_asan := $(patsubst %.c,$(BUILD)/unit/asan/%.o,$(UNIT_LIB))
 FLAGS_plain := $(ALL_CFLAGS)
 FLAGS_asan := $(CSTD) $(WARN) -g -O1 $(SAN)
 
-$(BUILD)/unit/plain/%.o: %.c $(RUNNER_HDR) guest-image/analyze.h
+$(BUILD)/unit/plain/%.o: %.c $(RUNNER_HDR) $(wildcard guest-image/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(FLAGS_plain) -c -o $@ $<
 
-$(BUILD)/unit/asan/%.o: %.c $(RUNNER_HDR) guest-image/analyze.h
+$(BUILD)/unit/asan/%.o: %.c $(RUNNER_HDR) $(wildcard guest-image/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(FLAGS_asan) -c -o $@ $<
 

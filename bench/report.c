@@ -99,6 +99,18 @@ static void column_text(char *dst, size_t len, const char *v)
 	memcpy(dst + n, CUT_MARK, sizeof(CUT_MARK));
 }
 
+/* An optional integer key as a CSV field: its value, or empty. */
+static void opt_int(struct strbuf *b, const struct crb_record *rec,
+		    const char *key)
+{
+	int64_t v;
+
+	if (crb_get_i64(rec, key, &v))
+		sb_append(b, ",", 1);
+	else
+		sb_printf(b, ",%" PRId64, v);
+}
+
 static int on_record(void *vctx, const char *segment,
 		     const struct crb_record *rec)
 {
@@ -115,16 +127,27 @@ static int on_record(void *vctx, const char *segment,
 		/* Guest text is untrusted: quoted, never raw, in a CSV. */
 		sb_printf(c->reads, "%s,%d,", r->boot_id, c->seq++);
 		csv_text(c->reads, iface);
+		/* digest and status have a fixed form (crb_parse_line) */
 		sb_printf(c->reads,
 			  ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
-			  ",%" PRId64 "\n",
+			  ",%" PRId64 ",%s,%s",
 			  start, dur, get(rec, "bytes"), get(rec, "errno"),
-			  to < 0 ? 0 : to);
+			  to < 0 ? 0 : to,
+			  crb_get(rec, "digest") ? crb_get(rec, "digest") : "",
+			  crb_get(rec, "status") ? crb_get(rec, "status") : "");
+		opt_int(c->reads, rec, "ready_before");
+		opt_int(c->reads, rec, "ready_after");
+		sb_append(c->reads, "\n", 1);
 		if (!strcmp(iface, "urandom") && r->first_urandom_end_ns < 0) {
 			r->first_urandom_end_ns = start + dur;
 			r->first_urandom_dur_ns = dur;
 			r->first_urandom_errno = get(rec, "errno");
 			c->urandom_timed_out = to == 1;
+			snprintf(r->urandom_digest, sizeof(r->urandom_digest),
+				 "%s",
+				 crb_get(rec, "digest") ?
+					 crb_get(rec, "digest") :
+					 "");
 		}
 		break;
 	}

@@ -13,7 +13,16 @@
 
 #include <stddef.h>
 
-#define READS_HEADER "boot_id,seq,iface,start_ns,dur_ns,bytes,errno,timed_out\n"
+/*
+ * reads.csv: one row per read record. digest: the record's (record.h),
+ * empty where it has none; status: "unavailable" where the read kind does
+ * not exist in the guest (not a failure), else empty; ready_before,
+ * ready_after: the CRNG ready just before and after the call (0 or 1),
+ * empty where the probe did not look (every read but getrandom-vdso).
+ */
+#define READS_HEADER                                                             \
+	"boot_id,seq,iface,start_ns,dur_ns,bytes,errno,timed_out,digest,status," \
+	"ready_before,ready_after\n"
 #define TRACES_HEADER "boot_id,comm,pid,func,start_ns,dur_ns\n"
 
 struct report_outcome {

@@ -6,6 +6,7 @@
 #include "matrixfile.h"
 #include "plan.h"
 #include "util.h"
+#include "../guest-image/record.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -46,7 +47,7 @@ void row_write_header(FILE *f)
 	fputs(",status,reason,release,crng_ready_src", f);
 	for (size_t i = 0; i < NMETRICS; i++)
 		fprintf(f, ",%s", metric_names[i]);
-	fputs(",clocksource\n", f);
+	fputs(",clocksource,urandom_digest\n", f);
 }
 
 void csv_field(char *buf, size_t len, size_t *off, const char *v, int first)
@@ -105,6 +106,7 @@ int row_format(const struct row *r, char *buf, size_t len)
 		csv_field(buf, len, &off, num, 0);
 	}
 	csv_field(buf, len, &off, r->clocksource, 0);
+	csv_field(buf, len, &off, r->urandom_digest, 0);
 	if (off + 2 >= len)
 		return -1;
 	buf[off++] = '\n';
@@ -157,9 +159,18 @@ int csv_split(char *line, char **fields, int max)
 
 int row_parse(const char *line, const char *header, struct row *r)
 {
+	char why[8];
+
+	return row_parse_why(line, header, r, why, sizeof(why));
+}
+
+int row_parse_why(const char *line, const char *header, struct row *r,
+		  char *why, size_t whylen)
+{
 	char lbuf[8192], hbuf[8192], *lf[128], *hf[128];
 	int nl, nh;
 
+	why[0] = '\0';
 	if (strlen(line) >= sizeof(lbuf) || strlen(header) >= sizeof(hbuf))
 		return -1;
 	snprintf(lbuf, sizeof(lbuf), "%s", line);
@@ -190,7 +201,16 @@ int row_parse(const char *line, const char *header, struct row *r)
 		else if (!strcmp(k, "clocksource"))
 			snprintf(r->clocksource, sizeof(r->clocksource), "%s",
 				 v);
-		else if (!strcmp(k, "crng_ready_src"))
+		else if (!strcmp(k, "urandom_digest")) {
+			/* a digest as the guest's record has it, or none */
+			if (*v && !crb_digest_ok(v, strlen(v)))
+				return err_set(
+					why, whylen,
+					"column urandom_digest: '%.40s' is not a digest (16 lowercase hex digits, or empty)",
+					v);
+			snprintf(r->urandom_digest, sizeof(r->urandom_digest),
+				 "%s", v);
+		} else if (!strcmp(k, "crng_ready_src"))
 			continue; /* derived below */
 		else if ((a = axis_lookup(k)) >= 0)
 			snprintf(r->axis[a], sizeof(r->axis[a]), "%s", v);
@@ -386,7 +406,7 @@ static ssize_t next_line(FILE *f, char **line, size_t *cap, const char *path,
 int row_read_file(const char *path, struct row **rows, size_t *n, char *err,
 		  size_t errlen)
 {
-	char *line = NULL, *header = NULL;
+	char *line = NULL, *header = NULL, why[160];
 	size_t cap = 0, alloc = 0, lineno = 0, *lines = NULL;
 	ssize_t len = 0;
 	int rc;
@@ -437,11 +457,12 @@ int row_read_file(const char *path, struct row **rows, size_t *n, char *err,
 			lines = l;
 			alloc = na;
 		}
-		if (row_parse(line, header, &(*rows)[*n])) {
+		if (row_parse_why(line, header, &(*rows)[*n], why,
+				  sizeof(why))) {
 			rc = err_set(
 				err, errlen,
-				"%s line %zu is not a raw.csv row (fix or move that line; nothing was changed): %.80s",
-				path, lineno, line);
+				"%s line %zu is not a raw.csv row%s%s (fix or move that line; nothing was changed): %.80s",
+				path, lineno, why[0] ? ": " : "", why, line);
 			break;
 		}
 		rc = row_in_plan(m, &(*rows)[*n], path, lineno, err, errlen);

@@ -88,9 +88,12 @@ struct row {
 #define ROW_FIELD(name, doc) int64_t name;
 	ROW_METRICS(ROW_FIELD)
 #undef ROW_FIELD
-	/* The guest's clocksource at the report (the last column): what
-	 * random_get_entropy() falls back to where there is no counter. */
+	/* The guest's clocksource at the report: what random_get_entropy()
+	 * falls back to where there is no counter. */
 	char clocksource[32];
+	/* The last column: the first blocking urandom read's digest
+	 * (record.h: 16 lowercase hex digits), "" when it has none. */
+	char urandom_digest[24];
 };
 
 void row_init(struct row *r);
@@ -99,6 +102,9 @@ void row_write_header(FILE *f);
 int row_format(const struct row *r, char *buf, size_t len);
 /* Parse one raw.csv line (no newline) given its header; 0 or -1. */
 int row_parse(const char *line, const char *header, struct row *r);
+/* The same, with why it is no row in why when it can say (else ""). */
+int row_parse_why(const char *line, const char *header, struct row *r,
+		  char *why, size_t whylen);
 
 /* One definition of "CRNG ready": the kernel log's time, else the watcher's. */
 void row_derive(struct row *r);

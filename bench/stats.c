@@ -2,6 +2,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,5 +145,35 @@ int summarize(const struct sample *s, size_t n, uint64_t seed,
 	free(v);
 	free(boot);
 	free(meds);
+	return 0;
+}
+
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int distinct_texts(const void *base, size_t size, size_t off, const size_t *idx,
+		   size_t nidx, char *buf, size_t len)
+{
+	const char **v = malloc((nidx ? nidx : 1) * sizeof(*v));
+	size_t n = 0, k = 0;
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < nidx; i++) {
+		const char *t = (const char *)base + idx[i] * size + off;
+
+		if (*t)
+			v[n++] = t;
+	}
+	qsort(v, n, sizeof(*v), by_string);
+	for (size_t i = 0; i < n; i++)
+		k += !i || strcmp(v[i - 1], v[i]);
+	free(v);
+	if (n)
+		snprintf(buf, len, "%zu,%zu", k, n);
+	else
+		snprintf(buf, len, ",");
 	return 0;
 }

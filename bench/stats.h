@@ -42,6 +42,14 @@ double percentile_sorted(const double *sorted, size_t n, double q);
 int summarize(const struct sample *s, size_t n, uint64_t seed,
 	      unsigned int resamples, struct summary *out);
 
+/*
+ * Distinct texts, as "k,n" into buf: of the items idx[0..nidx) of an array
+ * at base (each size bytes) whose string at offset off is not empty (n of
+ * them), k are distinct; "," when none has one. 0, or -1 out of memory.
+ */
+int distinct_texts(const void *base, size_t size, size_t off, const size_t *idx,
+		   size_t nidx, char *buf, size_t len);
+
 /* xorshift64*: small, seedable, reproducible across hosts. */
 uint64_t rng_next(uint64_t *state);
 

@@ -225,7 +225,7 @@ static void print_measure(FILE *out, const struct measure *me,
 /* One summary.csv line for a cell and a measure; the figures into res. */
 static int write_measure(FILE *f, const struct cellrows *cr,
 			 const struct row *rows, size_t m, uint64_t seed,
-			 struct result *res)
+			 struct result *res, const char *dg)
 {
 	const struct measure *me = &measures[m];
 	struct sample *s = calloc(cr->n ? cr->n : 1, sizeof(*s));
@@ -252,23 +252,24 @@ static int write_measure(FILE *f, const struct cellrows *cr,
 		snprintf(text, sizeof(text), "not measured: %s",
 			 cr->skip_reason);
 		csv_field(q, sizeof(q), &off, text, 1);
-		fprintf(f, "%s,%s,0,0,%zu,%zu,,,,,,,,,,,,%s\n", me->name,
-			me->clock, cr->failed, cr->skipped, q);
+		fprintf(f, "%s,%s,0,0,%zu,%zu,,,,,,,,,,,,%s,%s\n", me->name,
+			me->clock, cr->failed, cr->skipped, q, dg);
 	} else if (summarize(s, k, seed + m, 0, su)) {
-		fprintf(f, "%s,%s,0,0,%zu,%zu,,,,,,,,,,,,no data\n", me->name,
-			me->clock, cr->failed, cr->skipped);
+		fprintf(f, "%s,%s,0,0,%zu,%zu,,,,,,,,,,,,no data,%s\n",
+			me->name, me->clock, cr->failed, cr->skipped, dg);
 	} else {
 		res->have = 1;
 		if (su->outliers)
 			snprintf(note, sizeof(note),
 				 "%zu outlier(s) beyond 3 MAD", su->outliers);
 		fprintf(f,
-			"%s,%s,%zu,%zu,%zu,%zu,%.3f,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%zu,%s\n",
+			"%s,%s,%zu,%zu,%zu,%zu,%.3f,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%zu,%s,%s\n",
 			me->name, me->clock, su->n, su->censored, cr->failed,
 			cr->skipped, su->median / 1e6, su->median_censored,
 			su->mean / 1e6, su->sd / 1e6, su->min / 1e6,
 			su->max / 1e6, su->p10 / 1e6, su->p90 / 1e6,
-			su->ci_lo / 1e6, su->ci_hi / 1e6, su->outliers, note);
+			su->ci_lo / 1e6, su->ci_hi / 1e6, su->outliers, note,
+			dg);
 	}
 	free(s);
 	return 0;
@@ -309,13 +310,20 @@ static int write_table(FILE *f, const struct cellrows *cells, size_t ncells,
 	for (int a = 0; a < AX_N; a++)
 		fprintf(f, "%s,", axis_name((enum axis)a));
 	fputs("measure,clock,n,censored,failed,skipped,median_ms,median_censored,mean_ms,sd_ms,min_ms,max_ms,"
-	      "p10_ms,p90_ms,ci95_lo_ms,ci95_hi_ms,outliers,note\n",
+	      "p10_ms,p90_ms,ci95_lo_ms,ci95_hi_ms,outliers,note,digests_distinct,digests_n\n",
 	      f);
-	for (size_t c = 0; c < ncells; c++)
+	for (size_t c = 0; c < ncells; c++) {
+		char dg[48]; /* the first urandom reads' digests, "k,n" */
+
+		if (distinct_texts(rows, sizeof(*rows),
+				   offsetof(struct row, urandom_digest),
+				   cells[c].idx, cells[c].n, dg, sizeof(dg)))
+			return -1;
 		for (size_t m = 0; m < NMEASURES; m++)
 			if (write_measure(f, &cells[c], rows, m, seed,
-					  &res[c * NMEASURES + m]))
+					  &res[c * NMEASURES + m], dg))
 				return -1;
+	}
 	return 0;
 }
 

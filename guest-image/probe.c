@@ -92,6 +92,7 @@ static int64_t early_reads(void)
 	for (tok = strtok_r(list, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		struct read_result r;
+		char keys[CRB_MAX_LINE / 2];
 		size_t i;
 
 		for (i = 0; i < RD_N && i < crb_nreads; i++)
@@ -115,10 +116,10 @@ static int64_t early_reads(void)
 		spent += r.dur_ns;
 		crb_emit(&w, CRB_read,
 			 "iface=%s start_ns=%" PRId64 " dur_ns=%" PRId64
-			 " bytes=%zd errno=%d timed_out=%d",
+			 " bytes=%zd errno=%d timed_out=%d%s",
 			 tok, r.start_ns, r.dur_ns,
-			 r.bytes < 0 ? (ssize_t)0 : r.bytes, r.err,
-			 r.timed_out);
+			 r.bytes < 0 ? (ssize_t)0 : r.bytes, r.err, r.timed_out,
+			 read_keys(&r, keys, sizeof(keys)));
 	}
 	return spent;
 }

@@ -57,18 +57,28 @@ enum read_kind {
 	RD_GETRANDOM, /* getrandom(0) */
 	RD_GETRANDOM_NB, /* getrandom(GRND_NONBLOCK) */
 	RD_GETRANDOM_INSECURE, /* getrandom(GRND_INSECURE) */
+	RD_GETRANDOM_VDSO, /* the vDSO's getrandom, flags 0 (vdso.c) */
 };
-#define RD_N (RD_GETRANDOM_INSECURE + 1)
+#define RD_N (RD_GETRANDOM_VDSO + 1)
 
 struct read_result {
 	int64_t start_ns, dur_ns;
 	ssize_t bytes;
 	int err;
 	int timed_out;
+	char digest[CRB_DIGEST_LEN + 1]; /* of the bytes read; "" if none */
+	const char *unavailable; /* no such interface here: what is missing */
+	int ready_before, ready_after; /* CRNG ready around it; -1: not asked */
 };
 
 extern int64_t read_deadline;
 struct read_result do_read(enum read_kind k, size_t len);
+/*
+ * The read record's optional keys (record.h), each with a leading space:
+ * digest=, or status=unavailable and why=; ready_before= and
+ * ready_after= where they were looked at. Into buf; returns buf.
+ */
+const char *read_keys(const struct read_result *r, char *buf, size_t len);
 
 /* game.c */
 int run_game(void);

@@ -54,6 +54,42 @@ const char *crb_type_name(enum crb_type t)
 	return (unsigned int)t < CRB_NTYPES ? type_names[t] : "?";
 }
 
+int crb_digest_ok(const char *v, size_t len)
+{
+	if (len != CRB_DIGEST_LEN)
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if (!((v[i] >= '0' && v[i] <= '9') ||
+		      (v[i] >= 'a' && v[i] <= 'f')))
+			return 0;
+	return 1;
+}
+
+int crb_status_ok(const char *v, size_t len)
+{
+	return len == strlen(CRB_STATUS_UNAVAILABLE) &&
+	       !memcmp(v, CRB_STATUS_UNAVAILABLE, len);
+}
+
+static const struct form {
+	const char *key;
+	int (*ok)(const char *v, size_t len);
+	const char *what;
+} forms[] = {
+#define CRB_FORM(key, check, what) { #key, check, what },
+	CRB_FORMS(CRB_FORM)
+#undef CRB_FORM
+};
+
+/* The form key's value must have, if it has one; NULL: any value. */
+static const struct form *form_of(const char *key)
+{
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
+		if (!strcmp(forms[i].key, key))
+			return &forms[i];
+	return NULL;
+}
+
 const char *crb_get(const struct crb_record *r, const char *key)
 {
 	for (int i = 0; i < r->nfields; i++)
@@ -176,7 +212,8 @@ int crb_parse_line(const char *line, size_t len, struct crb_record *r,
 	i = tlen;
 	while (i < len) {
 		struct crb_field *f;
-		size_t k = 0, v = 0;
+		const struct form *form;
+		size_t k = 0, v = 0, raw;
 
 		if (line[i] != ' ')
 			return fail(err, errlen,
@@ -207,6 +244,7 @@ int crb_parse_line(const char *line, size_t len, struct crb_record *r,
 				    "%s: field without key=value at column %zu",
 				    type_names[t], i);
 		i++; /* '=' */
+		raw = i;
 		while (i < len && line[i] != ' ') {
 			unsigned char c = (unsigned char)line[i];
 
@@ -237,6 +275,12 @@ int crb_parse_line(const char *line, size_t len, struct crb_record *r,
 		if (!v)
 			return fail(err, errlen, "%s: empty value for '%s'",
 				    type_names[t], f->key);
+		form = form_of(f->key);
+		if (form && !form->ok(line + raw, i - raw))
+			return fail(err, errlen, "%s: %s='%.*s' is not %s",
+				    type_names[t], f->key,
+				    (int)(i - raw > 40 ? 40 : i - raw),
+				    line + raw, form->what);
 		for (int j = 0; j < r->nfields; j++)
 			if (!strcmp(r->field[j].key, f->key))
 				return fail(err, errlen,

@@ -23,6 +23,23 @@
  * Record types and their required keys are listed in CRB_TYPES below; extra
  * keys are allowed, unknown types and missing keys are errors. Any change
  * that a version-1 reader would misread must bump CRB_VERSION.
+ *
+ * Optional keys with a fixed form, on any record type (CRB_FORMS below):
+ * the reader rejects a record whose value breaks it, as it does a
+ * malformed line, so the segment is not data.
+ *
+ *	digest=<16 hex>		what a read returned: the first 8 bytes of
+ *				BLAKE2s-256 (RFC 7693) of its bytes, as 16
+ *				lowercase hex digits, written plain (no
+ *				%-escape); on read records and the
+ *				game-seeded event, only when bytes > 0
+ *				(probes before it wrote none)
+ *	status=unavailable	on a read record: the read kind does not exist
+ *				in this guest (getrandom-vdso without a vDSO
+ *				getrandom: kernels before 6.11, machines but
+ *				x86_64); nothing was read (bytes=0, dur_ns=0,
+ *				errno=ENOSYS). Not a failure: the boot is not
+ *				broken by it. why=<text> says what was missing.
  */
 #ifndef CRNGBENCH_RECORD_H
 #define CRNGBENCH_RECORD_H
@@ -85,7 +102,21 @@
 	X("random", "read(2) of /dev/random")                        \
 	X("getrandom", "getrandom(2), flags 0")                      \
 	X("getrandom-nb", "getrandom(2), GRND_NONBLOCK")             \
-	X("getrandom-insecure", "getrandom(2), GRND_INSECURE")
+	X("getrandom-insecure", "getrandom(2), GRND_INSECURE")       \
+	X("getrandom-vdso", "the vDSO's getrandom, flags 0 (6.11+)")
+
+/*
+ * getrandom-vdso calls __vdso_getrandom (version LINUX_2.6, x86_64) as
+ * glibc 2.41+ does, with a state mmap'd as the vDSO asks (vdso.c). Before
+ * the CRNG is ready the vDSO falls back to the getrandom syscall with the
+ * same flags (lib/vdso/getrandom.c), so it waits like getrandom(0). Its
+ * read record adds ready_before=0|1 and ready_after=0|1: whether
+ * /dev/random polled readable (the CRNG ready) just before and just after
+ * the call, outside its timed part; ready_before=0 with errno=0 is a call
+ * that took the syscall and waited for the CRNG. Where there is no vDSO
+ * getrandom the record says status=unavailable (above).
+ */
+#define CRB_STATUS_UNAVAILABLE "unavailable"
 
 /* The read kinds' names, in CRB_READS order, and how many there are. */
 extern const char *const crb_read_names[];
@@ -112,6 +143,20 @@ struct crb_record {
 };
 
 const char *crb_type_name(enum crb_type t);
+
+/*
+ * X(key, check, what it accepts): the keys with a fixed form (above); the
+ * check gets the value as written in the line (len bytes, not
+ * NUL-terminated, before %-decoding) and returns 1 when it is valid.
+ */
+#define CRB_DIGEST_LEN 16
+#define CRB_FORMS(X)                                                     \
+	X(digest, crb_digest_ok,                                         \
+	  "16 lowercase hex digits (the first 8 bytes of BLAKE2s-256), " \
+	  "written plain")                                               \
+	X(status, crb_status_ok, "'" CRB_STATUS_UNAVAILABLE "'")
+int crb_digest_ok(const char *v, size_t len);
+int crb_status_ok(const char *v, size_t len);
 
 /* The value of key in r, or NULL. */
 const char *crb_get(const struct crb_record *r, const char *key);

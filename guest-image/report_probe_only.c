@@ -41,6 +41,7 @@ static void seed_dance(void)
 {
 	static const char saved[32] = "crngbench saved seed (not secret";
 	struct read_result r;
+	char keys[128];
 	int fd = open_dev("/dev/urandom", O_WRONLY);
 
 	if (fd < 0 || write(fd, saved, sizeof(saved)) != (ssize_t)sizeof(saved))
@@ -50,9 +51,10 @@ static void seed_dance(void)
 	r = do_read(RD_URANDOM, 32);
 	crb_emit(&w, CRB_event,
 		 "name=game-seeded t_ns=%" PRId64 " start_ns=%" PRId64
-		 " dur_ns=%" PRId64 " bytes=%zd errno=%d timed_out=%d",
+		 " dur_ns=%" PRId64 " bytes=%zd errno=%d timed_out=%d%s",
 		 r.start_ns + r.dur_ns, r.start_ns, r.dur_ns,
-		 r.bytes < 0 ? (ssize_t)0 : r.bytes, r.err, r.timed_out);
+		 r.bytes < 0 ? (ssize_t)0 : r.bytes, r.err, r.timed_out,
+		 read_keys(&r, keys, sizeof(keys)));
 }
 
 /* Wait until the CRNG is ready or ready_timeout from boot has passed. */

@@ -193,6 +193,12 @@ def accel_table(summary, path):
     return len(keys)
 
 
+def read_outcome(rd):
+    """How a probe read ended, for its label: its errno, or that the
+    guest has no such interface (reads.csv status; older runs have none)."""
+    return " (unavailable)" if rd.get("status") == "unavailable" else f" (errno {rd['errno']})"
+
+
 def timeline_table(raw, reads, traces, path, accel):
     """Chart 4: one boot's timeline: the slowest to ready of qemu64 with a counter."""
     tcg = [r for r in measured(raw) if r["accel"] == accel]
@@ -213,7 +219,7 @@ def timeline_table(raw, reads, traces, path, accel):
                     y += 1
             for rd in (x for x in reads if x["boot_id"] == boot["boot_id"]):
                 f.write(f"{y} {float(rd['start_ns']) * MS:.3f} {float(rd['dur_ns']) * MS:.3f} "
-                        f"{label('probe: ' + rd['iface'] + ' (errno ' + rd['errno'] + ')')} 1\n")
+                        f"{label('probe: ' + rd['iface'] + read_outcome(rd))} 1\n")
                 y += 1
             fast = 0
             for tr in (x for x in traces if x["boot_id"] == boot["boot_id"]):

@@ -130,12 +130,19 @@ def condition(r, axes):
 CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 INTEGER = re.compile(r"-?[0-9]+\Z")
 DECIMAL = re.compile(r"-?([0-9]+(\.[0-9]+)?|nan|inf)\Z")
-# raw.csv's text columns; every other column the runner describes is a number.
-RAW_TEXT = {"boot_id", "status", "reason", "release", "crng_ready_src", "clocksource"}
+# What a read returned, as the guest's record has it (guest-image/record.h:
+# digest=): 16 lowercase hex digits; and a read's status (only "unavailable").
+DIGEST = re.compile(r"[0-9a-f]{16}\Z")
+READ_STATUS = re.compile(r"unavailable\Z")
+# raw.csv's text columns; every other column the runner describes is a
+# number (urandom_digest a digest). A column a run is older than (no digest,
+# no status) is not checked: it reads as missing, not as an error.
+RAW_TEXT = {"boot_id", "status", "reason", "release", "crng_ready_src", "clocksource", "urandom_digest"}
 
 
 # Per file: the columns every tool reads, and what a value may be: "int"
-# (an integer or empty), "int!" (an integer), "dec" (a decimal or empty).
+# (an integer or empty), "int!" (an integer), "dec" (a decimal or empty),
+# "digest" (a digest or empty), "read_status" ("unavailable" or empty).
 # raw.csv's number columns are the runner's (describe()), hence a function.
 @functools.cache
 def _tables():
@@ -143,18 +150,20 @@ def _tables():
         "raw.csv": {
             "need": ("boot_id", "rep", "status", "crng_ready_censored", "first_urandom_censored"),
             "kind": dict({c: "int" for c in describe()["raw_columns"] if c not in RAW_TEXT and c not in _axes()},
-                         run_index="int!", cell="int!", rep="int!", hz="int"),
+                         run_index="int!", cell="int!", rep="int!", hz="int", urandom_digest="digest"),
         },
         "summary.csv": {
             "need": ("measure", "n", "censored", "median_ms", "median_censored", "ci95_lo_ms", "ci95_hi_ms", "note"),
             "kind": {"hz": "int", "n": "int!", "censored": "int", "failed": "int", "skipped": "int", "median_censored": "int",
                      "outliers": "int", "median_ms": "dec", "mean_ms": "dec", "sd_ms": "dec", "min_ms": "dec",
-                     "max_ms": "dec", "p10_ms": "dec", "p90_ms": "dec", "ci95_lo_ms": "dec", "ci95_hi_ms": "dec"},
+                     "max_ms": "dec", "p10_ms": "dec", "p90_ms": "dec", "ci95_lo_ms": "dec", "ci95_hi_ms": "dec",
+                     "digests_distinct": "int", "digests_n": "int"},
         },
         "reads.csv": {
             "need": ("boot_id", "iface", "start_ns", "dur_ns", "errno"),
             "kind": {"seq": "int", "start_ns": "int!", "dur_ns": "int!", "bytes": "int", "errno": "int",
-                     "timed_out": "int"},
+                     "timed_out": "int", "digest": "digest", "status": "read_status", "ready_before": "int",
+                     "ready_after": "int"},
         },
         "traces.csv": {
             "need": ("boot_id", "comm", "pid", "func", "start_ns", "dur_ns"),
@@ -163,7 +172,10 @@ def _tables():
     }
 
 
-KIND_WORDS = {"int": "an integer or nothing", "int!": "an integer", "dec": "a decimal number or nothing"}
+KIND_WORDS = {"int": "an integer or nothing", "int!": "an integer", "dec": "a decimal number or nothing",
+              "digest": "a digest (16 lowercase hex digits) or nothing",
+              "read_status": "'unavailable' or nothing"}
+KIND_RE = {"int": INTEGER, "int!": INTEGER, "dec": DECIMAL, "digest": DIGEST, "read_status": READ_STATUS}
 LINK = ("is a symbolic link: refused (a results directory's files are its own; "
         "a link in one could point anywhere on this machine)")
 
@@ -240,10 +252,12 @@ def read_table(run, name, missing_ok=False):
     """A results file's rows as dicts, by the runner's rules (bench/row.c
     row_read_file): the first line is the header; every later line is one
     row with the header's number of fields; a last line without its newline
-    is an interrupted write, not a row; a number column holds a number; text
-    is printable. An axis without a column (a run older than the axis) reads
-    as the axis's default, as in the runner. Anything else is an error naming
-    the file, the line and the column."""
+    is an interrupted write, not a row; a number column holds a number, a
+    digest column a digest (or nothing); text is printable. An axis without
+    a column (a run older than the axis) reads as the axis's default, as in
+    the runner; another column a run is older than (a digest) is absent
+    from its rows: r.get(). Anything else is an error naming the file, the
+    line and the column."""
     path = os.path.join(check_path(run), name)
     spec = _tables().get(name, {"need": (), "kind": {}})
     f = open_run_file(path, binary=True, missing_ok=missing_ok)
@@ -281,7 +295,7 @@ def read_table(run, name, missing_ok=False):
             v = r.get(col)
             if v is None or (v == "" and kind != "int!"):
                 continue
-            if not (DECIMAL if kind == "dec" else INTEGER).match(v):
+            if not KIND_RE[kind].match(v):
                 die(f"{path} line {lineno}, column {col}: {v!r} is not {KIND_WORDS[kind]}")
         if "boot_id" in spec["need"] and not r["boot_id"]:
             die(f"{path} line {lineno}: an empty boot_id (the runner refuses such a row)")

@@ -36,7 +36,7 @@ fi
 if clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o "$out/fuzz_record" \
 	tests/fuzz/fuzz_record.c guest-image/record.c 2>"$out/cc.err"; then
 	mkdir -p "$out/corpus"
-	cp tests/fixtures/*.result "$out/corpus/"
+	cp tests/fixtures/*.result tests/fuzz/*.seed "$out/corpus/"
 	if (cd "$out" && ./fuzz_record -max_total_time=10 -seed=1 corpus >fuzz.log 2>&1); then
 		say "PASS: fuzz: record reader survives $(grep -o 'Done [0-9]* runs' "$out/fuzz.log" | cut -d' ' -f2) inputs without a crash or sanitizer report"
 	else
@@ -63,6 +63,7 @@ collect "the chart tools' facts, each from one place" tests/plots_facts.sh
 collect "kernel build progress" tests/kernel_progress.sh
 collect "fact tables and their reader" tests/tables.sh
 collect "hostile and damaged results directories" tests/hostile_plots.sh
+collect "digests of what the reads returned, in results directories" tests/digests.sh
 collect_wait fake_boots
 
 closing

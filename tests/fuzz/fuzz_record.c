@@ -14,8 +14,15 @@ static int on_record(void *ctx, const char *seg, const struct crb_record *r)
 {
 	(void)ctx;
 	(void)seg;
+	const char *v;
+
 	/* Anything delivered must have a known type and its required keys. */
 	if ((unsigned int)r->type >= CRB_NTYPES || r->nfields < 1)
+		abort();
+	/* and the keys of a fixed form (record.h, CRB_FORMS) in that form */
+	if ((v = crb_get(r, "digest")) && !crb_digest_ok(v, strlen(v)))
+		abort();
+	if ((v = crb_get(r, "status")) && !crb_status_ok(v, strlen(v)))
 		abort();
 	return 0;
 }

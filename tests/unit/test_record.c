@@ -191,6 +191,99 @@ static void malformed_lines_rejected(void)
 	      0);
 }
 
+static void fill_digests(struct crb_writer *w)
+{
+	crb_emit(
+		w, CRB_read,
+		"iface=urandom start_ns=5 dur_ns=6 bytes=32 errno=0 timed_out=0 digest=0123456789abcdef");
+	crb_emit(
+		w, CRB_read,
+		"iface=getrandom-vdso start_ns=7 dur_ns=0 bytes=0 errno=38 timed_out=0 status=unavailable why=no%%20vDSO");
+	crb_emit(
+		w, CRB_event,
+		"name=game-seeded t_ns=9 start_ns=8 dur_ns=1 bytes=8 errno=0 timed_out=0 digest=fedcba9876543210");
+}
+
+/* A digest and an "unavailable" read, written and read back as they were. */
+static void digest_and_status_round_trip(void)
+{
+	struct seen s = { 0 };
+	size_t len;
+	char *buf = capture_segment(&len, fill_digests);
+
+	CHECK(buf != NULL);
+	if (!buf)
+		return;
+	CHECK(crb_read_stream(buf, len, on_rec, on_seg, &s) == 1);
+	CHECK(s.complete == 1 && s.records == 3);
+	CHECK(!strcmp(crb_get(&s.rec[0], "digest"), "0123456789abcdef"));
+	CHECK(crb_get(&s.rec[0], "status") == NULL);
+	CHECK(!strcmp(crb_get(&s.rec[1], "status"), "unavailable") &&
+	      !strcmp(crb_get(&s.rec[1], "why"), "no vDSO") &&
+	      crb_get(&s.rec[1], "digest") == NULL);
+	CHECK(!strcmp(crb_get(&s.rec[2], "digest"), "fedcba9876543210"));
+	free(buf);
+}
+
+/*
+ * A digest is 16 lowercase hex digits, written plain; a status is
+ * "unavailable". Anything else makes the record, and so its segment, no
+ * data: what a hostile or broken guest sends is refused, not passed on.
+ */
+static void hostile_digest_and_status_rejected(void)
+{
+	static const char *const bad[] = {
+		"digest=0123456789abcde", /* 15 */
+		"digest=0123456789abcdef0", /* 17 */
+		"digest=0123456789ABCDEF", /* uppercase */
+		"digest=0123456789abcdeg", /* not hex */
+		"digest=%30123456789abcdef", /* %-encoded, 16 when decoded */
+		"digest=0123456789abcd%0A", /* %-encoded junk */
+		"digest=-123456789abcdef", /* a sign */
+		"status=failed",
+		"status=Unavailable",
+		"status=unavailable%20",
+		"status=unavailabl",
+	};
+	static const char *const good =
+		"iface=urandom start_ns=1 dur_ns=2 bytes=32 errno=0 timed_out=0";
+	struct crb_record r;
+	char line[256], err[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *key = bad[i][0] == 'd' ? "digest" : "status";
+		char seg[512];
+		struct seen s = { 0 };
+		struct crb_writer w;
+		FILE *tmp = tmpfile();
+
+		snprintf(line, sizeof(line), "read %s %s", good, bad[i]);
+		err[0] = '\0';
+		CHECK(crb_parse_line(line, strlen(line), &r, err,
+				     sizeof(err)) == -1);
+		CHECK(strstr(err, key) != NULL); /* the message names it */
+		/* the writer cannot send it either */
+		CHECK(tmp != NULL);
+		if (!tmp)
+			continue;
+		crb_begin(&w, fileno(tmp), "probe");
+		CHECK(crb_emit(&w, CRB_read, "%s", line + 5) == -1);
+		fclose(tmp);
+		/* sent anyway, with a valid count and CRC: no data */
+		snprintf(seg, sizeof(seg), "crngbench/1 seg=probe\n%s\n", line);
+		snprintf(seg + strlen(seg), sizeof(seg) - strlen(seg),
+			 "end n=1 crc=%08x\n",
+			 (unsigned int)crb_crc32(0, seg, strlen(seg)));
+		CHECK(crb_read_stream(seg, strlen(seg), on_rec, on_seg, &s) ==
+		      0);
+		CHECK(s.records == 0 && strstr(s.error, key) != NULL);
+	}
+	snprintf(line, sizeof(line), "read %s digest=0123456789abcdef", good);
+	CHECK(crb_parse_line(line, strlen(line), &r, err, sizeof(err)) == 0);
+	snprintf(line, sizeof(line), "read %s status=unavailable", good);
+	CHECK(crb_parse_line(line, strlen(line), &r, err, sizeof(err)) == 0);
+}
+
 static void writer_refuses_invalid(void)
 {
 	struct crb_writer w;
@@ -278,6 +371,8 @@ int main(void)
 {
 	TEST(crc_matches_zlib);
 	TEST(round_trip_every_field);
+	TEST(digest_and_status_round_trip);
+	TEST(hostile_digest_and_status_rejected);
 	TEST(truncation_rejected);
 	TEST(corruption_rejected);
 	TEST(unknown_version_rejected);

@@ -61,7 +61,7 @@ static void block_qemu64_waits(void)
 	CHECK(!strcmp(r.release, "6.1.192-crngbench-block"));
 	/* O_NONBLOCK urandom read: EAGAIN (11) before the CRNG was ready */
 	CHECK(reads.p && strstr(reads.p, "t,0,urandom-nb,") &&
-	      strstr(reads.p, ",0,11,0\n"));
+	      strstr(reads.p, ",0,11,0,,,,\n"));
 	/* the blocking read returned only once the CRNG was ready */
 	CHECK(r.first_urandom_before_ready == 0);
 	CHECK(r.crng_ready_censored == 0);
@@ -216,6 +216,110 @@ static char *segment(const char *const *recs, int n, size_t *len)
 	return b.p;
 }
 
+/* A probe segment of read records only; NULL if the writer refused one. */
+static char *reads_segment(const char *const *recs, int n, size_t *len)
+{
+	struct crb_writer w;
+	struct strbuf b = { 0 };
+	FILE *f = tmpfile();
+	char buf[4096];
+	size_t got;
+
+	if (!f)
+		return NULL;
+	crb_begin(&w, fileno(f), "probe");
+	for (int i = 0; i < n; i++)
+		crb_emit(&w, CRB_read, "%s", recs[i]);
+	crb_end(&w);
+	rewind(f);
+	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+		sb_append(&b, buf, got);
+	fclose(f);
+	if (w.error) {
+		sb_free(&b);
+		return NULL;
+	}
+	*len = b.len;
+	return b.p;
+}
+
+/*
+ * Each read's digest reaches its reads.csv row (empty where it has none),
+ * the first iface=urandom read's reaches raw.csv (urandom_digest); an
+ * unavailable read is status "unavailable" there, and the vDSO read's
+ * ready_before/ready_after their columns (empty for the other reads).
+ */
+static void digests_reach_reads_and_raw(void)
+{
+	static const char *const recs[] = {
+		"iface=urandom-nb start_ns=1 dur_ns=2 bytes=0 errno=11 timed_out=0",
+		"iface=urandom start_ns=3 dur_ns=4 bytes=32 errno=0 timed_out=0 digest=00112233445566aa",
+		"iface=urandom start_ns=5 dur_ns=6 bytes=32 errno=0 timed_out=0 digest=00112233445566bb",
+		"iface=getrandom-vdso start_ns=7 dur_ns=0 bytes=0 errno=38 timed_out=0 status=unavailable why=none",
+		"iface=getrandom-vdso start_ns=8 dur_ns=9 bytes=32 errno=0 timed_out=0 digest=00112233445566cc ready_before=0 ready_after=1",
+	};
+	static const char *const want[][5] = {
+		/* digest, status, ready_before, ready_after, errno */
+		{ "", "", "", "", "11" },
+		{ "00112233445566aa", "", "", "", "0" },
+		{ "00112233445566bb", "", "", "", "0" },
+		{ "", "unavailable", "", "", "38" },
+		{ "00112233445566cc", "", "0", "1", "0" },
+	};
+	struct strbuf reads = { 0 }, traces = { 0 };
+	struct report_outcome o;
+	struct row r;
+	size_t len = 0;
+	char *chan = reads_segment(recs, 5, &len), *line, *save = NULL;
+	int i = 0;
+
+	CHECK(chan != NULL);
+	if (!chan)
+		return;
+	row_init(&r);
+	snprintf(r.boot_id, sizeof(r.boot_id), "t");
+	report_parse(chan, len, &r, &reads, &traces, &o);
+	free(chan);
+	CHECK(o.probe_complete && reads.p);
+	CHECK(!strcmp(r.urandom_digest, "00112233445566aa"));
+	CHECK(r.first_urandom_dur_ns == 4);
+	for (line = reads.p ? strtok_r(reads.p, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save), i++) {
+		char *f[16];
+		int nf = csv_split(line, f, 16);
+
+		CHECK(nf == 12 && i < 5);
+		if (nf != 12 || i >= 5)
+			continue;
+		CHECK(!strcmp(f[8], want[i][0]) && !strcmp(f[9], want[i][1]) &&
+		      !strcmp(f[10], want[i][2]) &&
+		      !strcmp(f[11], want[i][3]) && !strcmp(f[6], want[i][4]));
+	}
+	CHECK(i == 5);
+	/* reads.csv's rows have the header's columns */
+	CHECK(!strcmp(READS_HEADER + strlen(READS_HEADER) -
+			      strlen("digest,status,ready_before,ready_after\n"),
+		      "digest,status,ready_before,ready_after\n"));
+	sb_free(&reads);
+	sb_free(&traces);
+}
+
+/* A read without a digest (an older probe, or bytes=0) leaves raw.csv's
+ * urandom_digest empty. */
+static void no_digest_is_empty(void)
+{
+	struct row r;
+	struct report_outcome o;
+	struct strbuf reads = { 0 };
+
+	parse("block-qemu64.result", &r, &o, &reads, 0, -1);
+	CHECK(o.probe_complete && r.first_urandom_end_ns > 0);
+	CHECK(r.urandom_digest[0] == '\0');
+	CHECK(reads.p && strstr(reads.p, ",urandom,") &&
+	      strstr(reads.p, ",0,0,,,,\n"));
+	sb_free(&reads);
+}
+
 /*
  * Guest text of any length is one CSV field, whole and correctly quoted: a
  * doubled quote that lands at the end of what used to be a 512-byte buffer
@@ -262,8 +366,8 @@ static void guest_text_is_one_field_at_any_length(void)
 		snprintf(line, sizeof(line), "%.*s", (int)reads.len - 1,
 			 reads.p);
 		nf = csv_split(line, fields, 16);
-		CHECK(nf == 8);
-		CHECK(nf == 8 && !strcmp(fields[2], iface) &&
+		CHECK(nf == 12);
+		CHECK(nf == 12 && !strcmp(fields[2], iface) &&
 		      !strcmp(fields[3], "1") && !strcmp(fields[4], "2"));
 		/* release[96]: 90 bytes of it and the marker */
 		CHECK(strlen(r.release) == sizeof(r.release) - 1 &&
@@ -356,6 +460,60 @@ static void row_round_trip(void)
 	CHECK(row_parse("c1,2", header, &b) == -1); /* wrong field count */
 }
 
+/*
+ * raw.csv's urandom_digest: written and read back; empty, or missing from
+ * an older run's header, is no digest; anything but 16 lowercase hex
+ * digits is no row, and the reason names the column.
+ */
+static void row_digest_column(void)
+{
+	static const char *const bad[] = {
+		"0123456789abcde",   "0123456789abcdef0",
+		"0123456789ABCDEF",  "0123456789abcdeg",
+		"%30123456789abcde", "\"0123456789abcdef\"\"",
+		" 0123456789abcdef",
+	};
+	struct row a, b;
+	char line[8192], header[8192], edited[8300], why[200], *comma;
+	FILE *h = tmpfile();
+	int n;
+
+	row_init(&a);
+	snprintf(a.boot_id, sizeof(a.boot_id), "c0-r0");
+	snprintf(a.status, sizeof(a.status), "ok");
+	snprintf(a.urandom_digest, sizeof(a.urandom_digest),
+		 "0123456789abcdef");
+	n = row_format(&a, line, sizeof(line));
+	CHECK(n > 0 && h != NULL);
+	if (n <= 0 || !h)
+		return;
+	line[n - 1] = '\0';
+	row_write_header(h);
+	rewind(h);
+	CHECK(fgets(header, sizeof(header), h) != NULL);
+	fclose(h);
+	header[strcspn(header, "\n")] = '\0';
+	CHECK(!strcmp(strrchr(header, ','), ",urandom_digest"));
+	CHECK(row_parse(line, header, &b) == 0 &&
+	      !strcmp(b.urandom_digest, "0123456789abcdef"));
+	/* an older run: no such column */
+	comma = strrchr(line, ',');
+	*comma = '\0';
+	*strrchr(header, ',') = '\0';
+	CHECK(row_parse(line, header, &b) == 0 && b.urandom_digest[0] == '\0');
+	/* empty */
+	snprintf(header + strlen(header), 20, ",urandom_digest");
+	snprintf(edited, sizeof(edited), "%s,", line);
+	CHECK(row_parse(edited, header, &b) == 0 &&
+	      b.urandom_digest[0] == '\0');
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(edited, sizeof(edited), "%s,%s", line, bad[i]);
+		CHECK(row_parse_why(edited, header, &b, why, sizeof(why)) ==
+			      -1 &&
+		      strstr(why, "urandom_digest") != NULL);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -369,5 +527,8 @@ int main(int argc, char **argv)
 	TEST(guest_text_is_one_field_at_any_length);
 	TEST(guest_control_characters_are_not_written);
 	TEST(row_round_trip);
+	TEST(digests_reach_reads_and_raw);
+	TEST(no_digest_is_empty);
+	TEST(row_digest_column);
 	return check_any_failed;
 }

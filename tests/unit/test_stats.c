@@ -4,6 +4,8 @@
 #include "check.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <string.h>
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
 
@@ -114,6 +116,28 @@ static void bootstrap_reproducible(void)
 	CHECK(a.ci_lo == b.ci_lo && a.ci_hi == b.ci_hi);
 }
 
+/* Distinct texts among the picked items that have one: "k,n". */
+static void distinct_texts_counts(void)
+{
+	static const struct item {
+		int x;
+		char t[8];
+	} items[] = { { 0, "b" }, { 0, "" },  { 0, "a" }, { 0, "b" },
+		      { 0, "c" }, { 0, "a" }, { 0, "" } };
+	size_t all[] = { 0, 1, 2, 3, 4, 5, 6 }, some[] = { 0, 3, 1 },
+	       none[] = { 1, 6 };
+	char buf[32];
+
+#define D(idx, n)                                                              \
+	distinct_texts(items, sizeof(items[0]), offsetof(struct item, t), idx, \
+		       n, buf, sizeof(buf))
+	CHECK(D(all, 7) == 0 && !strcmp(buf, "3,5"));
+	CHECK(D(some, 3) == 0 && !strcmp(buf, "1,2"));
+	CHECK(D(none, 2) == 0 && !strcmp(buf, ","));
+	CHECK(D(NULL, 0) == 0 && !strcmp(buf, ","));
+#undef D
+}
+
 int main(void)
 {
 	TEST(median_mean_sd_by_hand);
@@ -124,5 +148,6 @@ int main(void)
 	TEST(all_censored);
 	TEST(empty_is_an_error);
 	TEST(bootstrap_reproducible);
+	TEST(distinct_texts_counts);
 	return check_any_failed;
 }
