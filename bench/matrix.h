@@ -21,7 +21,8 @@
 /*
  * A run recorded before an axis existed reads as that axis's default (its
  * raw.csv has no column, its run.matrix no line): the default is what it
- * did, so rtc=host (QEMU's own RTC date).
+ * did, so rtc=host (QEMU's own RTC date) and base=6.1, which is also
+ * kernel/bases' first row (tests/unit/test_table.c checks they agree).
  */
 #define AXES(X)                                                         \
 	X(variant, "stock") /* kernel variant (kernel/variants) */      \
@@ -38,7 +39,8 @@
 	X(timer, "auto") /* tick: lapic pit, auto = the accel's own */  \
 	X(arch, "x86_64") /* guest machine: a row of bench/arch.c */    \
 	X(bootseed, "off") /* credit QEMU's boot-loader seed: on off */ \
-	X(rtc, "host") /* the RTC's date: host (QEMU's), fixed */
+	X(rtc, "host") /* the RTC's date: host (QEMU's), fixed */       \
+	X(base, "6.1") /* kernel base: a row of kernel/bases */
 
 enum axis {
 #define AX_ENUM(name, def) AX_##name,

@@ -234,6 +234,19 @@ int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 						", on QEMU's virtual clock)",
 						v);
 				break;
+			case AX_base:
+				/* A row of kernel/bases: the runner reads the
+				 * table (bases.c); here only what a name is. */
+				if (!strspn(v,
+					    "abcdefghijklmnopqrstuvwxyz0123456789") ||
+				    strspn(v,
+					   "abcdefghijklmnopqrstuvwxyz0123456789._-") !=
+					    strlen(v))
+					return err_set(
+						err, errlen,
+						"base=%s: not a kernel base name (a row of kernel/bases)",
+						v);
+				break;
 			case AX_variant:
 				if (strspn(v,
 					   "abcdefghijklmnopqrstuvwxyz0123456789-_") !=
