@@ -76,7 +76,8 @@ help:
 	@echo "crngbench targets:"
 	@echo "  make deps        install the Debian packages crngbench needs (root)"
 	@echo "  make kernels     build kernel variants (VARIANTS=..., HZ=...; the matrix's arch axis,"
-	@echo "                   or KERNEL_ARCH=armv5|armv7|m68k|mipsel: cross-built, see kernel/arches)"
+	@echo "                   or KERNEL_ARCH=armv5|armv7|m68k|mipsel: cross-built, see kernel/arches;"
+	@echo "                   each base of the matrix's base axis, or KERNEL_BASE=<a row of kernel/bases>)"
 	@echo "  make probe-image the probe-only guest of KERNEL_ARCH ($(BUILD)/probe-<arch>.cpio)"
 	@echo "  make image       build the systemd guest initramfs ($(IMAGE))"
 	@echo "  make runner      build the boot runner ($(RUNNER))"
@@ -97,7 +98,7 @@ help:
 	@echo "  MATRIX=$(MATRIX) VARIANTS=$(VARIANTS) CPUS=$(CPUS) ACCELS=$(ACCELS) REPS=$(REPS) HZ=$(HZ)"
 	@echo "  RUNFLAGS=$(RUNFLAGS) RESULTS=$(RESULTS) BUILD=$(BUILD) QEMU=$(QEMU)"
 	@echo "  CRNGBENCH_CACHE=$(CRNGBENCH_CACHE)"
-	@echo "  KERNEL_TARBALL=$(KERNEL_TARBALL) EXTRA_PATCHES=$(EXTRA_PATCHES) KERNEL_ARCH=$(KERNEL_ARCH)"
+	@echo "  KERNEL_BASE=$(KERNEL_BASE) KERNEL_TARBALL=$(KERNEL_TARBALL) EXTRA_PATCHES=$(EXTRA_PATCHES) KERNEL_ARCH=$(KERNEL_ARCH)"
 	@echo "matrices: $(basename $(notdir $(wildcard bench/*.matrix)))"
 	@echo "variants: $(ALL_VARIANTS)"
 
