@@ -51,7 +51,8 @@ PROBE_SRC := $(addprefix guest-image/,probe.c guest.c reads.c emit.c game.c repo
 	analyze.c blake2s.c vdso.c) $(RECORD_SRC)
 RUNNER_SRC := bench/run.c bench/accel.c bench/arch.c bench/classify.c bench/matrix.c bench/matrixfile.c bench/qemu.c bench/report.c \
 	bench/merge.c bench/mergeout.c bench/json.c bench/outdir.c bench/rescan.c bench/results.c bench/row.c bench/runargs.c bench/sched.c bench/stats.c bench/summary.c bench/util.c $(RECORD_SRC) \
-	bench/leftovers.c bench/progress.c bench/slot.c bench/err.c bench/plan.c bench/matrixcheck.c bench/inputs.c bench/vm.c bench/options.c
+	bench/leftovers.c bench/progress.c bench/slot.c bench/err.c bench/plan.c bench/matrixcheck.c bench/inputs.c bench/vm.c bench/options.c \
+	bench/table.c
 RUNNER_HDR := $(wildcard bench/*.h) guest-image/record.h
 # Unit tests link the runner's and the probe's parts, nothing else.
 UNIT_LIB := $(filter-out bench/run.c,$(RUNNER_SRC)) guest-image/analyze.c guest-image/blake2s.c guest-image/vdso.c
@@ -75,7 +76,8 @@ help:
 	@echo "crngbench targets:"
 	@echo "  make deps        install the Debian packages crngbench needs (root)"
 	@echo "  make kernels     build kernel variants (VARIANTS=..., HZ=...; the matrix's arch axis,"
-	@echo "                   or KERNEL_ARCH=armv5|armv7|m68k|mipsel: cross-built, see kernel/arches)"
+	@echo "                   or KERNEL_ARCH=armv5|armv7|m68k|mipsel: cross-built, see kernel/arches;"
+	@echo "                   each base of the matrix's base axis, or KERNEL_BASE=<a row of kernel/bases>)"
 	@echo "  make probe-image the probe-only guest of KERNEL_ARCH ($(BUILD)/probe-<arch>.cpio)"
 	@echo "  make image       build the systemd guest initramfs ($(IMAGE))"
 	@echo "  make runner      build the boot runner ($(RUNNER))"
@@ -96,7 +98,7 @@ help:
 	@echo "  MATRIX=$(MATRIX) VARIANTS=$(VARIANTS) CPUS=$(CPUS) ACCELS=$(ACCELS) REPS=$(REPS) HZ=$(HZ)"
 	@echo "  RUNFLAGS=$(RUNFLAGS) RESULTS=$(RESULTS) BUILD=$(BUILD) QEMU=$(QEMU)"
 	@echo "  CRNGBENCH_CACHE=$(CRNGBENCH_CACHE)"
-	@echo "  KERNEL_TARBALL=$(KERNEL_TARBALL) EXTRA_PATCHES=$(EXTRA_PATCHES) KERNEL_ARCH=$(KERNEL_ARCH)"
+	@echo "  KERNEL_BASE=$(KERNEL_BASE) KERNEL_TARBALL=$(KERNEL_TARBALL) EXTRA_PATCHES=$(EXTRA_PATCHES) KERNEL_ARCH=$(KERNEL_ARCH)"
 	@echo "matrices: $(basename $(notdir $(wildcard bench/*.matrix)))"
 	@echo "variants: $(ALL_VARIANTS)"
 
@@ -104,19 +106,20 @@ deps:
 	scripts/deps.sh --matrix $(MATRIX)
 
 # --- kernels ------------------------------------------------------------------
-# The variants and HZ values the matrix (plus VARIANTS, HZ) needs, as the
-# runner resolves it; build.sh skips up-to-date ones.
+# The bases, variants and HZ values the matrix (plus KERNEL_BASE, VARIANTS,
+# HZ) needs, as the runner resolves it; build.sh skips up-to-date ones.
 MATRIX_FILE := bench/$(MATRIX).matrix
 
 kernels: $(RUNNER)
 	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(basename $(notdir $(wildcard bench/*.matrix)))" >&2; exit 2; }
 	@v=$$($(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --print-axis variant) && \
 	hz=$$($(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --print-axis hz) && \
+	bases=$$($(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --print-axis base) && \
 	ka=$$($(if $(KERNEL_ARCH),echo $(KERNEL_ARCH),$(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --print-axis kernel_arch)) && \
 	for a in $$(echo $$ka | tr , '\n' | sort -u); do \
-		for h in $$(echo $$hz | tr , ' '); do \
-			KERNEL_ARCH=$$a KERNEL_HZ=$$h kernel/build.sh $$v || exit $$?; \
-		done; \
+		for b in $$(echo $$bases | tr , ' '); do for h in $$(echo $$hz | tr , ' '); do \
+			KERNEL_BASE=$$b KERNEL_ARCH=$$a KERNEL_HZ=$$h kernel/build.sh $$v || exit $$?; \
+		done; done; \
 		[ "$$(scripts/table.sh kernel/arches $$a guest)" != probe ] || $(MAKE) --no-print-directory probe-image KERNEL_ARCH=$$a || exit $$?; \
 	done
 
@@ -133,8 +136,12 @@ probe-image: | $(BUILD)
 		{ echo "error: cross-compiling the probe for $(KERNEL_ARCH) failed (is $$libcpkg installed?)" >&2; exit 2; }; \
 	guest-image/build-probe-image.sh $(BUILD)/probe-$(KERNEL_ARCH) $(BUILD)/probe-$(KERNEL_ARCH).cpio
 
-kernels-check:
-	kernel/build.sh --check $(or $(VARIANTS),$(subst $(space),$(comma),$(ALL_VARIANTS)))
+# Every base of the matrix (or KERNEL_BASE): its patches must apply.
+kernels-check: $(RUNNER)
+	@bases=$$($(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --print-axis base) && \
+	for b in $$(echo $$bases | tr , ' '); do \
+		KERNEL_BASE=$$b kernel/build.sh --check $(or $(VARIANTS),$(subst $(space),$(comma),$(ALL_VARIANTS))) || exit $$?; \
+	done
 
 comma := ,
 space := $(empty) $(empty)
@@ -160,13 +167,13 @@ runner: $(RUNNER)
 # --- the main job ----------------------------------------------------------------
 SETS = $(if $(VARIANTS),--set variant=$(VARIANTS)) $(if $(CPUS),--set cpu=$(CPUS)) \
 	$(if $(ACCELS),--set accel=$(ACCELS)) $(if $(REPS),--set reps=$(REPS)) \
-	$(if $(filter command line,$(origin HZ)),--set hz=$(HZ))
+	$(if $(filter command line,$(origin HZ)),--set hz=$(HZ)) $(if $(KERNEL_BASE),--set base=$(KERNEL_BASE))
 
 run: runner image
 	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(basename $(notdir $(wildcard bench/*.matrix)))" >&2; exit 2; }
 	@out=$(RESULTS)/$(MATRIX)-$$(date -u +%Y%m%dT%H%M%SZ); mkdir -p $(RESULTS); \
 	$(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --image $(IMAGE) --qemu $(QEMU) \
-		--kernels "$$(kernel/build.sh --kernels-dir)" --out $$out $(RUNFLAGS) && \
+		--out $$out $(RUNFLAGS) && \
 	ln -sfn $$(basename $$out) $(RESULTS)/latest && echo "results: $$out"
 
 # Each stage timed; the split (with the runner's host time per accelerator)

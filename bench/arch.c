@@ -17,6 +17,7 @@ static const struct arch arches[] = {
 	  .image = "bzImage",
 	  .console = "ttyS0",
 	  .channel = "/dev/ttyS1",
+	  .rtc = "MC146818 (microvm's rtc=on), read at boot for the wall clock",
 	  .cpu_rng = 1,
 	  .x86 = 1 },
 	/*
@@ -34,6 +35,11 @@ static const struct arch arches[] = {
 	  .dtb = "versatile-pb.dtb",
 	  /* QEMU adds no /chosen/rng-seed to a -dtb (dumpdtb shows none). */
 	  .seed_absent = 1,
+	  /*
+	   * Its PL031 starts at -rtc base=, but the kernel has no RTC driver
+	   * (no RTC_CLASS) and ARM no persistent clock here: it reads the
+	   * PL031's ID registers only, never the date (.rtc NULL).
+	   */
 	  .console = "ttyAMA0",
 	  .channel = "/dev/ttyAMA1" },
 	/* The ARM control with a counter (architected timer); one UART. */
@@ -45,6 +51,7 @@ static const struct arch arches[] = {
 	  .seed_off = "dtb-randomness=off",
 	  .cpu = "cortex-a15",
 	  .rtc_vm = 1,
+	  /* A PL031 as on versatilepb, and no RTC driver either (.rtc NULL). */
 	  .image = "zImage",
 	  .console = "ttyAMA0",
 	  .channel = "/dev/hvc0",
@@ -58,6 +65,9 @@ static const struct arch arches[] = {
 	  .seed_never = 1,
 	  .cpu = "m68040",
 	  .rtc_vm = 1,
+	  /* The wall clock stays at 1970 (no RTC_HCTOSYS), but the timer is
+	   * a goldfish RTC too, and random_get_entropy() reads its count. */
+	  .rtc = "goldfish RTC: the goldfish_timer clocksource counts ns since 1970 from the date on",
 	  .image = "vmlinux",
 	  .console = "ttyGF0",
 	  .channel = "/dev/hvc0",
@@ -81,6 +91,7 @@ static const struct arch arches[] = {
 	  .image = "vmlinux",
 	  .console = "ttyS0",
 	  .channel = "/dev/ttyS0",
+	  .rtc = "VIA1's PRAM clock, read at boot for the wall clock",
 	  .channel_console = 1,
 	  .fixed_hz = "100" },
 	/* MIPS32 R2 (24Kf): CP0 count as the counter; two 16550s. */
@@ -91,6 +102,7 @@ static const struct arch arches[] = {
 	  .machine = "malta",
 	  .cpu = "24Kf",
 	  .rtc_vm = 1,
+	  .rtc = "MC146818 (PIIX4), read at boot for the wall clock",
 	  .cmdline_max = 209,
 	  .halts = 1,
 	  .image = "vmlinux",
@@ -115,6 +127,23 @@ const char *arch_list(void)
 	if (!list[0])
 		for (size_t i = 0; i < NARCHES; i++) {
 			if (i)
+				strncat(list, ", ",
+					sizeof(list) - strlen(list) - 1);
+			strncat(list, arches[i].name,
+				sizeof(list) - strlen(list) - 1);
+		}
+	return list;
+}
+
+const char *arch_rtc_list(void)
+{
+	static char list[256];
+
+	if (!list[0])
+		for (size_t i = 0; i < NARCHES; i++) {
+			if (!arches[i].rtc)
+				continue;
+			if (list[0])
 				strncat(list, ", ",
 					sizeof(list) - strlen(list) - 1);
 			strncat(list, arches[i].name,

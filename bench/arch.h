@@ -62,6 +62,14 @@ struct arch {
 	 */
 	int rtc_vm;
 	/*
+	 * Where the RTC's date reaches the guest (the rtc axis: QEMU's
+	 * -rtc base=), checked under QEMU 7.2 by booting the machine with a
+	 * fixed base and tracing what its kernel read (DESIGN.md); NULL: it
+	 * never does, so rtc=fixed would boot the same as rtc=host and is
+	 * refused.
+	 */
+	const char *rtc;
+	/*
 	 * The most of the kernel command line the machine's boot loader
 	 * passes on (0: the runner's KERNEL_CMDLINE_MAX). QEMU's malta puts
 	 * "rd_start=0x... rd_size=N " and our line into one 256-byte YAMON
@@ -92,10 +100,20 @@ struct arch {
 	int x86;
 };
 
+/*
+ * rtc=fixed: the date every guest's RTC starts at (QEMU's -rtc base=), the
+ * day "random: block in /dev/urandom" was posted. The RTC then runs on
+ * QEMU's virtual clock (clock=vm): instruction time under icount.
+ */
+#define RTC_FIXED_DATE "2022-02-11T00:00:00"
+
 /* The row for a matrix value, or NULL. */
 const struct arch *arch_find(const char *name);
 /* "x86_64, armv5-versatilepb, ...": the accepted values, for messages. */
 const char *arch_list(void);
+/* "x86_64, m68k-virt, ...": the machines whose guests the RTC's date
+ * reaches (rtc=fixed's accepted arch values), for messages. */
+const char *arch_rtc_list(void);
 /* The kernels directory's entry for a variant and HZ on this arch:
  * "<variant>-hz<HZ>" on x86_64, "<variant>-hz<HZ>-<kernel_arch>" elsewhere. */
 int arch_kernel_dir(const struct arch *a, const char *variant, const char *hz,

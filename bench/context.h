@@ -52,7 +52,8 @@ struct run {
 	struct run_opts o;
 	struct matrix m;
 	char out_dir[PATH_MAX];
-	char kernels_dir[PATH_MAX];
+	/* Each base's kernels directory, in the base axis' order (inputs.h). */
+	char kernels_dir[MAX_VALUES][PATH_MAX];
 	char image_path[PATH_MAX];
 	long tsc_khz;
 	int kvm_ok;

@@ -15,18 +15,28 @@
 
 size_t matrix_nkernels(const struct matrix *m)
 {
-	return (size_t)m->nvalues[AX_arch] * (size_t)m->nvalues[AX_variant] *
-	       (size_t)m->nvalues[AX_hz];
+	return (size_t)m->nvalues[AX_base] * (size_t)m->nvalues[AX_arch] *
+	       (size_t)m->nvalues[AX_variant] * (size_t)m->nvalues[AX_hz];
 }
 
 void matrix_kernel(const struct matrix *m, size_t i, struct kernel_ref *k)
 {
 	size_t nh = (size_t)m->nvalues[AX_hz],
-	       nv = (size_t)m->nvalues[AX_variant];
+	       nv = (size_t)m->nvalues[AX_variant],
+	       na = (size_t)m->nvalues[AX_arch];
 
 	k->hz = m->values[AX_hz][i % nh];
 	k->variant = m->values[AX_variant][i / nh % nv];
-	k->arch = m->values[AX_arch][i / nh / nv];
+	k->arch = m->values[AX_arch][i / nh / nv % na];
+	k->base = m->values[AX_base][i / nh / nv / na];
+}
+
+void cell_kernel(const struct cell *c, struct kernel_ref *k)
+{
+	*k = (struct kernel_ref){ .arch = c->v[AX_arch],
+				  .variant = c->v[AX_variant],
+				  .hz = c->v[AX_hz],
+				  .base = c->v[AX_base] };
 }
 
 size_t matrix_ncells(const struct matrix *m)

@@ -167,7 +167,11 @@ static void machine_args(const struct cell *c, const struct arch *ar,
 	argv_add(a, "-display");
 	argv_add(a, "none");
 	argv_add(a, "-no-reboot");
-	if (ar->rtc_vm) {
+	/* rtc=fixed: one date for every boot, on the virtual clock. */
+	if (!strcmp(c->v[AX_rtc], "fixed")) {
+		argv_add(a, "-rtc");
+		argv_add(a, "base=" RTC_FIXED_DATE ",clock=vm");
+	} else if (ar->rtc_vm) {
 		argv_add(a, "-rtc");
 		argv_add(a, "clock=vm");
 	}

@@ -345,14 +345,14 @@ void json_str(struct strbuf *b, const char *s)
 }
 
 /* The first line of a kernel's build record (release, key), "" if none. */
-static void kernel_fact(const struct run *r, const char *ar, const char *v,
-			const char *hz, const char *file, char *buf, size_t len)
+static void kernel_fact(const struct run *r, const struct kernel_ref *k,
+			const char *file, char *buf, size_t len)
 {
 	char path[PATH_MAX];
 	FILE *f;
 
 	buf[0] = '\0';
-	if (kernel_file(r->kernels_dir, ar, v, hz, file, path, sizeof(path)))
+	if (kernel_file(r, k, file, path, sizeof(path)))
 		return;
 	f = fopen(path, "re");
 	if (!f)
@@ -364,14 +364,13 @@ static void kernel_fact(const struct run *r, const char *ar, const char *v,
 }
 
 /* The kernel's patches file, one "name sha256" per line, as "a; b". */
-static void kernel_patches(const struct run *r, const char *ar, const char *v,
-			   const char *hz, struct strbuf *out)
+static void kernel_patches(const struct run *r, const struct kernel_ref *k,
+			   struct strbuf *out)
 {
 	char path[PATH_MAX], line[256];
 	FILE *f;
 
-	if (kernel_file(r->kernels_dir, ar, v, hz, "patches", path,
-			sizeof(path)))
+	if (kernel_file(r, k, "patches", path, sizeof(path)))
 		return;
 	f = fopen(path, "re");
 	if (!f)
@@ -397,15 +396,16 @@ static void meta_kernels(const struct run *r, struct strbuf *b)
 		if (arch_kernel_dir(arch_find(k.arch), k.variant, k.hz, dir,
 				    sizeof(dir)))
 			continue;
-		kernel_fact(r, k.arch, k.variant, k.hz, "release", rel,
-			    sizeof(rel));
-		kernel_fact(r, k.arch, k.variant, k.hz, "key", key,
-			    sizeof(key));
-		kernel_fact(r, k.arch, k.variant, k.hz, "base", base,
-			    sizeof(base));
-		kernel_patches(r, k.arch, k.variant, k.hz, &patches);
-		sb_printf(b, "%s\n    \"%s\": {\"release\": ", first ? "" : ",",
-			  dir);
+		kernel_fact(r, &k, "release", rel, sizeof(rel));
+		kernel_fact(r, &k, "key", key, sizeof(key));
+		kernel_fact(r, &k, "base", base, sizeof(base));
+		kernel_patches(r, &k, &patches);
+		/* Named by its directory; by "<base>/<dir>" when the run
+		 * boots several bases, whose directories share names. */
+		sb_printf(b, "%s\n    \"", first ? "" : ",");
+		if (m->nvalues[AX_base] > 1)
+			sb_printf(b, "%s/", k.base);
+		sb_printf(b, "%s\": {\"release\": ", dir);
 		json_str(b, rel);
 		sb_printf(b, ", \"base\": ");
 		json_str(b, base);
@@ -451,13 +451,12 @@ static void kernel_package(const struct run *r, char *ver, size_t vlen,
 		char pkg[256], *sp;
 
 		matrix_kernel(&r->m, i, &k);
-		kernel_fact(r, k.arch, k.variant, k.hz, "package", pkg,
-			    sizeof(pkg));
+		kernel_fact(r, &k, "package", pkg, sizeof(pkg));
 		sp = strchr(pkg, ' ');
 		if (!sp)
 			continue;
 		text_printf(ver, vlen, "%s", sp + 1);
-		kernel_fact(r, k.arch, k.variant, k.hz, "base", base, blen);
+		kernel_fact(r, &k, "base", base, blen);
 	}
 }
 

@@ -28,6 +28,7 @@
 #include "runargs.h"
 #include "sched.h"
 #include "summary.h"
+#include "table.h"
 #include "../guest-image/record.h"
 
 #include <errno.h>
@@ -197,36 +198,10 @@ static int mode_describe(void)
 
 /* --- the sweep ------------------------------------------------------------------- */
 
-/*
- * The kernels' directory when --kernels names none: kernel/build.sh's own
- * answer (--kernels-dir: the cache directory and the default base), so
- * that where kernels go is spelled in one place; run from the checkout.
- */
-static void default_kernels(char *dir, size_t len)
-{
-	char *argv[] = { "kernel/build.sh", "--kernels-dir", NULL };
-	char out[PATH_MAX + 256];
-	int rc = run_quick(argv, NULL, 30, out, sizeof(out));
-
-	out[strcspn(out, "\n")] = '\0';
-	if (rc != 0 || out[0] != '/')
-		die("no --kernels DIR given, and 'kernel/build.sh --kernels-dir' "
-		    "(the built kernels' directory) failed: %s; run from the "
-		    "checkout or give --kernels DIR",
-		    out[0] ? out : "no output");
-	if (path_fmt(dir, len, "%s", out))
-		die("a path is longer than %d bytes", PATH_MAX - 1);
-}
-
 static void default_paths(struct run *r)
 {
-	if (r->o.kernels) {
-		if (path_fmt(r->kernels_dir, sizeof(r->kernels_dir), "%s",
-			     r->o.kernels))
-			die("a path is longer than %d bytes", PATH_MAX - 1);
-	} else {
-		default_kernels(r->kernels_dir, sizeof(r->kernels_dir));
-	}
+	if (kernels_dirs(r))
+		die("%s", r->err);
 	if (path_fmt(r->image_path, sizeof(r->image_path), "%s",
 		     r->o.image ? r->o.image : "build/guest.cpio"))
 		die("a path is longer than %d bytes", PATH_MAX - 1);
@@ -242,7 +217,9 @@ static void load_matrix(struct run *r)
 			die("--resume runs the matrix saved in %s/run.matrix; drop --matrix/--set",
 			    r->out_dir);
 		if (results_read_matrix(r->out_dir, &r->m, err, sizeof(err)) ||
-		    results_read_seed(r->out_dir, &r->o.seed, err, sizeof(err)))
+		    results_read_seed(r->out_dir, &r->o.seed, err,
+				      sizeof(err)) ||
+		    bases_check(&r->m, err, sizeof(err)))
 			die("cannot resume: %s", err);
 		return;
 	}
@@ -252,7 +229,8 @@ static void load_matrix(struct run *r)
 		die("%s", err);
 	if (matrix_set_list(&r->m, r->o.sets, r->o.nsets, err, sizeof(err)))
 		die("--set %s", err);
-	if (matrix_validate(&r->m, err, sizeof(err)))
+	if (matrix_validate(&r->m, err, sizeof(err)) ||
+	    bases_check(&r->m, err, sizeof(err)))
 		die("%s", err);
 	if (!r->o.seed_given) {
 		if (getrandom(&r->o.seed, sizeof(r->o.seed), 0) !=
@@ -352,7 +330,7 @@ static void check_files(struct run *r)
 {
 	const struct matrix *m = &r->m;
 
-	char p[PATH_MAX];
+	char p[PATH_MAX], base[MAX_VALUE_LEN + 16] = "";
 
 	for (size_t i = 0; i < matrix_nkernels(m); i++) {
 		struct kernel_ref k;
@@ -360,18 +338,21 @@ static void check_files(struct run *r)
 
 		matrix_kernel(m, i, &k);
 		ar = arch_find(k.arch);
-		if (kernel_file(r->kernels_dir, k.arch, k.variant, k.hz, NULL,
-				p, sizeof(p)))
-			die("path too long under %s", r->kernels_dir);
-		if (!is_regular_file(p) && ar->x86)
-			die("kernel variant '%s' with HZ=%s is not built (%s missing); build it with: make kernels VARIANTS=%s HZ=%s"
+		if (kernel_file(r, &k, NULL, p, sizeof(p)))
+			die("path too long under %s's kernels", k.base);
+		if (is_regular_file(p))
+			continue;
+		/* Without --kernels, each base's kernels are build.sh's. */
+		if (!r->o.kernels)
+			snprintf(base, sizeof(base), " KERNEL_BASE=%s", k.base);
+		if (ar->x86)
+			die("kernel variant '%s' with HZ=%s of base %s is not built (%s missing); build it with: make kernels%s VARIANTS=%s HZ=%s"
 			    " (a kernel of your own: its bzImage as DIR/%s-hz%s/bzImage, then --kernels DIR)",
-			    k.variant, k.hz, p, k.variant, k.hz, k.variant,
-			    k.hz);
-		if (!is_regular_file(p))
-			die("kernel variant '%s' with HZ=%s for arch=%s is not built (%s missing); build it with: make kernels KERNEL_ARCH=%s VARIANTS=%s HZ=%s",
-			    k.variant, k.hz, k.arch, p, ar->kernel_arch,
+			    k.variant, k.hz, k.base, p, base, k.variant, k.hz,
 			    k.variant, k.hz);
+		die("kernel variant '%s' with HZ=%s of base %s for arch=%s is not built (%s missing); build it with: make kernels%s KERNEL_ARCH=%s VARIANTS=%s HZ=%s",
+		    k.variant, k.hz, k.base, k.arch, p, base, ar->kernel_arch,
+		    k.variant, k.hz);
 	}
 	for (int a = 0; a < m->nvalues[AX_arch]; a++) {
 		const struct arch *ar = arch_find(m->values[AX_arch][a]);
@@ -395,8 +376,7 @@ static const char *some_kernel(struct run *r, const struct arch *a, char *buf,
 
 		matrix_kernel(&r->m, i, &k);
 		if (!strcmp(k.arch, a->name) &&
-		    !kernel_file(r->kernels_dir, k.arch, k.variant, k.hz, NULL,
-				 buf, len))
+		    !kernel_file(r, &k, NULL, buf, len))
 			return buf;
 	}
 	return NULL;
@@ -474,8 +454,8 @@ static int mode_run(struct run *r, int argc, char **argv)
 	/* A resumed run is locked, then started as it was the first time. */
 	if (r->o.resume && (results_open(r) || results_load_args(r)))
 		die("%s", r->err);
-	default_paths(r);
 	load_matrix(r);
+	default_paths(r);
 	set_jobs(r);
 	check_files(r);
 	if (r->o.resume && results_check_files(r))

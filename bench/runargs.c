@@ -54,9 +54,7 @@ static int for_each_file(struct run *r,
 		struct kernel_ref k;
 
 		matrix_kernel(&r->m, i, &k);
-		if (kernel_file(r->kernels_dir, k.arch, k.variant, k.hz, NULL,
-				p, sizeof(p)) ||
-		    fn(r, p, ctx))
+		if (kernel_file(r, &k, NULL, p, sizeof(p)) || fn(r, p, ctx))
 			return -1;
 	}
 	return 0;
@@ -91,13 +89,20 @@ int results_save_args(struct run *r)
 	if (rc)
 		return -1;
 	/* Resolved, so a resume from another directory finds them. */
-	if (realpath(r->kernels_dir, path))
-		snprintf(r->kernels_dir, sizeof(r->kernels_dir), "%s", path);
+	for (int i = 0; i < r->m.nvalues[AX_base]; i++)
+		if (realpath(r->kernels_dir[i], path))
+			snprintf(r->kernels_dir[i], sizeof(r->kernels_dir[i]),
+				 "%s", path);
 	if (realpath(r->image_path, path))
 		snprintf(r->image_path, sizeof(r->image_path), "%s", path);
 	sb_printf(&b, "# how this run was started; --resume reuses it\n");
-	sb_printf(&b, "qemu = %s\nkernels = %s\nimage = %s\n", r->o.qemu,
-		  r->kernels_dir, r->image_path);
+	sb_printf(&b, "qemu = %s\n", r->o.qemu);
+	/* A run of several bases found each base's kernels with
+	 * kernel/build.sh, as its resume does (the files' checksums below
+	 * say whether they are the same). */
+	if (r->m.nvalues[AX_base] == 1)
+		sb_printf(&b, "kernels = %s\n", r->kernels_dir[0]);
+	sb_printf(&b, "image = %s\n", r->image_path);
 	sb_printf(
 		&b,
 		"shard = %d/%d\nperf = %d\njobs = %d\nparallel_jobs = %d\nappend = %s\n",

@@ -52,6 +52,7 @@ int boot_argv(struct run *r, struct slot *s, struct argv_buf *a)
 	char kernel[PATH_MAX], console[PATH_MAX], perf[PATH_MAX],
 		image[PATH_MAX], dtb[PATH_MAX], icount[2 * MAX_VALUE_LEN];
 	const struct arch *ar = arch_find(s->cell.v[AX_arch]);
+	struct kernel_ref k;
 	struct boot_params bp = {
 		.qemu = r->o.qemu,
 		.kernel = kernel,
@@ -76,11 +77,9 @@ int boot_argv(struct run *r, struct slot *s, struct argv_buf *a)
 				 sizeof(icount)))
 		return ERR(r, "icount=%s with shift=%d: too long", r->m.icount,
 			   bp.icount_shift);
-	if (kernel_file(r->kernels_dir, ar->name, s->cell.v[AX_variant],
-			s->cell.v[AX_hz], NULL, kernel, sizeof(kernel)) ||
-	    (ar->dtb &&
-	     kernel_file(r->kernels_dir, ar->name, s->cell.v[AX_variant],
-			 s->cell.v[AX_hz], ar->dtb, dtb, sizeof(dtb))) ||
+	cell_kernel(&s->cell, &k);
+	if (kernel_file(r, &k, NULL, kernel, sizeof(kernel)) ||
+	    (ar->dtb && kernel_file(r, &k, ar->dtb, dtb, sizeof(dtb))) ||
 	    guest_image(r, ar->name, image, sizeof(image)) ||
 	    path_fmt(console, sizeof(console), "%s/console.log", s->dir) ||
 	    path_fmt(perf, sizeof(perf), "%s/perf.csv", s->dir))

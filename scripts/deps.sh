@@ -2,16 +2,26 @@
 # Install what crngbench needs from Debian's archive. As root it installs the
 # missing packages; otherwise it prints the exact apt-get line and fails.
 #
-#   scripts/deps.sh [--arch KARCH[,KARCH...]] [--matrix NAME]
+#   scripts/deps.sh [--list] [--arch KARCH[,KARCH...]] [--matrix NAME]
 #
 # The x86 packages always; the cross compiler, its libc and the QEMU of
 # another architecture (kernel/arches, bench/arch.c) only for --arch, or
-# for the architectures bench/NAME.matrix's arch axis names.
+# for the architectures bench/NAME.matrix's arch axis names. The source
+# package of the default kernel base (kernel/bases' first row), of
+# KERNEL_BASE, and of each base bench/NAME.matrix's base axis names.
+# --list prints the packages needed, one a line, and installs nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/table.sh
 . scripts/table.sh
 col() { table_get "$@" || exit 2; }
+
+# a base's source package (kernel/bases), or an error naming the bases
+base_pkg() {
+	table_keys kernel/bases | grep -qx -- "$1" ||
+		{ echo "scripts/deps.sh: error: $2: unknown kernel base '$1'; known bases: $(table_keys kernel/bases | tr '\n' ' ')(kernel/bases)" >&2; exit 2; }
+	col kernel/bases "$1" package
+}
 
 pkgs=(
 	# the default base's source (kernel/bases' first row)
@@ -24,16 +34,23 @@ pkgs=(
 	gnuplot-nox clang clang-format cppcheck libclang-rt-14-dev python3
 )
 
-arches=
+[ -z "${KERNEL_BASE:-}" ] || pkgs+=("$(base_pkg "$KERNEL_BASE" KERNEL_BASE)")
+# a matrix file's axis line (its values, comma-separated), comments left out
+axis_of() { sed -n -e 's/#.*//' -e "s/^[[:space:]]*$2[[:space:]]*=[[:space:]]*//p" "$1" | tr -d ' \t'; }
+arches='' list=0
 while [ $# -gt 0 ]; do
 	case $1 in
+	--list) list=1; shift ;;
 	--arch) arches="$arches ${2//,/ }"; shift 2 ;;
 	--matrix)
 		# the arch axis of a matrix file: each machine's kernel row is
 		# the one whose machines column names it (kernel/arches)
 		f=bench/$2.matrix
 		[ -f "$f" ] || { echo "scripts/deps.sh: error: no matrix '$2' (bench/*.matrix)" >&2; exit 2; }
-		for m in $(sed -n 's/^arch *= *//p' "$f" | tr ',' ' '); do
+		for b in $(axis_of "$f" base | tr ',' ' '); do
+			pkgs+=("$(base_pkg "$b" "$f")")
+		done
+		for m in $(axis_of "$f" arch | tr ',' ' '); do
 			k=
 			for r in $(table_keys kernel/arches); do
 				case ",$(col kernel/arches "$r" machines)," in *",$m,"*) k=$r; break ;; esac
@@ -42,7 +59,7 @@ while [ $# -gt 0 ]; do
 			arches="$arches $k"
 		done
 		shift 2 ;;
-	*) echo "scripts/deps.sh: error: unknown argument '$1'; usage: scripts/deps.sh [--arch KARCH,...] [--matrix NAME]" >&2; exit 2 ;;
+	*) echo "scripts/deps.sh: error: unknown argument '$1'; usage: scripts/deps.sh [--list] [--arch KARCH,...] [--matrix NAME]" >&2; exit 2 ;;
 	esac
 done
 for a in $(echo $arches | tr ' ' '\n' | sort -u); do
@@ -53,10 +70,15 @@ for a in $(echo $arches | tr ' ' '\n' | sort -u); do
 		v=$(col kernel/arches "$a" "$c")
 		[ -z "$v" ] || need+=("$v")
 	done
-	echo "[deps] $a needs: ${need[*]}"
+	# --list: the packages alone on stdout
+	echo "[deps] $a needs: ${need[*]}" >&"$((list ? 2 : 1))"
 	pkgs+=("${need[@]}")
 done
 
+if [ $list = 1 ]; then
+	printf '%s\n' "${pkgs[@]}" | awk '!seen[$0]++'
+	exit 0
+fi
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The C reader of crngbench's fact tables (kernel/bases), by the rules of
+ * the shell's (scripts/table.sh) and Python's (plots/runlib.py
+ * fact_table()): a line starting with '#' is a comment and a blank line
+ * nothing; the first other line names the columns; fields are separated
+ * by white space; '-' is an empty value; columns are read by name. A row
+ * with more or fewer fields than the header is an error naming its line.
+ * And the base axis checked against kernel/bases (table.c).
+ */
+#ifndef CRNGBENCH_TABLE_H
+#define CRNGBENCH_TABLE_H
+
+#include "matrix.h"
+
+#include <stddef.h>
+
+#define TABLE_MAX_ROWS 32
+#define TABLE_MAX_COLS 16
+#define TABLE_MAX_WORD 256
+
+struct fact_table {
+	char head[TABLE_MAX_COLS][TABLE_MAX_WORD];
+	char cell[TABLE_MAX_ROWS][TABLE_MAX_COLS][TABLE_MAX_WORD];
+	int nrows, ncols;
+};
+
+/* Read the table at path into t: 0, or -1 with a message naming the file
+ * (and line) and what was wrong. */
+int table_read(const char *path, struct fact_table *t, char *err,
+	       size_t errlen);
+/* The row whose first column is key, or -1. */
+int table_row(const struct fact_table *t, const char *key);
+/* Row row's value of column col ("" for '-'), or NULL: no such column. */
+const char *table_get(const struct fact_table *t, int row, const char *col);
+/* "6.1 6.12": every row's first column, for messages. */
+void table_keys(const struct fact_table *t, char *buf, size_t len);
+
+/*
+ * kernel/bases: in the directory the runner runs in (the checkout, as for
+ * kernel/build.sh), else in the checkout its binary was built in
+ * (<dir of the binary>/../kernel/bases). 0 with the path, or -1.
+ */
+int bases_path(char *buf, size_t len);
+/*
+ * Every value of m's base axis is a row of kernel/bases: 0, or -1 with a
+ * message naming the value and the known bases.
+ */
+int bases_check(const struct matrix *m, char *err, size_t errlen);
+
+#endif /* CRNGBENCH_TABLE_H */

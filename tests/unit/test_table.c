@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench/table.c: the C reader of the fact tables reads them by
+ * scripts/table.sh's rules (comments, header, columns by name, '-' as
+ * empty); the base axis is checked against kernel/bases; and the base
+ * axis's default is kernel/bases' first row. Run from the repository root.
+ */
+#define _GNU_SOURCE
+#include "../../bench/table.h"
+#include "check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static struct fact_table t;
+
+/* A table with this text, read: table_read()'s return, message in err. */
+static int read_text(const char *text, char *err, size_t errlen)
+{
+	char path[] = "/tmp/crngbench-table-XXXXXX";
+	int fd = mkstemp(path), rc;
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	if (!f)
+		return -2;
+	fputs(text, f);
+	fclose(f);
+	rc = table_read(path, &t, err, errlen);
+	unlink(path);
+	return rc;
+}
+
+static void reads_by_column_name(void)
+{
+	char err[512];
+	const char *a =
+		"# a comment\n\nname  b   a\nr1    x   -\n\nr2    y\tz\n";
+	const char *swapped = "name a b\n# r1\nr1 - x\nr2 z y\n";
+
+	CHECK(read_text(a, err, sizeof(err)) == 0);
+	CHECK(t.nrows == 2 && t.ncols == 3);
+	CHECK(table_row(&t, "r2") == 1 && table_row(&t, "name") == -1);
+	CHECK(!strcmp(table_get(&t, table_row(&t, "r1"), "b"), "x"));
+	CHECK(!strcmp(table_get(&t, table_row(&t, "r1"), "a"), ""));
+	CHECK(!strcmp(table_get(&t, table_row(&t, "r2"), "a"), "z"));
+	CHECK(table_get(&t, 0, "c") == NULL);
+	CHECK(read_text(swapped, err, sizeof(err)) == 0);
+	CHECK(!strcmp(table_get(&t, table_row(&t, "r1"), "b"), "x") &&
+	      !strcmp(table_get(&t, table_row(&t, "r1"), "a"), "") &&
+	      !strcmp(table_get(&t, table_row(&t, "r2"), "a"), "z"));
+	table_keys(&t, err, sizeof(err));
+	CHECK(!strcmp(err, "r1 r2"));
+}
+
+static void refuses_what_it_cannot_read(void)
+{
+	char err[512];
+
+	CHECK(read_text("name a b\nr1 x\n", err, sizeof(err)) == -1);
+	CHECK(strstr(err, "line 2 has 2 fields, its header 3") != NULL);
+	CHECK(read_text("# only a comment\n\n", err, sizeof(err)) == -1);
+	CHECK(strstr(err, "no header line") != NULL);
+	CHECK(table_read("/nonexistent/bases", &t, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "cannot read /nonexistent/bases") != NULL);
+}
+
+static void base_axis_checked_against_kernel_bases(void)
+{
+	struct matrix m;
+	char err[1024], want[600], keys[512];
+
+	CHECK(table_read("kernel/bases", &t, err, sizeof(err)) == 0);
+	CHECK(t.nrows >= 1);
+	/* a run from before the base axis booted the default base's
+	 * kernels: the axis default is what kernel/bases calls default */
+	CHECK(t.nrows >= 1 && !strcmp(t.cell[0][0], axis_default(AX_base)));
+	for (int r = 0; r < t.nrows; r++)
+		CHECK(table_get(&t, r, "package") &&
+		      *table_get(&t, r, "package") &&
+		      table_get(&t, r, "patches") &&
+		      *table_get(&t, r, "patches"));
+	matrix_init(&m);
+	CHECK(bases_check(&m, err, sizeof(err)) == 0);
+	CHECK(matrix_set(&m, "base=6.1,no-such-base", err, sizeof(err)) == 0);
+	CHECK(bases_check(&m, err, sizeof(err)) == -1);
+	table_keys(&t, keys, sizeof(keys));
+	snprintf(
+		want, sizeof(want),
+		"base=no-such-base: not a kernel base; known bases: %s (the rows of kernel/bases)",
+		keys);
+	CHECK(!strcmp(err, want));
+}
+
+int main(void)
+{
+	TEST(reads_by_column_name);
+	TEST(refuses_what_it_cannot_read);
+	TEST(base_axis_checked_against_kernel_bases);
+	return check_any_failed;
+}
