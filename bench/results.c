@@ -66,8 +66,30 @@ static int table_header(struct run *r, const char *name, const char *header)
 	if (check_run_file(path) && errno != ENOENT)
 		return ERR(r, "cannot use %s/%s: %s; move it away", r->out_dir,
 			   name, run_strerror(errno));
-	if (lstat(path, &st) == 0 && st.st_size > 0)
+	if (lstat(path, &st) == 0 && st.st_size > 0) {
+		/*
+		 * A run resumed by a runner whose columns differ would get
+		 * rows its header does not describe, and every later reader
+		 * would refuse the file: say so before any boot.
+		 */
+		char first[8192];
+		size_t hlen = strcspn(header, "\n");
+		FILE *f = fopen(path, "r");
+
+		if (!f)
+			return ERR(r, "cannot read %s/%s: %s", r->out_dir, name,
+				   strerror(errno));
+		if (!fgets(first, sizeof(first), f))
+			first[0] = '\0';
+		fclose(f);
+		if (strcspn(first, "\n") != hlen ||
+		    strncmp(first, header, hlen))
+			return ERR(
+				r,
+				"%s/%s has other columns than this runner writes (a run of another crngbench version): run 'crngbench-run --rescan %s' to rewrite its tables with this version's columns, then resume",
+				r->out_dir, name, r->out_dir);
 		return 0;
+	}
 	return results_write_out(r, name, header, strlen(header));
 }
 

@@ -223,6 +223,18 @@ else
 	bad "resume after SIGKILL: $before before, ids $(echo $ids)"
 fi
 
+# 2a. --resume of a run whose tables have other columns (another runner
+# version) is refused before any boot, pointing at --rescan, and nothing
+# of it is changed.
+cp -r "$tmp/kill" "$tmp/oldcols"
+sed -i '1s/,urandom_digest$//' "$tmp/oldcols/raw.csv"
+sum_before=$(cat "$tmp/oldcols/raw.csv" | md5sum)
+"${run[@]}" --out "$tmp/oldcols" --resume >/dev/null 2>"$tmp/oldcols.err" && rc=0 || rc=$?
+[ "$rc" -ne 0 ] && grep -q "other columns.*--rescan" "$tmp/oldcols.err" &&
+	[ "$(md5sum <"$tmp/oldcols/raw.csv")" = "$sum_before" ] &&
+	ok "--resume of a run with another version's columns is refused, naming --rescan, the run untouched" ||
+	bad "resume with old columns: rc=$rc, $(head -c 300 "$tmp/oldcols.err")"
+
 # 2b. --resume boots as the run was started (run.args): shard, --append;
 # other options are refused, and so is a kernel changed since.
 killed_run "$tmp/args" --jobs 1 --seed 7 --shard 1/2 --append "crngbench_test=1" \
