@@ -106,20 +106,19 @@ deps:
 	scripts/deps.sh --matrix $(MATRIX)
 
 # --- kernels ------------------------------------------------------------------
-# The bases, variants and HZ values the matrix (plus KERNEL_BASE, VARIANTS,
-# HZ) needs, as the runner resolves it; build.sh skips up-to-date ones.
+# The kernels the matrix's planned cells boot (plus KERNEL_BASE, VARIANTS,
+# HZ), as the runner resolves them (--print-axis kernels: a line per base,
+# kernel/arches row and HZ); build.sh skips up-to-date ones.
 MATRIX_FILE := bench/$(MATRIX).matrix
 
 kernels: $(RUNNER)
 	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(basename $(notdir $(wildcard bench/*.matrix)))" >&2; exit 2; }
-	@v=$$($(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --print-axis variant) && \
-	hz=$$($(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --print-axis hz) && \
-	bases=$$($(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --print-axis base) && \
-	ka=$$($(if $(KERNEL_ARCH),echo $(KERNEL_ARCH),$(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --print-axis kernel_arch)) && \
-	for a in $$(echo $$ka | tr , '\n' | sort -u); do \
-		for b in $$(echo $$bases | tr , ' '); do for h in $$(echo $$hz | tr , ' '); do \
+	@list=$$($(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --print-axis kernels) && \
+	ka=$$(echo "$$list" | awk '{print $$2}' | sort -u) && \
+	for a in $(if $(KERNEL_ARCH),$(KERNEL_ARCH),$$ka); do \
+		echo "$$list" | awk -v a=$$a '$$2 == a' | while read -r b _ h v; do \
 			KERNEL_BASE=$$b KERNEL_ARCH=$$a KERNEL_HZ=$$h kernel/build.sh $$v || exit $$?; \
-		done; done; \
+		done || exit $$?; \
 		[ "$$(scripts/table.sh kernel/arches $$a guest)" != probe ] || $(MAKE) --no-print-directory probe-image KERNEL_ARCH=$$a || exit $$?; \
 	done
 

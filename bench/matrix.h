@@ -53,7 +53,7 @@ enum axis {
 
 #define MAX_VALUES 16
 #define MAX_VALUE_LEN 96
-#define MAX_EXCLUDES 16
+#define MAX_EXCLUDES 48
 #define MAX_ACCEL_OVERRIDES 4
 /* Cells x reps a run may plan: far beyond any run (a boot takes seconds to
  * minutes), and a bound on what planning allocates. */

@@ -86,19 +86,6 @@ static int validate_arch_cell(const struct cell *c, const struct arch *ar,
 
 static int validate_arches(const struct matrix *m, char *err, size_t errlen)
 {
-	for (int i = 0; i < m->nvalues[AX_arch]; i++) {
-		const struct arch *ar = arch_find(m->values[AX_arch][i]);
-
-		/* Kernels are built per arch x variant x HZ: axis-wide. */
-		if (ar->fixed_hz)
-			for (int h = 0; h < m->nvalues[AX_hz]; h++)
-				if (strcmp(m->values[AX_hz][h], ar->fixed_hz))
-					return err_set(
-						err, errlen,
-						"arch=%s with hz=%s: its CONFIG_HZ is fixed; accepted: hz=%s",
-						ar->name, m->values[AX_hz][h],
-						ar->fixed_hz);
-	}
 	for (size_t i = 0; i < matrix_ncells(m); i++) {
 		struct cell c;
 		const struct arch *ar;
@@ -107,6 +94,13 @@ static int validate_arches(const struct matrix *m, char *err, size_t errlen)
 		ar = arch_find(c.v[AX_arch]);
 		if (!matrix_cell_planned(m, &c))
 			continue;
+		/* A planned cell's kernel must be one the arch can build. */
+		if (ar->fixed_hz && strcmp(c.v[AX_hz], ar->fixed_hz))
+			return err_set(
+				err, errlen,
+				"arch=%s with hz=%s: its CONFIG_HZ is fixed; accepted: hz=%s (or exclude it: exclude = arch=%s hz=%s)",
+				ar->name, c.v[AX_hz], ar->fixed_hz, ar->name,
+				c.v[AX_hz]);
 		if (!ar->x86 && validate_arch_cell(&c, ar, err, errlen))
 			return -1;
 		if (!ar->rtc && !strcmp(c.v[AX_rtc], "fixed"))

@@ -19,7 +19,7 @@ size_t matrix_nkernels(const struct matrix *m)
 	       (size_t)m->nvalues[AX_variant] * (size_t)m->nvalues[AX_hz];
 }
 
-void matrix_kernel(const struct matrix *m, size_t i, struct kernel_ref *k)
+int matrix_kernel(const struct matrix *m, size_t i, struct kernel_ref *k)
 {
 	size_t nh = (size_t)m->nvalues[AX_hz],
 	       nv = (size_t)m->nvalues[AX_variant],
@@ -29,6 +29,18 @@ void matrix_kernel(const struct matrix *m, size_t i, struct kernel_ref *k)
 	k->variant = m->values[AX_variant][i / nh % nv];
 	k->arch = m->values[AX_arch][i / nh / nv % na];
 	k->base = m->values[AX_base][i / nh / nv / na];
+	/* Booted by a planned cell? An exclude line spares a kernel. */
+	for (size_t c = 0; c < matrix_ncells(m); c++) {
+		struct cell cell;
+
+		matrix_cell(m, c, &cell);
+		if (cell.v[AX_hz] == k->hz &&
+		    cell.v[AX_variant] == k->variant &&
+		    cell.v[AX_arch] == k->arch && cell.v[AX_base] == k->base &&
+		    matrix_cell_planned(m, &cell))
+			return 1;
+	}
+	return 0;
 }
 
 void cell_kernel(const struct cell *c, struct kernel_ref *k)

@@ -41,14 +41,16 @@ struct boot_plan *matrix_plan(const struct matrix *m, uint64_t seed,
 			      int shard_k, int shard_n, size_t *count);
 
 /*
- * The kernels a matrix boots: one per base x arch x variant x hz, whatever
- * the other axes. matrix_kernel() fills k for 0 <= i < matrix_nkernels().
+ * The kernels a matrix may boot: one per base x arch x variant x hz,
+ * whatever the other axes. matrix_kernel() fills k for 0 <= i <
+ * matrix_nkernels() and returns 1 if a planned cell boots it, 0 if exclude
+ * lines leave it out (then it need not exist).
  */
 struct kernel_ref {
 	const char *arch, *variant, *hz, *base;
 };
 size_t matrix_nkernels(const struct matrix *m);
-void matrix_kernel(const struct matrix *m, size_t i, struct kernel_ref *k);
+int matrix_kernel(const struct matrix *m, size_t i, struct kernel_ref *k);
 /* The kernel a cell boots. */
 void cell_kernel(const struct cell *c, struct kernel_ref *k);
 

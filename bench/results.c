@@ -414,7 +414,8 @@ static void meta_kernels(const struct run *r, struct strbuf *b)
 		char rel[128], key[80], base[64], dir[3 * MAX_VALUE_LEN];
 		struct strbuf patches = { 0 };
 
-		matrix_kernel(m, i, &k);
+		if (!matrix_kernel(m, i, &k))
+			continue;
 		if (arch_kernel_dir(arch_find(k.arch), k.variant, k.hz, dir,
 				    sizeof(dir)))
 			continue;
@@ -472,7 +473,8 @@ static void kernel_package(const struct run *r, char *ver, size_t vlen,
 		struct kernel_ref k;
 		char pkg[256], *sp;
 
-		matrix_kernel(&r->m, i, &k);
+		if (!matrix_kernel(&r->m, i, &k))
+			continue;
 		kernel_fact(r, &k, "package", pkg, sizeof(pkg));
 		sp = strchr(pkg, ' ');
 		if (!sp)

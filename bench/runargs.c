@@ -53,7 +53,8 @@ static int for_each_file(struct run *r,
 	for (size_t i = 0; i < matrix_nkernels(&r->m); i++) {
 		struct kernel_ref k;
 
-		matrix_kernel(&r->m, i, &k);
+		if (!matrix_kernel(&r->m, i, &k))
+			continue;
 		if (kernel_file(r, &k, NULL, p, sizeof(p)) || fn(r, p, ctx))
 			return -1;
 	}
