@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "plan.h"
+#include "arch.h"
 #include "accel.h"
 #include "err.h"
 #include "stats.h"
@@ -201,4 +202,80 @@ struct boot_plan *matrix_plan(const struct matrix *m, uint64_t seed,
 	free(order);
 	*count = n;
 	return plan;
+}
+
+/* Does a planned cell boot this machine, accelerator and -cpu? */
+int matrix_planned_with(const struct matrix *m, const char *arch,
+			const char *accel, const char *cpu)
+{
+	for (size_t i = 0; i < matrix_ncells(m); i++) {
+		struct cell c;
+
+		matrix_cell(m, i, &c);
+		if (!strcmp(c.v[AX_arch], arch) &&
+		    !strcmp(c.v[AX_accel], accel) &&
+		    !strcmp(c.v[AX_cpu], cpu) && matrix_cell_planned(m, &c))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * --print-axis kernels: the kernels the planned cells boot, one line per
+ * base, kernel/arches row and HZ with its variants ("6.1 armv5 100
+ * stock,block"): what make kernels builds. Only planned cells count, so an
+ * exclude line spares a build (m68k at HZ 250 is not a kernel to build).
+ */
+void matrix_print_kernels(const struct matrix *m, FILE *out)
+{
+	size_t nh = (size_t)m->nvalues[AX_hz],
+	       nv = (size_t)m->nvalues[AX_variant],
+	       na = (size_t)m->nvalues[AX_arch];
+
+	for (size_t b = 0; b < (size_t)m->nvalues[AX_base]; b++)
+		for (size_t a = 0; a < na; a++)
+			for (size_t h = 0; h < nh; h++) {
+				const char *row =
+					arch_find(m->values[AX_arch][a])
+						->kernel_arch;
+				int any = 0, seen = 0;
+
+				/* a machine before it has the same kernels */
+				for (size_t e = 0; e < a; e++)
+					seen |= !strcmp(
+						arch_find(m->values[AX_arch][e])
+							->kernel_arch,
+						row);
+				for (size_t v = 0; !seen && v < nv; v++) {
+					struct kernel_ref k;
+					int used = 0;
+
+					for (size_t e = a; e < na; e++)
+						used |= !strcmp(arch_find(
+									m->values
+										[AX_arch]
+										[e])
+									->kernel_arch,
+								row) &&
+							matrix_kernel(
+								m,
+								((b * na + e) *
+									 nv +
+								 v) * nh +
+									h,
+								&k);
+					if (!used)
+						continue;
+					if (!any)
+						fprintf(out, "%s %s %s ",
+							m->values[AX_base][b],
+							row,
+							m->values[AX_hz][h]);
+					fprintf(out, "%s%s", any ? "," : "",
+						m->values[AX_variant][v]);
+					any = 1;
+				}
+				if (any)
+					fputc('\n', out);
+			}
 }

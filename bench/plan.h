@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 size_t matrix_ncells(const struct matrix *m);
 void matrix_cell(const struct matrix *m, size_t index, struct cell *c);
@@ -56,5 +57,15 @@ void cell_kernel(const struct cell *c, struct kernel_ref *k);
 
 /* Cells x reps within MAX_PLAN_BOOTS, or a message naming both numbers. */
 int matrix_check_size(const struct matrix *m, char *err, size_t errlen);
+
+/* Does a planned cell boot this machine, accelerator and -cpu? */
+int matrix_planned_with(const struct matrix *m, const char *arch,
+			const char *accel, const char *cpu);
+/*
+ * The kernels the planned cells boot, a line per base, kernel/arches row
+ * and HZ: "BASE ROW HZ VARIANT,VARIANT" (--print-axis kernels: what make
+ * kernels builds). An exclude line spares a build.
+ */
+void matrix_print_kernels(const struct matrix *m, FILE *out);
 
 #endif /* CRNGBENCH_PLAN_H */

@@ -240,66 +240,6 @@ static void load_matrix(struct run *r)
 	}
 }
 
-/*
- * --print-axis kernels: the kernels the planned cells boot, one line per
- * base, kernel/arches row and HZ with its variants ("6.1 armv5 100
- * stock,block"): what make kernels builds. Only planned cells count, so an
- * exclude line spares a build (m68k at HZ 250 is not a kernel to build).
- */
-static void print_kernels(const struct matrix *m)
-{
-	size_t nh = (size_t)m->nvalues[AX_hz],
-	       nv = (size_t)m->nvalues[AX_variant],
-	       na = (size_t)m->nvalues[AX_arch];
-
-	for (size_t b = 0; b < (size_t)m->nvalues[AX_base]; b++)
-		for (size_t a = 0; a < na; a++)
-			for (size_t h = 0; h < nh; h++) {
-				const char *row =
-					arch_find(m->values[AX_arch][a])
-						->kernel_arch;
-				int any = 0, seen = 0;
-
-				/* a machine before it has the same kernels */
-				for (size_t e = 0; e < a; e++)
-					seen |= !strcmp(
-						arch_find(m->values[AX_arch][e])
-							->kernel_arch,
-						row);
-				for (size_t v = 0; !seen && v < nv; v++) {
-					struct kernel_ref k;
-					int used = 0;
-
-					for (size_t e = a; e < na; e++)
-						used |= !strcmp(arch_find(
-									m->values
-										[AX_arch]
-										[e])
-									->kernel_arch,
-								row) &&
-							matrix_kernel(
-								m,
-								((b * na + e) *
-									 nv +
-								 v) * nh +
-									h,
-								&k);
-					if (!used)
-						continue;
-					if (!any)
-						printf("%s %s %s ",
-						       m->values[AX_base][b],
-						       row,
-						       m->values[AX_hz][h]);
-					printf("%s%s", any ? "," : "",
-					       m->values[AX_variant][v]);
-					any = 1;
-				}
-				if (any)
-					printf("\n");
-			}
-}
-
 /* --print-axis: what the Makefile builds kernels for, as the runner reads it. */
 static int mode_axis(struct run *r, const char *name)
 {
@@ -309,7 +249,7 @@ static int mode_axis(struct run *r, const char *name)
 	if (!strcmp(name, "kernels")) {
 		r->o.seed_given = 1;
 		load_matrix(r);
-		print_kernels(&r->m);
+		matrix_print_kernels(&r->m, stdout);
 		return 0;
 	}
 	if (a < 0)
@@ -450,22 +390,6 @@ static const char *some_kernel(struct run *r, const struct arch *a, char *buf,
 	return NULL;
 }
 
-/* Does a planned cell boot this machine, accelerator and -cpu? */
-static int planned_with(const struct matrix *m, const char *arch,
-			const char *accel, const char *cpu)
-{
-	for (size_t i = 0; i < matrix_ncells(m); i++) {
-		struct cell c;
-
-		matrix_cell(m, i, &c);
-		if (!strcmp(c.v[AX_arch], arch) &&
-		    !strcmp(c.v[AX_accel], accel) &&
-		    !strcmp(c.v[AX_cpu], cpu) && matrix_cell_planned(m, &c))
-			return 1;
-	}
-	return 0;
-}
-
 /* QEMU accepts every -cpu spelling under every accelerator that runs it. */
 static void check_qemu(struct run *r)
 {
@@ -491,8 +415,8 @@ static void check_qemu(struct run *r)
 			for (int c = 0; c < m->nvalues[AX_cpu]; c++)
 				if (matrix_combination_ok(
 					    acc, m->values[AX_cpu][c]) &&
-				    planned_with(m, ar->name, acc,
-						 m->values[AX_cpu][c]) &&
+				    matrix_planned_with(m, ar->name, acc,
+							m->values[AX_cpu][c]) &&
 				    qemu_check_cpu(r->o.qemu, ar, k, acc,
 						   m->values[AX_cpu][c],
 						   m->icount, err, sizeof(err)))
