@@ -59,6 +59,7 @@ if [ "$kernels_ok" = 1 ]; then
 	collect "boot behaviour" python3 tests/boot_behaviour.py build/crngbench-run build/guest.cpio \
 		"$kernels" "$out/boots"
 	collect "icount" tests/icount.sh
+	collect "determinism" tests/determinism.sh
 	collect "resume" tests/resume.sh
 	collect "shards" tests/shards.sh
 else
