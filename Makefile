@@ -67,7 +67,7 @@ IMAGE := $(BUILD)/guest.cpio
 IMAGE_INPUTS := guest-image/build-image.sh $(wildcard guest-image/units/* guest-image/units/*/*)
 
 .DELETE_ON_ERROR:
-.PHONY: all help deps kernels kernels-check image probe-image runner bench run plots report check test \
+.PHONY: all help deps kernels kernels-check image probe-image runner bench run plan plots report check test \
 	unit unit-bins lint post bench-build bench-parallel clean distclean
 
 all: runner image
@@ -82,7 +82,9 @@ help:
 	@echo "  make image       build the systemd guest initramfs ($(IMAGE))"
 	@echo "  make runner      build the boot runner ($(RUNNER))"
 	@echo "  make bench       everything: deps, kernels, image, runner, run MATRIX, plots"
-	@echo "  make run         run MATRIX only (kernels and image must be built)"
+	@echo "  make run         run MATRIX only (kernels and image must be built); prints make plan first"
+	@echo "  make plan        MATRIX's boots and estimated host time per arch and accelerator"
+	@echo "                   (from the runs in plots/runs/ and the fixtures; plots/estimate.py)"
 	@echo "  make plots       render charts for RUN=<results dir> (default results/latest)"
 	@echo "  make report      REPORT.md tables and plots/figures from RUN (and HZRUN, GUESTRUN, SOURCESRUN, LONGWAITRUN)"
 	@echo "  make unit        the fast tier: unit tests (plain, ASan+UBSan), fuzz smoke,"
@@ -168,12 +170,24 @@ SETS = $(if $(VARIANTS),--set variant=$(VARIANTS)) $(if $(CPUS),--set cpu=$(CPUS
 	$(if $(ACCELS),--set accel=$(ACCELS)) $(if $(REPS),--set reps=$(REPS)) \
 	$(if $(filter command line,$(origin HZ)),--set hz=$(HZ)) $(if $(KERNEL_BASE),--set base=$(KERNEL_BASE))
 
+# The plan first (make plan): an estimate that fails is a warning, never
+# the end of the run.
 run: runner image
 	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(basename $(notdir $(wildcard bench/*.matrix)))" >&2; exit 2; }
+	@$(ESTIMATE) || echo "warning: no estimate of the run's host time (plots/estimate.py failed above); running anyway" >&2
 	@out=$(RESULTS)/$(MATRIX)-$$(date -u +%Y%m%dT%H%M%SZ); mkdir -p $(RESULTS); \
 	$(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --image $(IMAGE) --qemu $(QEMU) \
 		--out $$out $(RUNFLAGS) && \
 	ln -sfn $$(basename $$out) $(RESULTS)/latest && echo "results: $$out"
+
+# The boots of MATRIX (with SETS and RUNFLAGS' --jobs, --parallel-jobs,
+# --shard) and their estimated host time: per arch and accelerator, the
+# median host time of the most alike boots of the reference runs
+# (plots/runs/*/ and the fixture runs; DESIGN.md).
+ESTIMATE = $(WITH_RUNNER) plots/estimate.py --matrix $(MATRIX_FILE) $(SETS) -- $(RUNFLAGS)
+plan: runner
+	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(basename $(notdir $(wildcard bench/*.matrix)))" >&2; exit 2; }
+	@$(ESTIMATE)
 
 # Each stage timed; the split (with the runner's host time per accelerator)
 # is printed at the end and kept as RUN/main-job-time.txt.

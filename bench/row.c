@@ -274,6 +274,50 @@ void row_set_axes(struct row *row, const struct cell *c)
 				  accel_timer(c->v[AX_accel], c->v[AX_timer]));
 }
 
+/*
+ * --print-axis plan: a line per planned cell with boots in shard k of n
+ * (plan.c's shard key, cell * reps + rep), in matrix order. The axis
+ * values as raw.csv records them (row_set_axes), quoted by csv_field().
+ */
+int row_print_plan(const struct matrix *m, int shard_k, int shard_n, FILE *out,
+		   char *err, size_t errlen)
+{
+	char line[AX_N * (2 * MAX_VALUE_LEN + 3) + 64];
+
+	if (matrix_check_size(m, err, errlen))
+		return -1;
+	fputs("cell,reps", out);
+	for (int a = 0; a < AX_N; a++)
+		fprintf(out, ",%s", axis_name((enum axis)a));
+	fputs(",timeout,parallel,kvm\n", out);
+	for (size_t i = 0; i < matrix_ncells(m); i++) {
+		struct row row;
+		struct cell c;
+		size_t off = 0;
+		int reps = 0;
+
+		matrix_cell(m, i, &c);
+		if (!matrix_cell_planned(m, &c))
+			continue;
+		for (int rep = 0; rep < m->reps; rep++)
+			reps += (int)((i * (size_t)m->reps + (size_t)rep) %
+				      (size_t)shard_n) == shard_k - 1;
+		if (!reps)
+			continue;
+		row_set_axes(&row, &c);
+		for (int a = 0; a < AX_N; a++)
+			csv_field(line, sizeof(line), &off, row.axis[a], !a);
+		fprintf(out, "%zu,%d,%s,%d,%d,%d\n", i, reps, line,
+			matrix_setting(m, SET_timeout, c.v[AX_accel]),
+			accel_parallel_safe(c.v[AX_accel]),
+			accel_find(c.v[AX_accel])->needs_kvm);
+	}
+	return fflush(out) || ferror(out) ?
+		       err_set(err, errlen, "writing the plan: %s",
+			       strerror(errno)) :
+		       0;
+}
+
 /* A decimal number without sign or leading zero, at most 9 digits. */
 static const char *id_number(const char *p, long *v)
 {

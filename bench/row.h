@@ -116,6 +116,19 @@ void row_derive(struct row *r);
 void row_set_axes(struct row *row, const struct cell *c);
 
 /*
+ * The planned cells of shard k of n (1/1: all), in matrix order, as CSV:
+ * "cell,reps,<every axis>,timeout,parallel,kvm", a line per cell with
+ * boots in the shard; reps: its boots there; the axis values as its boots
+ * record them in raw.csv (row_set_axes), so a reader matches them against
+ * runs' rows; timeout: the host seconds a boot of it may take (the
+ * matrix's timeout for its accelerator); parallel: 1 if its boots run
+ * several at once (--parallel-jobs), 0 if at --jobs; kvm: 1 if they need
+ * KVM (skipped where it is unusable). 0, or -1 with a message.
+ */
+int row_print_plan(const struct matrix *m, int shard_k, int shard_n, FILE *out,
+		   char *err, size_t errlen);
+
+/*
  * Read every complete row of a raw.csv (a torn last line is not a row).
  * 0 with a malloc'd array, or -1 with a message in err: the file cannot be
  * read (a link, a FIFO, a read error such as memory running out: never

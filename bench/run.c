@@ -138,6 +138,18 @@ static int mode_merge(struct run *r, const char *out, int argc, char **argv)
 	return summarize(r, r->o.quiet ? NULL : stdout);
 }
 
+/* --jobs and --parallel-jobs by default (set_jobs); returns the CPUs. */
+static long default_jobs(int *jobs, int *par_jobs)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		n = 1;
+	*jobs = n <= 2 ? 1 : (int)(n - 1 > MAX_JOBS ? MAX_JOBS : n - 1);
+	*par_jobs = (int)(n > MAX_JOBS ? MAX_JOBS : n);
+	return n;
+}
+
 static void json_list_item(int first, const char *s)
 {
 	printf("%s\"%s\"", first ? "" : ", ", s);
@@ -151,6 +163,7 @@ static int mode_describe(void)
 	char *hdr = NULL, *tok, *save = NULL;
 	size_t hlen = 0;
 	struct matrix m;
+	int jobs, par_jobs;
 
 	matrix_init(&m);
 	printf("{\n  \"axes\": [");
@@ -163,6 +176,9 @@ static int mode_describe(void)
 		printf(", \"%s\": %d", setting_name((enum setting)s),
 		       m.setting[s]);
 	printf("},\n");
+	default_jobs(&jobs, &par_jobs);
+	printf("  \"default_jobs\": {\"jobs\": %d, \"parallel_jobs\": %d},\n",
+	       jobs, par_jobs);
 	printf("  \"accels\": \"%s\",\n  \"reads\": [", accel_list());
 	for (size_t i = 0; i < crb_nreads; i++)
 		json_list_item(!i, crb_read_names[i]);
@@ -252,6 +268,14 @@ static int mode_axis(struct run *r, const char *name)
 		matrix_print_kernels(&r->m, stdout);
 		return 0;
 	}
+	if (!strcmp(name, "plan")) { /* of --shard K/N's boots */
+		r->o.seed_given = 1;
+		load_matrix(r);
+		if (row_print_plan(&r->m, r->o.shard_k, r->o.shard_n, stdout,
+				   r->err, sizeof(r->err)))
+			die("%s", r->err);
+		return 0;
+	}
 	if (a < 0)
 		die("--print-axis %s: not an axis (see --help)", name);
 	r->o.seed_given = 1; /* no seed is needed, none is drawn */
@@ -273,18 +297,16 @@ static int mode_axis(struct run *r, const char *name)
  */
 static void set_jobs(struct run *r)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	int jobs, par_jobs;
+	long n = default_jobs(&jobs, &par_jobs);
 
-	if (n < 1)
-		n = 1;
 	if (r->o.jobs > n)
 		die("--jobs %d: more than this machine's %ld CPUs; TCG and KVM boots would slow each other and their guest clocks (icount boots: --parallel-jobs)",
 		    r->o.jobs, n);
 	if (!r->o.jobs)
-		r->o.jobs = n <= 2 ? 1 :
-				     (int)(n - 1 > MAX_JOBS ? MAX_JOBS : n - 1);
+		r->o.jobs = jobs;
 	if (!r->o.par_jobs)
-		r->o.par_jobs = (int)(n > MAX_JOBS ? MAX_JOBS : n);
+		r->o.par_jobs = par_jobs;
 }
 
 /*

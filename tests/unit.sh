@@ -66,6 +66,7 @@ collect "fact tables and their reader" tests/tables.sh
 collect "hostile and damaged results directories" tests/hostile_plots.sh
 collect "digests of what the reads returned, in results directories" tests/digests.sh
 collect "the kernels of the planned cells" tests/planned_kernels.sh
+collect "the plan and its estimated host time" tests/estimate.sh
 collect_wait fake_boots
 
 closing
