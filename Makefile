@@ -75,7 +75,8 @@ help:
 	@echo "crngbench targets:"
 	@echo "  make deps        install the Debian packages crngbench needs (root)"
 	@echo "  make kernels     build kernel variants (VARIANTS=..., HZ=...; the matrix's arch axis,"
-	@echo "                   or KERNEL_ARCH=armv5|armv7|m68k|mipsel: cross-built, see kernel/arches)"
+	@echo "                   or KERNEL_ARCH=armv5|armv7|m68k|mipsel: cross-built, see kernel/arches;"
+	@echo "                   the matrix's bases, or KERNEL_BASE=$$(scripts/table.sh --keys kernel/bases | paste -sd'|'): kernel/bases)"
 	@echo "  make probe-image the probe-only guest of KERNEL_ARCH ($(BUILD)/probe-<arch>.cpio)"
 	@echo "  make image       build the systemd guest initramfs ($(IMAGE))"
 	@echo "  make runner      build the boot runner ($(RUNNER))"
@@ -87,8 +88,9 @@ help:
 	@echo "                   the runner against tests/fake-qemu, plots on the fixture (< 1 min)"
 	@echo "  make post        RUN/post.txt (plain-text mail) and post.mbox (charts attached)"
 	@echo "  make check       unit, then kernels and real boots; ends 'N passed, N failed, N skipped'"
-	@echo "  make lint        clang-format check, cppcheck, checkpatch on kernel/patches"
-	@echo "  make bench-build kernel build speed figures (cold builds: ~15 min; KERNEL_ARCH=m68k for another)"
+	@echo "  make lint        clang-format check, cppcheck, checkpatch on every base's patches"
+	@echo "  make bench-build kernel build speed figures per base (cold builds: ~15 min a base;"
+	@echo "                   KERNEL_BASE=6.12 for one, KERNEL_ARCH=m68k for another architecture)"
 	@echo "  make bench-parallel  icount medians at --parallel-jobs 1 and 2, side by side (~2 min)"
 	@echo "  make clean       remove $(BUILD)/ (results/ stay: rm -rf them yourself)"
 	@echo "  make distclean   clean, and the kernel cache $(CRNGBENCH_CACHE)"
@@ -96,7 +98,7 @@ help:
 	@echo "  MATRIX=$(MATRIX) VARIANTS=$(VARIANTS) CPUS=$(CPUS) ACCELS=$(ACCELS) REPS=$(REPS) HZ=$(HZ)"
 	@echo "  RUNFLAGS=$(RUNFLAGS) RESULTS=$(RESULTS) BUILD=$(BUILD) QEMU=$(QEMU)"
 	@echo "  CRNGBENCH_CACHE=$(CRNGBENCH_CACHE)"
-	@echo "  KERNEL_TARBALL=$(KERNEL_TARBALL) EXTRA_PATCHES=$(EXTRA_PATCHES) KERNEL_ARCH=$(KERNEL_ARCH)"
+	@echo "  KERNEL_BASE=$(KERNEL_BASE) KERNEL_TARBALL=$(KERNEL_TARBALL) EXTRA_PATCHES=$(EXTRA_PATCHES) KERNEL_ARCH=$(KERNEL_ARCH)"
 	@echo "matrices: $(basename $(notdir $(wildcard bench/*.matrix)))"
 	@echo "variants: $(ALL_VARIANTS)"
 
@@ -108,14 +110,23 @@ deps:
 # runner resolves it; build.sh skips up-to-date ones.
 MATRIX_FILE := bench/$(MATRIX).matrix
 
+# The kernel bases to build (kernel/bases): KERNEL_BASE, else the matrix's
+# base axis where the runner has one, else the default (the first row).
+# A shell command: the runner is asked when the recipe runs.
+BASES_CMD = $(if $(KERNEL_BASE),echo '$(subst ','\'',$(KERNEL_BASE))',if $(RUNNER) --describe | grep -q '"name": "base"'; \
+	then $(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --print-axis base; else scripts/table.sh --keys kernel/bases | head -n 1; fi)
+
 kernels: $(RUNNER)
 	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(basename $(notdir $(wildcard bench/*.matrix)))" >&2; exit 2; }
 	@v=$$($(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --print-axis variant) && \
 	hz=$$($(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --print-axis hz) && \
 	ka=$$($(if $(KERNEL_ARCH),echo $(KERNEL_ARCH),$(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --print-axis kernel_arch)) && \
+	bs=$$($(BASES_CMD)) && \
 	for a in $$(echo $$ka | tr , '\n' | sort -u); do \
-		for h in $$(echo $$hz | tr , ' '); do \
-			KERNEL_ARCH=$$a KERNEL_HZ=$$h kernel/build.sh $$v || exit $$?; \
+		for b in $$(echo $$bs | tr , ' '); do \
+			for h in $$(echo $$hz | tr , ' '); do \
+				KERNEL_BASE=$$b KERNEL_ARCH=$$a KERNEL_HZ=$$h kernel/build.sh $$v || exit $$?; \
+			done; \
 		done; \
 		[ "$$(scripts/table.sh kernel/arches $$a guest)" != probe ] || $(MAKE) --no-print-directory probe-image KERNEL_ARCH=$$a || exit $$?; \
 	done
@@ -133,8 +144,10 @@ probe-image: | $(BUILD)
 		{ echo "error: cross-compiling the probe for $(KERNEL_ARCH) failed (is $$libcpkg installed?)" >&2; exit 2; }; \
 	guest-image/build-probe-image.sh $(BUILD)/probe-$(KERNEL_ARCH) $(BUILD)/probe-$(KERNEL_ARCH).cpio
 
-kernels-check:
-	kernel/build.sh --check $(or $(VARIANTS),$(subst $(space),$(comma),$(ALL_VARIANTS)))
+kernels-check: $(RUNNER)
+	@bs=$$($(BASES_CMD)) && for b in $$(echo $$bs | tr , ' '); do \
+		KERNEL_BASE=$$b kernel/build.sh --check $(or $(VARIANTS),$(subst $(space),$(comma),$(ALL_VARIANTS))) || exit $$?; \
+	done
 
 comma := ,
 space := $(empty) $(empty)
