@@ -6,7 +6,8 @@
 #
 # The x86 packages always; the cross compiler, its libc and the QEMU of
 # another architecture (kernel/arches, bench/arch.c) only for --arch, or
-# for the architectures bench/NAME.matrix's arch axis names.
+# for the architectures bench/NAME.matrix's arch axis names; the source
+# package of each kernel base its base axis names (kernel/bases).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/table.sh
@@ -40,6 +41,14 @@ while [ $# -gt 0 ]; do
 			done
 			[ -n "$k" ] || { echo "scripts/deps.sh: error: $f: no kernel/arches row boots machine '$m' (its machines column)" >&2; exit 2; }
 			arches="$arches $k"
+		done
+		# the base axis: each base's source package (kernel/bases)
+		for b in $(sed -n 's/^base *= *//p' "$f" | tr ',' ' '); do
+			table_keys kernel/bases | grep -qx -- "$b" ||
+				{ echo "scripts/deps.sh: error: $f: unknown kernel base '$b'; known bases: $(table_keys kernel/bases | tr '\n' ' ')(kernel/bases)" >&2; exit 2; }
+			v=$(col kernel/bases "$b" package)
+			echo "[deps] base $b needs: $v"
+			pkgs+=("$v")
 		done
 		shift 2 ;;
 	*) echo "scripts/deps.sh: error: unknown argument '$1'; usage: scripts/deps.sh [--arch KARCH,...] [--matrix NAME]" >&2; exit 2 ;;
