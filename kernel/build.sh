@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build the crngbench guest kernels from a base's Debian source package (kernel/bases).
 #
-#   kernel/build.sh [--check | --where] VARIANT[,VARIANT...]
+#   kernel/build.sh [--check | --tree | --where] VARIANT[,VARIANT...]
 #   kernel/build.sh --kernels-dir
 #
 # Environment (the top-level Makefile passes these through):
@@ -15,14 +15,17 @@
 #   JOBS             make -j (default: number of CPUs)
 #
 # --check validates everything that can be known before building (tools,
-# variant names, that every patch applies, HZ) and exits. --where prints
+# variant names, the base's package and patch series, that every patch
+# applies, HZ) and exits; --tree does the same and prints the base's
+# unpacked source tree (its scripts/checkpatch.pl, for make lint). --where prints
 # each variant's kernel directory and --kernels-dir the directory the
 # runner's --kernels takes (the base's), building nothing: the one
 # spelling of those names outside bench/arch.c (tests/tables.sh checks that
 # the runner finds kernels where this says they are).
 #
 # Layout under the cache (nothing is written into the checkout):
-#   src/<pkg>/            one unpacked tree; only patched files ever change
+#   src/<pkg>/            one unpacked tree per base package (linux-<version>);
+#                         only patched files ever change
 #   src/<pkg>.orig/       pristine copies of every file any patch touches
 #   build/<pkg>-hz<HZ>/   one kbuild O= directory per HZ, shared by variants
 #                         (build/<pkg>-<arch>-hz<HZ>/ for other architectures)
@@ -51,19 +54,20 @@ note() { printf '[kernel] %s\n' "$*" >&2; }
 check_only=0 mode=build
 case ${1:-} in
 --check) check_only=1; shift ;;
+--tree) check_only=1 mode=tree; shift ;;
 --where) mode=where; shift ;;
 --kernels-dir) # the base's directory: no architecture or HZ in it
 	mode=kernels-dir hz=250; unset KERNEL_ARCH; shift
 	set -- "$("$here/../scripts/variants.sh" --lines | head -n 1)" "$@" ;;
 esac
-[ $# -eq 1 ] || die "usage: kernel/build.sh [--check | --where] VARIANT[,VARIANT...] | --kernels-dir"
+[ $# -eq 1 ] || die "usage: kernel/build.sh [--check | --tree | --where] VARIANT[,VARIANT...] | --kernels-dir"
 
 known=$("$here/../scripts/variants.sh" --lines)
 patches_of() { awk -v v="$1" '!/^#/ && $1 == v {for (i = 2; i <= NF; i++) print $i}' "$here/variants"; }
-patch_file() {
+patch_file() { # NUMBER [WHO]: WHO names it (default kernel/variants)
 	local f
 	f=$(ls "$patchdir/$1"-*.patch 2>/dev/null | head -n 1)
-	[ -n "$f" ] || die "kernel/variants names patch $1, but ${patchdir#"$here/../"}/$1-*.patch does not exist"
+	[ -n "$f" ] || die "${2:-kernel/variants} names patch $1, but base $base's series has no $patchrel/$1-*.patch"
 	printf '%s\n' "$f"
 }
 
@@ -88,7 +92,11 @@ table_keys "$here/bases" | grep -qx -- "$base" ||
 	die "unknown KERNEL_BASE '$base'; known bases: $(table_keys "$here/bases" | tr '\n' ' ')(see kernel/bases)"
 basepkg=$(table_get "$here/bases" "$base" package) || die "kernel/bases: see above"
 tarball=${KERNEL_TARBALL:-$(table_get "$here/bases" "$base" tarball)} || die "kernel/bases: see above"
-patchdir=$here/../$(table_get "$here/bases" "$base" patches) || die "kernel/bases: see above"
+patchrel=$(table_get "$here/bases" "$base" patches) || die "kernel/bases: see above"
+patchdir=$here/../$patchrel
+base_patches=$(table_get "$here/bases" "$base" base_patches) || die "kernel/bases: see above"
+vdso_getrandom=$(table_get "$here/bases" "$base" vdso_getrandom) || die "kernel/bases: see above"
+case $vdso_getrandom in yes | no) ;; *) die "kernel/bases: row $base: vdso_getrandom '$vdso_getrandom' is neither yes nor no" ;; esac
 if [ "$fixed_hz" != choice ] && [ "$hz" != "$fixed_hz" ]; then
 	die "KERNEL_ARCH=$arch has CONFIG_HZ fixed at $fixed_hz; use KERNEL_HZ=$fixed_hz"
 fi
@@ -102,9 +110,21 @@ case $mode in
 kernels-dir) echo "$kernels"; exit 0 ;;
 where) for v in "${variants[@]}"; do kernel_dir "$v"; done; exit 0 ;;
 esac
+
+series_of() { # the patch files of a variant, in order, the base's own, then EXTRA_PATCHES
+	local n
+	for n in $(patches_of "$1"); do patch_file "$n"; done
+	for n in ${base_patches//,/ }; do patch_file "$n" "kernel/bases (base_patches of $base)"; done
+	for n in $extra; do readlink -f "$n"; done
+}
+# The base's series, every file kernel/variants names, before anything
+# else: a base without its series is named at once.
+[ -d "$patchdir" ] ||
+	die "base $base's patch series $patchrel does not exist (kernel/bases, its patches column)"
+for p in $extra; do [ -r "$p" ] || die "EXTRA_PATCHES: cannot read '$p'"; done
+all_patches=$(for v in $known; do series_of "$v"; done | sort -u)
 command -v "${cross}gcc" >/dev/null 2>&1 ||
 	die "compiler ${cross}gcc for KERNEL_ARCH=$arch not found. Install it with: apt-get install -y $ccpkg (or run 'scripts/deps.sh --arch $arch' as root)"
-for p in $extra; do [ -r "$p" ] || die "EXTRA_PATCHES: cannot read '$p'"; done
 
 missing=
 for t in make gcc flex bison bc perl xz lz4 cpio patch sha256sum; do
@@ -115,25 +135,20 @@ done
 if [ -n "$missing" ]; then
 	die "missing build tools:$missing. Install them with: apt-get install -y gcc make flex bison bc perl xz-utils lz4 cpio patch libelf-dev libssl-dev (or run 'make deps' as root)"
 fi
-[ -r "$tarball" ] || die "kernel source $tarball not found. Install it with: apt-get install -y $basepkg (or set KERNEL_TARBALL)"
+[ -r "$tarball" ] || die "kernel source $tarball of base $base not found. Install it with: apt-get install -y $basepkg (or set KERNEL_TARBALL)"
 
-pkgver=$(dpkg-query -W -f='${Version}' "$basepkg" 2>/dev/null || true)
+# the package's version names its tree; another tarball's size and time its own
+pkgver=
+[ -n "${KERNEL_TARBALL:-}" ] || pkgver=$(dpkg-query -W -f='${Version}' "$basepkg" 2>/dev/null || true)
 [ -n "$pkgver" ] || pkgver=$(stat -c %s-%Y "$tarball")
 pkg="linux-$pkgver"
 src="$cache/src/$pkg"
 orig="$cache/src/$pkg.orig"
 build="$cache/build/$pkg$suffix-hz$hz"
 
-series_of() { # the patch files of a variant, in order, then EXTRA_PATCHES
-	local n
-	for n in $(patches_of "$1"); do patch_file "$n"; done
-	for n in $extra; do readlink -f "$n"; done
-}
 touched_by() { # every tree path a patch file modifies
 	sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$@" | sort -u
 }
-
-all_patches=$(for v in $known; do series_of "$v"; done | sort -u)
 touched=$(touched_by $all_patches)
 
 mkdir -p "$cache" || die "cannot create cache directory $cache"
@@ -150,6 +165,17 @@ if [ ! -e "$src/.crngbench-unpacked" ]; then
 	mv "$src.tmp" "$src"
 	touch "$src/.crngbench-unpacked"
 fi
+# The device tree's make target: its source's path under the tree's dts
+# directory (6.5 moved ARM's into vendor directories: arm/versatile-pb.dtb).
+dtbtarget=
+if [ -n "$dtb" ]; then
+	dtbtarget=$(cd "$src/arch/$karch/boot/dts" 2>/dev/null && find . -name "${dtb%.dtb}.dts" | sed 's|^\./||; s|\.dts$|.dtb|' | head -n 1)
+	[ -n "$dtbtarget" ] || die "kernel/arches: row $arch: no ${dtb%.dtb}.dts for its dtb $dtb in $pkg's arch/$karch/boot/dts"
+fi
+# The tree must be the base's version: its release strings start with it.
+treever=$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p' "$src/Makefile" | head -n 2 | paste -sd.)
+[ "$treever" = "$base" ] ||
+	die "$tarball holds Linux $treever, not base $base (kernel/bases; KERNEL_TARBALL=${KERNEL_TARBALL:-})"
 # Keep pristine copies of every file a patch touches, taken before any patch
 # lands; new patches may name new files, so this runs each time.
 for f in $touched; do
@@ -191,16 +217,24 @@ fix the patch or EXTRA_PATCHES, or check kernel/variants"
 scratch="$cache/stage"
 for v in "${variants[@]}"; do stage "$v" "$scratch/$v"; done
 if [ $check_only = 1 ]; then
-	note "ok: variants ${variants[*]} apply on $pkg, HZ=$hz, $arch"
+	note "ok: variants ${variants[*]} apply on $pkg (base $base), HZ=$hz, $arch"
+	[ "$mode" != tree ] || echo "$src"
 	exit 0
 fi
 
 # --- configuration ---------------------------------------------------------------
+# What every base shares, and what one base has that another lacks or
+# names otherwise: kernel/config/base-<base>/ (its RNG policy: 6.1 has
+# RANDOM_TRUST_CPU and RANDOM_TRUST_BOOTLOADER, 6.12 neither) and
+# kernel/config/<arch>/base-<base>/.
+frags_in() { local f; for f in "$1"/*.config; do [ ! -e "$f" ] || echo "$f"; done; }
+mapfile -t base_frags < <(frags_in "$here/config/base-$base")
 if [ "$guest" = systemd ]; then
-	frags=("$here"/config/*.config)
+	frags=("$here"/config/*.config "${base_frags[@]}")
 else
 	# the RNG policy first: an architecture's fragment may override it
-	frags=("$here/config/rng.config" "$here/config/$arch"/*.config "$here"/config/probe/*.config)
+	mapfile -t arch_base_frags < <(frags_in "$here/config/$arch/base-$base")
+	frags=("${base_frags[@]}" "$here/config/$arch"/*.config "${arch_base_frags[@]}" "$here"/config/probe/*.config)
 fi
 hzfrag="$cache/hz$hz.config"
 {
@@ -221,7 +255,16 @@ if [ "$(cat "$build/.crngbench-config-key" 2>/dev/null)" != "$cfgkey" ]; then
 	# Every requested value must survive the merge: a dropped option would
 	# silently change what is measured. A later fragment's value of a
 	# symbol replaces an earlier one's, as merge_config.sh does.
-	dropped=
+	# A symbol the tree does not define at all is named as such, whether
+	# asked set or not set: "not set" would otherwise pass unnoticed on a
+	# base that lacks the option (the generated HZ fragment names every
+	# architecture's HZ choices and is exempt).
+	dropped='' unknown='' ksyms=''
+	defined() { # SYMBOL: does any Kconfig file of the tree define it?
+		[ -n "$ksyms" ] || ksyms=$(find "$src" -name 'Kconfig*' -type f -print0 | xargs -0 grep -hoE \
+			'^[[:space:]]*(menu)?config[[:space:]]+[A-Za-z0-9_]+' | awk '{print "CONFIG_" $2}' | sort -u)
+		grep -qx -- "$1" <<<"$ksyms"
+	}
 	while IFS= read -r line; do
 		case "$line" in
 		CONFIG_*=*) want=$line; sym=${line%%=*} ;;
@@ -229,7 +272,9 @@ if [ "$(cat "$build/.crngbench-config-key" 2>/dev/null)" != "$cfgkey" ]; then
 		*) continue ;;
 		esac
 		got=$(grep -E "^($sym=|# $sym is not set)" "$build/.config" || true)
-		if [ "$want" = "# $sym is not set" ]; then
+		if [ -z "$got" ] && ! grep -qE "^($sym=|# $sym is not set)" "$hzfrag" && ! defined "$sym"; then
+			unknown="$unknown $sym ($(grep -lE "^($sym=|# $sym is not set)" "${frags[@]}" | sed "s|^$here/|kernel/|" | paste -sd,))"
+		elif [ "$want" = "# $sym is not set" ]; then
 			[ -z "$got" ] || [ "$got" = "$want" ] || dropped="$dropped $want(got:$got)"
 		else
 			[ "$got" = "$want" ] || dropped="$dropped $want(got:${got:-absent})"
@@ -239,9 +284,18 @@ if [ "$(cat "$build/.crngbench-config-key" 2>/dev/null)" != "$cfgkey" ]; then
 		/^# CONFIG_[A-Za-z0-9_]* is not set/ { sym = $2 }
 		sym != "" { last[sym] = $0; order[++n] = sym; sym = "" }
 		END { for (i = 1; i <= n; i++) if (!(order[i] in done)) { done[order[i]] = 1; print last[order[i]] } }')
-	[ -z "$dropped" ] || die "options requested in kernel/config fragments (${frags[*]#$here/}) did not survive the merge for $arch:$dropped
-(a dependency is missing or the symbol does not exist in $pkg; fix the fragment)"
+	[ -z "$unknown" ] || die "kernel/config fragments request options that $pkg (base $base) does not have:$unknown
+(an option only some bases have goes into kernel/config/base-<base>/ or kernel/config/<arch>/base-<base>/)"
+	[ -z "$dropped" ] || die "options requested in kernel/config fragments (${frags[*]#$here/}) did not survive the merge for $arch on base $base:$dropped
+(a dependency is missing; fix the fragment)"
 	echo "$cfgkey" >"$build/.crngbench-config-key"
+fi
+# kernel/bases' vdso_getrandom is what this base's x86_64 kernels have
+if [ "$guest" = systemd ]; then
+	got=no
+	! grep -qx 'CONFIG_VDSO_GETRANDOM=y' "$build/.config" || got=yes
+	[ "$got" = "$vdso_getrandom" ] ||
+		die "kernel/bases says base $base's vdso_getrandom is $vdso_getrandom, but its x86_64 configuration ($build/.config) has $(grep -E '^(# )?CONFIG_VDSO_GETRANDOM[= ]' "$build/.config" || echo no CONFIG_VDSO_GETRANDOM)"
 fi
 
 # --- build --------------------------------------------------------------------
@@ -261,12 +315,14 @@ gccver="${cross}gcc $("${cross}gcc" -dumpfullversion)"
 trap progress_stop EXIT
 
 # A release string is what meta.json, every chart and the mail's Subject
-# show: a kernel version and our LOCALVERSION, one word, nothing else.
+# show: a kernel version and our LOCALVERSION, one word, nothing else. The
+# version is the tree's own and must be the base's (a base is named by
+# its version, MAJOR.MINOR: 6.12.118-crngbench-block for base 6.12).
 check_release() { # NAME RELEASE WANT SUFFIX
 	case "$2" in
 	*[!0-9A-Za-z.+_~-]* | "") die "$1: release string '$2' is not a kernel release (one word of [0-9A-Za-z.+_~-])" ;;
-	[0-9]*"$3"*"$4") ;;
-	*) die "$1: release '$2' does not name the variant and architecture ($3...$4)" ;;
+	"$base".[0-9]*"$3"*"$4") ;;
+	*) die "$1: release '$2' does not name the base, variant and architecture ($base.<n>...$3...$4; is $tarball base $base's source?)" ;;
 	esac
 }
 
@@ -311,7 +367,7 @@ for v in "${variants[@]}"; do
 	log="$build/build-$v.log"
 	start=$(date +%s)
 	progress_start "$name" "$log" "$build/.crngbench-units" "$build/vmlinux"
-	if ! "${mk[@]}" "$image" ${dtb:+"$dtb"} >"$log" 2>&1; then
+	if ! "${mk[@]}" "$image" ${dtbtarget:+"$dtbtarget"} >"$log" 2>&1; then
 		progress_stop
 		tail -n 30 "$log" >&2
 		die "building $name failed; full log: $log"
@@ -333,7 +389,7 @@ for v in "${variants[@]}"; do
 	else
 		cp "$build/arch/$karch/boot/$image" "$out.tmp/$image"
 	fi
-	[ -z "$dtb" ] || cp "$(find "$build/arch/$karch/boot/dts" -name "$dtb" | head -n 1)" "$out.tmp/$dtb"
+	[ -z "$dtb" ] || cp "$build/arch/$karch/boot/dts/$dtbtarget" "$out.tmp/$dtb"
 	cp "$build/.config" "$out.tmp/config"
 	cp "$build/System.map" "$out.tmp/System.map"
 	echo "$release" >"$out.tmp/release"

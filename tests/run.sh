@@ -30,20 +30,35 @@ step "kernels (build what the tests need)"
 variants=$(scripts/variants.sh)
 collect "kernel input checks" tests/kernel_inputs.sh
 # Built as make bench builds them (make kernels, a make under make): what
-# users see in the release files depends on it.
-if make kernels MATRIX=quick VARIANTS="$variants" HZ=250 >"$out/kernel-build.log" 2>&1; then
-	pass "kernel: all variants build ($variants)"
-	if grep -n -m 3 -E "Entering directory|Leaving directory" "$out/kernel-build.log" >"$out/chatter.txt"; then
-		fail "kernel: make kernels printed make's directory chatter: $(tr '\n' ' ' <"$out/chatter.txt")"
+# users see in the release files depends on it. Every base of kernel/bases
+# (the default base's kernels are the ones booted below).
+kernels_ok=1
+for b in $(scripts/table.sh --keys kernel/bases); do
+	log=$out/kernel-build-$b.log
+	if make kernels MATRIX=quick VARIANTS="$variants" HZ=250 KERNEL_BASE="$b" >"$log" 2>&1; then
+		pass "kernel: all variants build on base $b ($variants)"
+		if grep -n -m 3 -E "Entering directory|Leaving directory" "$log" >"$out/chatter.txt"; then
+			fail "kernel: make kernels printed make's directory chatter: $(tr '\n' ' ' <"$out/chatter.txt")"
+		else
+			pass "kernel: make kernels prints no make chatter, one line per variant (base $b: $(grep -c -E 'up to date|built in' "$log") kernels)"
+		fi
+		collect "kernel release strings ($b)" tests/kernel_release.sh "$(KERNEL_BASE=$b kernel/build.sh --kernels-dir)" "$variants"
 	else
-		pass "kernel: make kernels prints no make chatter, one line per variant ($(grep -c -E 'up to date|built in' "$out/kernel-build.log") kernels)"
+		fail "kernel: build failed on base $b: $(tail -n 5 "$log" | tr '\n' ' ')"
+		[ "$b" != "$(scripts/table.sh --keys kernel/bases | head -n 1)" ] || kernels_ok=0
 	fi
-	collect "kernel release strings" tests/kernel_release.sh "$kernels" "$variants"
-	kernels_ok=1
-else
-	fail "kernel: build failed: $(tail -n 5 "$out/kernel-build.log" | tr '\n' ' ')"
-	kernels_ok=0
-fi
+	# the probe-only machines of the bases matrix (versatilepb, q800, m68k
+	# virt) boot stock and block of every base at HZ=100
+	for a in armv5 m68k; do
+		alog=$out/kernel-build-$b-$a.log
+		if make kernels MATRIX=arches KERNEL_ARCH=$a KERNEL_BASE="$b" SETS="--set variant=stock,block" >"$alog" 2>&1; then
+			collect "kernel release strings ($b, $a)" tests/kernel_release.sh "$(KERNEL_BASE=$b kernel/build.sh --kernels-dir)" stock,block $a 100
+			[ $a != m68k ] || collect "m68k boot-loader seed ($b)" tests/kernel_seed.sh "$(KERNEL_BASE=$b kernel/build.sh --kernels-dir)"
+		else
+			fail "kernel: stock,block do not build for $a on base $b: $(tail -n 3 "$alog" | tr '\n' ' ')"
+		fi
+	done
+done
 
 step "guest image"
 if make -s image runner >"$out/make.log" 2>&1; then

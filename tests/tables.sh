@@ -97,3 +97,35 @@ for k, row in runlib.fact_table(sys.argv[1]).items():
 	[ "$got" = "$want" ] && ok "plots/runlib.py reads kernel/$f as scripts/table.sh does" ||
 		no "kernel/$f: Python and shell readers differ: $(diff <(echo "$want") <(echo "$got") | head -3 | tr '\n' ' ')"
 done
+
+# kernel/bases: every row's series exists with every patch kernel/variants
+# names, vdso_getrandom is yes or no, and every base-<name>/ directory of
+# kernel/config names a row (a misspelt one would be silently left out)
+for b in $(table_keys kernel/bases); do
+	d=$(table_get kernel/bases "$b" patches)
+	miss=
+	for n in $(awk '!/^#/ && NF {for (i = 2; i <= NF; i++) print $i}' kernel/variants | sort -u); do
+		ls "$d/$n"-*.patch >/dev/null 2>&1 || miss="$miss $n"
+	done
+	[ -d "$d" ] && [ -z "$miss" ] && ok "base $b: its series $d has every patch kernel/variants names" ||
+		no "base $b: series $d missing:${miss:- the directory}"
+	used=
+	for n in $(table_get kernel/bases "$b" base_patches | tr , ' '); do
+		ls "$d/$n"-*.patch >/dev/null 2>&1 || miss="$miss $n"
+		! awk '!/^#/ && NF {for (i = 2; i <= NF; i++) print $i}' kernel/variants | grep -qx -- "$n" || used="$used $n"
+	done
+	[ -z "$miss$used" ] && ok "base $b: its base_patches are in its series and not variants' patches" ||
+		no "base $b: base_patches missing from $d:${miss:- none}; also named by kernel/variants:${used:- none}"
+	case $(table_get kernel/bases "$b" vdso_getrandom) in
+	yes | no) ok "base $b: vdso_getrandom is yes or no" ;;
+	*) no "base $b: vdso_getrandom '$(table_get kernel/bases "$b" vdso_getrandom)' is neither yes nor no" ;;
+	esac
+done
+bad=
+for d in kernel/config/base-* kernel/config/*/base-*; do
+	[ -d "$d" ] || continue
+	b=${d##*/base-}
+	table_keys kernel/bases | grep -qx -- "$b" || bad="$bad $d"
+done
+[ -z "$bad" ] && ok "every kernel/config base-<name>/ directory names a row of kernel/bases" ||
+	no "kernel/config directories of no base (kernel/bases):$bad"
