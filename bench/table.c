@@ -5,6 +5,8 @@
  */
 #define _GNU_SOURCE
 #include "table.h"
+#include "arch.h"
+#include "plan.h"
 #include "err.h"
 #include "util.h"
 
@@ -151,6 +153,40 @@ int bases_path(char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * The vDSO's getrandom() exists on x86_64 kernels of a base whose
+ * vdso_getrandom column says yes (6.11+). A planned cell asking for it
+ * elsewhere boots and records the read as "unavailable": the baseline of a
+ * comparison across bases, so it is refused only when no planned cell of
+ * the matrix could make the read at all (then nothing would be measured).
+ */
+static int vdso_check(const struct matrix *m, const struct fact_table *t,
+		      char *err, size_t errlen)
+{
+	int asked = 0, possible = 0;
+
+	for (size_t i = 0; i < matrix_ncells(m); i++) {
+		struct cell c;
+		const char *yes;
+		int row;
+
+		matrix_cell(m, i, &c);
+		if (!strstr(c.v[AX_reads], "getrandom-vdso") ||
+		    !matrix_cell_planned(m, &c))
+			continue;
+		asked = 1;
+		row = table_row(t, c.v[AX_base]);
+		yes = row < 0 ? NULL : table_get(t, row, "vdso_getrandom");
+		if (yes && !strcmp(yes, "yes") && arch_find(c.v[AX_arch])->x86)
+			possible = 1;
+	}
+	if (asked && !possible)
+		return err_set(
+			err, errlen,
+			"reads=getrandom-vdso: no planned cell has the vDSO's getrandom() (x86_64 on a base whose vdso_getrandom is yes in kernel/bases: Linux 6.11+), so every such read would be \"unavailable\"; add base=6.12, or leave the read out");
+	return 0;
+}
+
 int bases_check(const struct matrix *m, char *err, size_t errlen)
 {
 	struct fact_table *t = malloc(sizeof(*t));
@@ -173,6 +209,8 @@ int bases_check(const struct matrix *m, char *err, size_t errlen)
 				"base=%s: not a kernel base; known bases: %s (the rows of kernel/bases)",
 				m->values[AX_base][i], sub);
 		}
+	if (!rc)
+		rc = vdso_check(m, t, err, errlen);
 	free(t);
 	return rc;
 }
