@@ -379,8 +379,13 @@ def entropy_tables(run):
         out.append(row(*said(r), samples, "/".join(map(str, caps)) or "not logged", margin, verdict, ready,
                        len(mine)))
     if quiet:
+        groups = {}
+        for r in quiet:
+            groups.setdefault(said(r)[:2], []).append(r)
         out += ["", "No jitter trial logged (the CRNG was ready before one ran) in: "
-                + "; ".join("{}, {}, {}, CPU MHz {}, HZ {}, rtc {}".format(*said(r)) for r in quiet) + "."]
+                + "; ".join(f"{m}, {c} ({len(g)} cell{'s' if len(g) > 1 else ''}: "
+                            + ", ".join(dict.fromkeys(md(r["accel"]) for r in g)) + ")" for (m, c), g in groups.items())
+                + "."]
     return "\n".join(out) + "\n"
 
 
