@@ -336,7 +336,8 @@ def margin_main(run, meta, summary, boots, d):
     the emulated CPU's speed, one colour per machine, a shape per HZ, with
     the cap HZ/15 that each HZ's boots logged (raw.csv) as a line. A
     machine's points sit a little apart on the x axis so that machines of
-    one sample per bit stay visible."""
+    one sample per bit stay visible, and within it each HZ's (the samples
+    per bit are the same at every HZ, the outcome is not)."""
     pts = entropy.chart_boots(boots, run)
     names = entropy.machines([b for b, _ in pts])
     hzs = sorted({int(b["hz"]) for b, _ in pts})
@@ -345,8 +346,8 @@ def margin_main(run, meta, summary, boots, d):
     with open_new(d("margin.dat")) as f:
         f.write("# x mhz per_bit machine_index hz passed\n")
         for b, mhz in pts:
-            mi = names.index(value(b, "arch"))
-            x = mhz * 1.07 ** (mi - (len(names) - 1) / 2)
+            mi, hi = names.index(value(b, "arch")), hzs.index(int(b["hz"]))
+            x = mhz * 1.18 ** (mi - (len(names) - 1) / 2) * 1.07 ** (hi - (len(hzs) - 1) / 2)
             f.write(f"{x:.4f} {mhz:g} {b['jitter_per_bit']} {mi} {b['hz']} "
                     f"{1 if entropy.trial(b) == entropy.PASSED else 0}\n")
     ys = [int(b["jitter_per_bit"]) for b, _ in pts] + [c for _, c in caps]
