@@ -24,7 +24,9 @@ import sys
 
 from runlib import (CLOCK_WORDS, CONTROL, JITTER_TICKS, charts_for, check_path, colours, condition, die,
                     headline_accel, is_arches, jitter_rows, kernel_base, measured, open_new, pick, read_meta,
-                    read_table, refuse_link, release, summary_rows, value, variants, varying)
+                    read_table, refuse_link, release, run_kind, summary_rows, value, variants, varying)
+
+import entropy
 
 MS = 1e-6
 
@@ -323,6 +325,66 @@ def arches_main(meta, summary, boots, d):
             sf.write(f"arches_{p} = {gp_str(series_arches(d(f'arches_{p}.dat')))}\n")
 
 
+# Chart 8: a point shape per HZ (open: the first trial gave up; filled:
+# it passed), gnuplot's point types in pairs (open, filled).
+HZ_POINTS = [(6, 7), (4, 5), (8, 9), (10, 11), (12, 13), (14, 15)]
+
+
+def margin_main(run, meta, summary, boots, d):
+    """A run of the entropy matrix: chart 8, the first jitter trial's
+    samples per bit of every icount boot that logged one (raw.csv), against
+    the emulated CPU's speed, one colour per machine, a shape per HZ, with
+    the cap HZ/15 that each HZ's boots logged (raw.csv) as a line. A
+    machine's points sit a little apart on the x axis so that machines of
+    one sample per bit stay visible, and within it each HZ's (the samples
+    per bit are the same at every HZ, the outcome is not)."""
+    pts = entropy.chart_boots(boots, run)
+    names = entropy.machines([b for b, _ in pts])
+    hzs = sorted({int(b["hz"]) for b, _ in pts})
+    caps = sorted({(int(b["hz"]), int(b["jitter_max_per_bit"])) for b, _ in pts})
+    speeds = sorted({m for m in (entropy.cpu_mhz(b, run) for b in boots) if m is not None}, reverse=True)
+    with open_new(d("margin.dat")) as f:
+        f.write("# x mhz per_bit machine_index hz passed\n")
+        for b, mhz in pts:
+            mi, hi = names.index(value(b, "arch")), hzs.index(int(b["hz"]))
+            x = mhz * 1.18 ** (mi - (len(names) - 1) / 2) * 1.07 ** (hi - (len(hzs) - 1) / 2)
+            f.write(f"{x:.4f} {mhz:g} {b['jitter_per_bit']} {mi} {b['hz']} "
+                    f"{1 if entropy.trial(b) == entropy.PASSED else 0}\n")
+    ys = [int(b["jitter_per_bit"]) for b, _ in pts] + [c for _, c in caps]
+    with open_new(d("vars.gp")) as f:
+        f.write(f"caption = {gp_str(caption(meta, summary))}\nkernel_base = {gp_str(kernel_base(meta))}\n")
+        f.write(f"npoints = {len(pts)}\nnmachines = {len(names)}\nncaps = {len(caps)}\nnmhz = {len(speeds)}\n")
+        f.write(f"xmin = {min(speeds or [10]) / 2:g}\nxmax = {max(speeds or [1000]) * 2:g}\n")
+        f.write(f"ymin = 0.5\nymax = {max(ys or [10]) * 4:g}\n")
+        for i, m in enumerate(names):
+            f.write(f"machine_{i} = {gp_str(m)}\n")
+        for i, mhz in enumerate(speeds):
+            f.write(f"mhz_{i} = {mhz:g}\n")
+        for i, (hz, cap) in enumerate(caps):
+            f.write(f"cap_{i} = {cap}\ncaplabel_{i} = {gp_str(f'HZ={hz}: at most {cap} per bit (HZ/15)')}\n")
+    # The plot's fragments: column numbers, numbers, colours and the names
+    # of vars.gp's variables, never a run's text (a machine's name is a
+    # variable: title machine_0).
+    parts = []
+    for mi in range(len(names)):
+        for hi, hz in enumerate(hzs):
+            for passed in (1, 0):
+                if any(names.index(value(b, "arch")) == mi and int(b["hz"]) == hz
+                       and (entropy.trial(b) == entropy.PASSED) == passed for b, _ in pts):
+                    parts.append(f"dat using ($4=={mi} && $5=={hz} && $6=={passed} ? $1 : NaN):3 with points "
+                                 f"pt {HZ_POINTS[hi % len(HZ_POINTS)][passed]} ps 1.4 "
+                                 f"lc rgb '{entropy.machine_colour(mi)}' notitle")
+    parts += [f"keyentry with points pt 7 ps 1.4 lc rgb '{entropy.machine_colour(mi)}' title machine_{mi}"
+              for mi in range(len(names))]
+    parts += [f"keyentry with points pt {HZ_POINTS[hi % len(HZ_POINTS)][1]} ps 1.4 lc rgb '#000000' "
+              f"title 'HZ={hz}'" for hi, hz in enumerate(hzs)]
+    if pts:
+        parts.append("keyentry with points pt 6 ps 1.4 lc rgb '#000000' title 'open: the trial gave up'")
+    parts += [f"cap_{i} with lines dt 2 lc rgb '#555555' notitle" for i in range(len(caps))]
+    with open_new(d("series.gp")) as f:
+        f.write(f"margin_series = {gp_str(', '.join(parts) or 'NaN notitle')}\n")
+
+
 def main():
     if len(sys.argv) != 3:
         die("usage: plots/prepare.py RUN_DIR DATA_DIR")
@@ -343,6 +405,9 @@ def main():
     d = lambda name: os.path.join(out, name)  # noqa: E731
     with open_new(d("charts")) as f:
         f.write("".join(f"{c}\n" for c in charts_for(raw)))
+    if run_kind(raw) == "entropy":
+        margin_main(run, meta, summary, boots, d)
+        return
     if is_arches(raw):
         arches_main(meta, summary, boots, d)
         return

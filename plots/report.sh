@@ -2,8 +2,10 @@
 # make report: REPORT.md's tables and the committed charts (plots/figures/)
 # from a run, and from the runs of other matrices beside it:
 #   plots/report.sh RUN [--hz DIR] [--guest DIR] [--sources DIR] [--longwait DIR] [--arches DIR]
+#                       [--entropy DIR]
 # Chart 5 comes from the --hz run when given, chart 7 from the --arches run,
-# every other chart of the repository (plots/runlib.py's CHARTS) that RUN
+# chart 8 from the --entropy run (each only from a run that draws it), every
+# other chart of the repository (plots/runlib.py's CHARTS) that RUN
 # has from RUN; a run without plots/ is drawn first (plots/render.sh).
 # A run is untrusted (runs are mailed and copied between machines): its
 # paths are arguments, never code; of its files only the charts of known
@@ -12,7 +14,7 @@
 # charts taken, before REPORT.md is rewritten.
 set -euo pipefail
 die() { echo "plots/report.sh: error: $*" >&2; exit 2; }
-usage="usage: plots/report.sh RUN [--hz DIR] [--guest DIR] [--sources DIR] [--longwait DIR] [--arches DIR]"
+usage="usage: plots/report.sh RUN [--hz DIR] [--guest DIR] [--sources DIR] [--longwait DIR] [--arches DIR] [--entropy DIR]"
 [ $# -ge 1 ] || die "$usage"
 root=$(cd "$(dirname "$0")/.." && pwd)
 run=$1
@@ -20,7 +22,7 @@ shift
 declare -A opt=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	--hz | --guest | --sources | --longwait | --arches)
+	--hz | --guest | --sources | --longwait | --arches | --entropy)
 		if [ $# -lt 2 ] || [ -z "$2" ]; then die "$1 needs a results directory"; fi
 		[ -z "${opt[${1#--}]+set}" ] || die "$1 given twice"
 		opt[${1#--}]=$2
@@ -63,12 +65,21 @@ for name in "${known[@]}"; do
 	7-*)
 		if [ -n "${opt[arches]:-}" ]; then from+=("${opt[arches]}	$name	1"); else from+=("$run	$name	0"); fi
 		;;
+	8-*)
+		if [ -n "${opt[entropy]:-}" ]; then
+			fits "${opt[entropy]}" "$name" ||
+				die "--entropy $(printf '%q' "${opt[entropy]}") is not a run that draws $name (a run of the entropy matrix is: x86_64 and probe-only machines)"
+			from+=("${opt[entropy]}	$name	1")
+		else
+			from+=("$run	$name	0")
+		fi
+		;;
 	*) from+=("$run	$name	0") ;;
 	esac
 done
 
 # A run with no plots/ yet is drawn here (its charts are copied below).
-for d in "$run" "${opt[hz]:-}" "${opt[arches]:-}"; do
+for d in "$run" "${opt[hz]:-}" "${opt[arches]:-}" "${opt[entropy]:-}"; do
 	if [ -n "$d" ] && [ ! -e "$d/plots" ] && [ ! -L "$d/plots" ]; then
 		"$root/plots/render.sh" "$d" || die "drawing the charts of $(printf '%q' "$d") failed: see above"
 	fi
@@ -97,7 +108,7 @@ done
 [ $from_run -gt 0 ] || die "$run/plots holds none of the charts ${known[*]}: draw them first (make plots RUN=...)"
 
 args=()
-for o in hz guest sources longwait arches; do
+for o in hz guest sources longwait arches entropy; do
 	[ -z "${opt[$o]:-}" ] || args+=("--$o=${opt[$o]}")
 done
 python3 "$root/plots/report_tables.py" "${args[@]}" -- "$run" "$root/REPORT.md"

@@ -339,6 +339,34 @@ def read_meta(run):
     return meta
 
 
+def run_setting(run, key):
+    """A setting of a run's run.matrix (the matrix as the runner resolved
+    and wrote it: "key = value" lines, '#' starts a comment; the runner's
+    reader is bench/matrixfile.c), or None when it has no such line. Read
+    as every file of a run is: a regular file, no link, printable text, a
+    key set once."""
+    path = os.path.join(check_path(run), "run.matrix")
+    f = open_run_file(path)
+    with f:
+        try:
+            lines = f.read().splitlines()
+        except UnicodeDecodeError:
+            die(f"{path} is not UTF-8 text (the runner writes it): fix or remove it")
+    found = None
+    for lineno, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].strip()
+        if CONTROL.search(text):
+            die(f"{path} line {lineno} holds a control character: a run.matrix holds printable text only")
+        k, eq, v = text.partition("=")
+        if not text or k.strip() != key:
+            continue
+        if not eq or found is not None:
+            die(f"{path} line {lineno}: {'a second' if eq else 'no value for the'} '{key}' line "
+                "(the runner writes one 'key = value' line per setting)")
+        found = v.strip()
+    return found
+
+
 def release(meta):
     """The kernel release of a run's meta.json, without crngbench's suffix."""
     first = next(iter(meta.get("kernels", {}).values()), {})
@@ -412,11 +440,24 @@ def probe_only_machines():
             for m in r["machines"].split(",")}
 
 
-def is_arches(rows):
-    """Rows of the probe-only machines (the arches matrix): they get chart 7
-    and its table, not charts 1-6 (no cpu models, no systemd)."""
+def run_kind(rows):
+    """Which charts a run's rows (raw.csv) fit: "x86" (the systemd guest
+    alone: charts 1-6), "arches" (probe-only machines alone: chart 7) or
+    "entropy" (both kinds of guest in one run, as bench/entropy.matrix
+    boots: chart 8). Decided by the machines the run booted, a fact of its
+    rows that no setting renames (run.matrix's name can be anything) and
+    that no other axis fakes (a shift or rtc=fixed fits any run): charts
+    1-6 read what only the systemd guest reports, chart 7 sets the x86
+    guest's cells beside none, so a run of both fits neither."""
     machines = probe_only_machines()
-    return any(value(r, "arch") in machines for r in rows)
+    probe = {value(r, "arch") in machines for r in rows}
+    return "entropy" if probe == {True, False} else "arches" if True in probe else "x86"
+
+
+def is_arches(rows):
+    """Rows of the probe-only machines alone (the arches matrix): they get
+    chart 7 and its table, not charts 1-6 (no cpu models, no systemd)."""
+    return run_kind(rows) == "arches"
 
 
 def jitter_rows(rows):
@@ -428,9 +469,9 @@ def jitter_rows(rows):
 
 
 # Every chart, once: its name (plots/<name>.gp, RUN/plots/<name>.png, .svg,
-# .txt), the runs it fits ("x86": a run of the systemd guest; "arches": a
-# run of the other machines) and its place in the mail (post.py: the reads
-# first). prepare.py writes the charts that fit a run into data/charts,
+# .txt), the runs it fits (run_kind(): "x86": a run of the systemd guest;
+# "arches": a run of the other machines; "entropy": a run of both) and its
+# place in the mail (post.py: the reads first). prepare.py writes the charts that fit a run into data/charts,
 # which render.sh and textcharts.py follow.
 CHARTS = {
     "1-nethack": ("x86", 1),
@@ -440,12 +481,13 @@ CHARTS = {
     "5-jitter-vs-hz": ("x86", 4),
     "6-nocounter": ("x86", 2),
     "7-arches": ("arches", 7),
+    "8-trial-margin": ("entropy", 8),
 }
 
 
 def charts_for(rows):
     """The charts that fit a run of these rows, in number order."""
-    fits = "arches" if is_arches(rows) else "x86"
+    fits = run_kind(rows)
     return [c for c, (kind, _) in CHARTS.items() if kind == fits]
 
 

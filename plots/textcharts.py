@@ -235,6 +235,27 @@ def arches(data):
     return out
 
 
+def margin(data):
+    """Chart 8: per machine, a row per CPU speed and HZ: each boot's first
+    jitter trial's samples per bit, 'o' passed, 'x' gave up; the caps
+    HZ/15 as reference columns."""
+    rows = rows_of(os.path.join(data, "margin.dat"))
+    names = [var(data, f"machine_{i}") for i in range(int(var(data, "nmachines") or 0))]
+    refs = [(float(var(data, f"cap_{i}")), var(data, f"caplabel_{i}")) for i in range(int(var(data, "ncaps") or 0))]
+    groups = []
+    for mi, name in enumerate(names):
+        mine = [r for r in rows if int(r[3]) == mi]
+        keys = sorted({(float(r[1]), int(r[4])) for r in mine}, key=lambda k: (-k[0], k[1]))
+        groups.append((name, [(f"{mhz:g} MHz, HZ={hz}",
+                               [(float(r[2]), "o" if r[5] == "1" else "x") for r in mine
+                                if (float(r[1]), int(r[4])) == (mhz, hz)]) for mhz, hz in keys]))
+    if not rows:
+        return ["The jitter trial's margin", "", "no jitter trial logged under icount in this run"]
+    return strip_chart(f"The jitter trial's margin on {var(data, 'kernel_base')}: samples per bit, icount",
+                       "the first trial's samples per bit per boot", groups, refs,
+                       "o: the trial passed (at most the cap)   x: it gave up")
+
+
 def main():
     if len(sys.argv) != 3:
         die("usage: plots/textcharts.py DATA_DIR OUT_DIR")
@@ -251,6 +272,7 @@ def main():
         "6-nocounter": lambda: first_read(data, "nocounter.dat",
                                           "No counter: the first urandom read (qemu64), " + var(data, "clock")),
         "7-arches": lambda: arches(data),
+        "8-trial-margin": lambda: margin(data),
     }
     if set(charts) != set(CHARTS):
         die(f"textcharts.py draws {sorted(charts)} but runlib.CHARTS lists {sorted(CHARTS)}")

@@ -409,18 +409,22 @@ r=$tmp/y/$evil
 fresh "$r"
 ea=$tmp/y/$evil-arches
 rm -rf "$ea" && cp -r tests/fixtures/arches "$ea"
+ee=$tmp/y/$evil-entropy
+rm -rf "$ee" && tests/entropy_run.sh "$tmp/entropy" >/dev/null 2>&1 && cp -r "$tmp/entropy" "$ee"
 out=$(mk post RUN="$r" HZRUN="$r")
 rc=$?
 p=$(pwned)
 [ -z "$p" ] && [ $rc -eq 0 ] && [ -s "$r/post.txt" ] && rendered "$r"
 verdict $? "make post RUN=HZRUN= a name with ; \` \$\$( \$(shell ' and a space runs nothing and writes the mail" \
 	"rc $rc, created: '$p': $(brief "$out")"
-out=$(mk report RUN="$r" HZRUN="$r" GUESTRUN="$r" SOURCESRUN="$r" LONGWAITRUN="$r" ARCHESRUN="$ea")
+out=$(mk report RUN="$r" HZRUN="$r" GUESTRUN="$r" SOURCESRUN="$r" LONGWAITRUN="$r" ARCHESRUN="$ea" ENTROPYRUN="$ee")
 rc=$?
 p=$(pwned)
 [ -z "$p" ] && [ $rc -eq 0 ] && cmp -s "$ea/plots/7-arches.png" "$cl/plots/figures/7-arches.png" &&
-	cmp -s "$r/plots/5-jitter-vs-hz.png" "$cl/plots/figures/5-jitter-vs-hz.png" && grep -qF "e b;touch" "$cl/REPORT.md"
-verdict $? "make report with that name in RUN, HZRUN, GUESTRUN, SOURCESRUN, LONGWAITRUN, ARCHESRUN runs nothing and reports" \
+	cmp -s "$ee/plots/8-trial-margin.png" "$cl/plots/figures/8-trial-margin.png" &&
+	cmp -s "$r/plots/5-jitter-vs-hz.png" "$cl/plots/figures/5-jitter-vs-hz.png" && grep -qF "e b;touch" "$cl/REPORT.md" &&
+	grep -qF "### What ready holds" "$cl/REPORT.md"
+verdict $? "make report with that name in RUN, HZRUN, GUESTRUN, SOURCESRUN, LONGWAITRUN, ARCHESRUN, ENTROPYRUN runs nothing and reports" \
 	"rc $rc, created: '$p': $(brief "$out")"
 
 # A run's file names are not code either: make report copies the charts it
