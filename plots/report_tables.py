@@ -436,7 +436,7 @@ def tables(run):
 
 def main():
     ap = argparse.ArgumentParser(description="Regenerate REPORT.md's tables from runs.")
-    ap.add_argument("run", help="the main run (results/<run>)")
+    ap.add_argument("run", help="the main run (results/<run>), or - to keep REPORT.md's main tables as they are")
     ap.add_argument("report", help="REPORT.md, or - for stdout")
     ap.add_argument("--hz", help="an hz-matrix run: chart 5's table")
     ap.add_argument("--guest", help="a guest-matrix run: the guest's own costs")
@@ -445,12 +445,13 @@ def main():
     ap.add_argument("--arches", help="an arches-matrix run: the revert's architectures")
     ap.add_argument("--entropy", help="an entropy-matrix run: what \"ready\" holds")
     args = ap.parse_args()
-    for d in (args.run, args.hz, args.guest, args.sources, args.longwait, args.arches, args.entropy):
+    for d in (args.run if args.run != "-" else None, args.hz, args.guest, args.sources, args.longwait,
+              args.arches, args.entropy):
         if d and not os.path.exists(os.path.join(d, "summary.csv")):
             die(f"{d}/summary.csv not found (a results/<run> directory?)")
     # Each run's tables live in a block of their own, so a report can be
     # regenerated from the runs at hand and keep the others' tables.
-    blocks = [("main", tables(args.run))]
+    blocks = [("main", tables(args.run))] if args.run != "-" else []
     for name, run, fn in (("hz", args.hz, hz_table), ("sources", args.sources, sources_tables),
                           ("guest", args.guest, guest_table), ("longwait", args.longwait, longwait_tables),
                           ("arches", args.arches, arches_tables), ("entropy", args.entropy, entropy_tables)):

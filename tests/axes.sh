@@ -83,12 +83,8 @@ c=$tmp/checkout
 mkdir -p "$c/kernel" "$c/bench" "$c/build"
 for f in build.sh arches variants; do ln -s "$root/kernel/$f" "$c/kernel/$f"; done
 ln -s "$root/scripts" "$c/scripts"
-cat >"$c/kernel/bases" <<'T'
-# two bases, as kernel/bases will have them
-name  package            tarball                             patches
-6.1   linux-source-6.1   /usr/src/linux-source-6.1.tar.xz    kernel/patches
-6.12  linux-source-6.12  /usr/src/linux-source-6.12.tar.xz   kernel/patches-6.12
-T
+# the real table: two bases now (6.1, 6.12), all their columns
+cp "$root/kernel/bases" "$c/kernel/bases"
 printf 'name = two\nbase = 6.1,6.12\nvariant = stock\n' >"$c/bench/two.matrix"
 : >"$c/build/guest.cpio"
 export CRNGBENCH_CACHE=$tmp/cache
@@ -165,7 +161,8 @@ for b in 6.1 6.12; do for v in legacy block block-v0; do
 	d=$(cd "$c" && KERNEL_BASE=$b kernel/build.sh --where "$v")
 	mkdir -p "$d" && : >"$d/bzImage"
 done; done
-out=$(crun --matrix "$root/bench/bases.matrix" --out "$tmp/bases" --seed 1 --dry-run 2>&1)
+# (its x86 cells: the other machines' need their real kernels to be checked)
+out=$(crun --matrix "$root/bench/bases.matrix" --set arch=x86_64 --out "$tmp/bases" --seed 1 --dry-run 2>&1)
 n=$(sed -n 's/^matrix bases: .*(shard 1\/1: \([0-9]*\)).*/\1/p' <<<"$out")
 kern=$(grep -o -- "-kernel $CRNGBENCH_CACHE/kernels/[^/]*/" <<<"$out" | sort -u | wc -l)
 [ -n "$n" ] && [ "$n" -le 600 ] && [ "$n" -ge 100 ] && [ "$kern" = 2 ] && [ ! -e "$tmp/bases" ] &&
