@@ -34,17 +34,17 @@ collect "kernel input checks" tests/kernel_inputs.sh
 # (the default base's kernels are the ones booted below).
 kernels_ok=1
 for b in $(scripts/table.sh --keys kernel/bases); do
-	log=$out/kernel-build-$b.log
-	if make kernels MATRIX=quick VARIANTS="$variants" HZ=250 KERNEL_BASE="$b" >"$log" 2>&1; then
+	klog=$out/kernel-build-$b.log
+	if make kernels MATRIX=quick VARIANTS="$variants" HZ=250 KERNEL_BASE="$b" >"$klog" 2>&1; then
 		pass "kernel: all variants build on base $b ($variants)"
-		if grep -n -m 3 -E "Entering directory|Leaving directory" "$log" >"$out/chatter.txt"; then
+		if grep -n -m 3 -E "Entering directory|Leaving directory" "$klog" >"$out/chatter.txt"; then
 			fail "kernel: make kernels printed make's directory chatter: $(tr '\n' ' ' <"$out/chatter.txt")"
 		else
-			pass "kernel: make kernels prints no make chatter, one line per variant (base $b: $(grep -c -E 'up to date|built in' "$log") kernels)"
+			pass "kernel: make kernels prints no make chatter, one line per variant (base $b: $(grep -c -E 'up to date|built in' "$klog") kernels)"
 		fi
 		collect "kernel release strings ($b)" tests/kernel_release.sh "$(KERNEL_BASE=$b kernel/build.sh --kernels-dir)" "$variants"
 	else
-		fail "kernel: build failed on base $b: $(tail -n 5 "$log" | tr '\n' ' ')"
+		fail "kernel: build failed on base $b: $(tail -n 5 "$klog" | tr '\n' ' ')"
 		[ "$b" != "$(scripts/table.sh --keys kernel/bases | head -n 1)" ] || kernels_ok=0
 	fi
 	# the probe-only machines of the bases matrix (versatilepb, q800, m68k
@@ -75,6 +75,7 @@ if [ "$kernels_ok" = 1 ]; then
 		"$kernels" "$out/boots"
 	collect "icount" tests/icount.sh
 	collect "determinism" tests/determinism.sh
+	collect "both bases booted" tests/bases_boots.sh
 	collect "resume" tests/resume.sh
 	collect "shards" tests/shards.sh
 else
