@@ -47,8 +47,11 @@ while [ $# -gt 0 ]; do
 		# the one whose machines column names it (kernel/arches)
 		f=bench/$2.matrix
 		[ -f "$f" ] || { echo "scripts/deps.sh: error: no matrix '$2' (bench/*.matrix)" >&2; exit 2; }
+		# the base axis: each base's source package (kernel/bases)
 		for b in $(axis_of "$f" base | tr ',' ' '); do
-			pkgs+=("$(base_pkg "$b" "$f")")
+			p=$(base_pkg "$b" "$f") || exit 2
+			echo "[deps] base $b needs: $p"
+			pkgs+=("$p")
 		done
 		for m in $(axis_of "$f" arch | tr ',' ' '); do
 			k=
