@@ -383,6 +383,40 @@ def margin_main(run, meta, summary, boots, d):
     parts += [f"cap_{i} with lines dt 2 lc rgb '#555555' notitle" for i in range(len(caps))]
     with open_new(d("series.gp")) as f:
         f.write(f"margin_series = {gp_str(', '.join(parts) or 'NaN notitle')}\n")
+    distinct_panel(run, summary, boots, d)
+
+
+def distinct_panel(run, summary, boots, d):
+    """Chart 8's lower panel: what ready holds. Per cell whose boots
+    recorded digests of the first /dev/urandom read (summary.csv's
+    digests_distinct of digests_n, counted by the runner), the share of
+    distinct outputs: 1/n is every boot the same, 1 every boot different.
+    Cells grouped by machine, in the tables' order; a colour per
+    accelerator, filled for rtc=fixed, open for rtc=host."""
+    cells = {}
+    for r in summary:
+        if r.get("digests_n"):
+            cells.setdefault(entropy.cell_key(r), r)
+    names = entropy.machines(list(cells.values()))
+    order = sorted(cells.values(), key=lambda r: (names.index(value(r, "arch")), entropy.condition_rank(r),
+                                                   r["accel"], -(entropy.cpu_mhz(r, run) or 0),
+                                                   int(r["hz"]), value(r, "rtc")))
+    x, centers, last = 0, {}, None
+    with open_new(d("distinct.dat")) as f:
+        f.write("# x share accel(0 icount, 1 other) rtc(0 host, 1 fixed) k n\n")
+        for r in order:
+            m = value(r, "arch")
+            x += 2 if last is not None and m != last else 1
+            last = m
+            centers.setdefault(m, []).append(x)
+            k, n = int(r["digests_distinct"]), int(r["digests_n"])
+            f.write(f"{x} {k / n:.4f} {0 if r['accel'] == 'icount' else 1} "
+                    f"{1 if value(r, 'rtc') == 'fixed' else 0} {k} {n}\n")
+    with open_new(d("distinct.gp")) as f:
+        f.write(f"ndcells = {len(order)}\nndmachines = {len(names)}\nxdmax = {x + 1}\n")
+        for i, m in enumerate(names):
+            c = centers.get(m, [0])
+            f.write(f"dmachine_{i} = {gp_str(m)}\ndcenter_{i} = {sum(c) / len(c):g}\n")
 
 
 def main():

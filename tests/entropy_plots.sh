@@ -63,6 +63,27 @@ assert {(25, 0), (3, 1), (1, 1)} <= {(p, s) for _, p, _, s, _ in got} and {500, 
 PY
 verdict $? "chart 8 draws every icount boot with a logged trial once, at its samples per bit, 1000>>shift MHz (auto: the run's icount shift) and its outcome" "chart 8's points are not the boots of raw.csv"
 
+# chart 8's lower panel: per cell with digests, k of n from raw.csv's own
+# digests (counted here), as the share drawn, its accelerator and rtc
+# (the copy drawn above)
+python3 - "$tmp/r1" <<'PY'
+import sys, collections
+from tests.expect import table
+run = sys.argv[1]
+cells = collections.defaultdict(list)
+for r in table(run, "raw.csv"):
+    if r["status"] in ("ok", "censored") and r["urandom_digest"]:
+        cells[tuple(r[a] for a in ("arch", "variant", "hz", "accel", "cpu", "nocounter", "virtio_rng", "bootseed", "rtc", "shift", "trust_cpu", "timer", "smp", "reads", "trace", "seed", "base"))].append(r)
+want = sorted((len({r["urandom_digest"] for r in v}), len(v), 0 if k[3] == "icount" else 1, 1 if k[8] == "fixed" else 0)
+              for k, v in cells.items())
+got = sorted((int(l.split()[4]), int(l.split()[5]), int(l.split()[2]), int(l.split()[3]))
+             for l in open(run + "/plots/data/distinct.dat") if not l.startswith("#"))
+assert want and got == want, (got, want)
+assert all(abs(float(l.split()[1]) - int(l.split()[4]) / int(l.split()[5])) < 1e-3
+           for l in open(run + "/plots/data/distinct.dat") if not l.startswith("#"))
+PY
+verdict $? "chart 8's lower panel draws each cell's distinct first outputs (k of n from raw.csv's digests), its accelerator and rtc" "chart 8's distinct-outputs panel differs from raw.csv's digests"
+
 # --- the tables, cell by cell -------------------------------------------------------
 python3 - "$run" <<'PY'
 import subprocess, sys
