@@ -6,7 +6,7 @@ condition in words, accelerator, vCPUs) that both bases booted.
 
 Nothing here computes a statistic: medians and CIs are summary.csv's (the
 runner's); the chart's points are raw.csv's boots as they are."""
-from runlib import WORDS, die, value, variants, varying
+from runlib import WORDS, die, probe_only_machines, value, variants, varying
 import entropy
 
 # The axes a cell is named by (its condition in words, or a column of its
@@ -42,9 +42,10 @@ def extra_axes(rows):
 def condition_words(r, extra=()):
     """What decides readiness in a cell: RDRAND (cpu=max), the TSC counter,
     no counter (the knob) with the tick that then feeds the CRNG, or a
-    probe-only machine's own clock."""
+    probe-only machine's own clock (kernel/arches names those machines;
+    any other is the systemd guest's, x86)."""
     cpu, timer = value(r, "cpu"), value(r, "timer")
-    if value(r, "arch") != "x86_64":
+    if value(r, "arch") in probe_only_machines():
         words = ["own clock"]
     elif cpu == "max":
         words = ["RDRAND (cpu=max)"]

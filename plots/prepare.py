@@ -361,7 +361,9 @@ def bases_main(meta, summary, boots, d):
                                  f"{1 if r['first_urandom_censored'] == '1' else 0} {label(text)}\n")
             f.write(f"panel_{p} = {gp_str(CLOCK_WORDS[acc])}\nngroups_{p} = {len(cells)}\n")
             for i, c in enumerate(cells):
-                f.write(f"g{p}_{i} = {tic_str(f'{c[0]}, {c[1]}, {c[2]}' + (f', {c[4]} vCPUs' if c[4] != '1' else ''))}\n")
+                text = f"{c[0]}, {c[1]}, {c[2]}" + (f", {c[4]} vCPUs" if c[4] != "1" else "")
+                # a tick label longer than the panel's margin can hold makes gnuplot warn: cut, marked
+                f.write(f"g{p}_{i} = {tic_str(text if len(text) <= 60 else text[:59] + '~')}\n")
             rows = [l.split() for l in open(d(f"bases_{p}.dat")) if not l.startswith("#")]
             parts = [f"dat using ($2=={bi} && $4==0 ? $1 : NaN):3 with points pt 7 ps 0.8 "
                      f"lc rgb '{BASE_COLOURS[bi % len(BASE_COLOURS)]}' title base_{bi}"
