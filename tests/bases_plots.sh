@@ -58,7 +58,8 @@ for b in body:
 assert "1.5" in seen and "censored" in seen, seen
 PY
 )
-[ $? -eq 0 ] && [ $rc -eq 0 ]
+prc=$?
+[ $prc -eq 0 ] && [ $rc -eq 0 ]
 verdict $? "the table's 6.12 / 6.1 is the ratio of summary.csv's first-read medians, 'censored' where either median is" \
 	"rc $rc: $(brief "$(tail -n 2 <<<"$why")") $(brief "$out")"
 
