@@ -86,7 +86,7 @@ help:
 	@echo "  make plan        MATRIX's boots and estimated host time per arch and accelerator"
 	@echo "                   (from the runs in plots/runs/ and the fixtures; plots/estimate.py)"
 	@echo "  make plots       render charts for RUN=<results dir> (default results/latest)"
-	@echo "  make report      REPORT.md tables and plots/figures from RUN (and HZRUN, GUESTRUN, SOURCESRUN, LONGWAITRUN, ARCHESRUN, ENTROPYRUN)"
+	@echo "  make report      REPORT.md tables and plots/figures from RUN (and HZRUN, GUESTRUN, SOURCESRUN, LONGWAITRUN, ARCHESRUN, ENTROPYRUN, BASESRUN)"
 	@echo "  make unit        the fast tier: unit tests (plain, ASan+UBSan), fuzz smoke,"
 	@echo "                   the runner against tests/fake-qemu, plots on the fixture (< 1 min)"
 	@echo "  make post        RUN/post.txt (plain-text mail) and post.mbox (charts attached)"
@@ -213,7 +213,7 @@ WITH_RUNNER = CRNGBENCH_RUNNER=$(abspath $(RUNNER))
 # ($(value), so a $(shell ...) in it is not run), single-quoted. A newline
 # would end the recipe line there: refused. They are not exported (make
 # would expand a command-line value to put it into the environment).
-RUN_VARS := RUN HZRUN GUESTRUN SOURCESRUN LONGWAITRUN ARCHESRUN ENTROPYRUN
+RUN_VARS := RUN HZRUN GUESTRUN SOURCESRUN LONGWAITRUN ARCHESRUN ENTROPYRUN BASESRUN
 define newline
 
 
@@ -242,13 +242,15 @@ LONGWAITRUN ?=
 ARCHESRUN ?=
 # What "ready" holds (chart 8 and its tables) from ENTROPYRUN (MATRIX=entropy).
 ENTROPYRUN ?=
+# The kernel bases side by side (chart 9 and its table) from BASESRUN (MATRIX=bases).
+BASESRUN ?=
 # plots/report.sh checks every chart it copies (a file of the run, by its
 # known name, never a link or a FIFO) before REPORT.md is rewritten.
 unexport $(RUN_VARS)
 report: runner
 	$(WITH_RUNNER) plots/report.sh $(call q,RUN) $(call qopt,hz,HZRUN) $(call qopt,guest,GUESTRUN) \
 		$(call qopt,sources,SOURCESRUN) $(call qopt,longwait,LONGWAITRUN) $(call qopt,arches,ARCHESRUN) \
-		$(call qopt,entropy,ENTROPYRUN)
+		$(call qopt,entropy,ENTROPYRUN) $(call qopt,bases,BASESRUN)
 
 # A plain-text mail of RUN (and HZRUN's CONFIG_HZ table): RUN/post.txt,
 # post.mbox. The charts are drawn again first: a run from elsewhere may

@@ -26,6 +26,7 @@ from runlib import (CLOCK_WORDS, CONTROL, JITTER_TICKS, charts_for, check_path, 
                     headline_accel, is_arches, jitter_rows, kernel_base, measured, open_new, pick, read_meta,
                     read_table, refuse_link, release, run_kind, summary_rows, value, variants, varying)
 
+import bases
 import entropy
 
 MS = 1e-6
@@ -325,6 +326,54 @@ def arches_main(meta, summary, boots, d):
             sf.write(f"arches_{p} = {gp_str(series_arches(d(f'arches_{p}.dat')))}\n")
 
 
+# Chart 9: a colour per kernel base (the older first).
+BASE_COLOURS = ["#4477aa", "#cc6677", "#228833", "#aa7733"]
+
+
+def bases_main(meta, summary, boots, d):
+    """A run of two or more kernel bases: chart 9 only, a panel per clock:
+    per cell (machine, variant, condition, vCPUs), every boot's first
+    urandom read's return from kernel start, each base beside the other;
+    black: still waiting at the read's budget."""
+    names = bases.bases(boots)
+    extra = bases.extra_axes(boots)
+    panels = [a for a in ("icount", "tcg") if any(r["accel"] == a for r in boots)]
+    with open_new(d("vars.gp")) as f, open_new(d("series.gp")) as sf:
+        f.write(f"caption = {gp_str(caption(meta, summary))}\nnbases = {len(names)}\n")
+        f.write(f"npanels = {len(panels)}\nfloor_ms = {FLOOR_MS}\n")
+        f.write(f"bases_title = {gp_str(' against '.join(names))}\n")
+        for i, b in enumerate(names):
+            f.write(f"base_{i} = {gp_str(b)}\n")
+        for p, acc in enumerate(panels):
+            mine = [r for r in boots if r["accel"] == acc]
+            cells = sorted({bases.cell(r, extra) for r in mine}, key=bases.cell_order({bases.cell(r, extra) for r in mine}))
+            with open_new(d(f"bases_{p}.dat")) as df:
+                df.write("# x base_index first_ms censored group\n")
+                for gi, c in enumerate(cells):
+                    text = f"{c[0]}, {c[1]}, {c[2]}" + (f", {c[4]} vCPUs" if c[4] != "1" else "")
+                    for r in (r for r in mine if bases.cell(r, extra) == c):
+                        e = num(r, "first_urandom_end_ns")
+                        if e is None:
+                            continue
+                        bi = names.index(value(r, "base"))
+                        x = gi * (len(names) + 1) + bi + ((int(r["rep"]) % 5) - 2) * 0.06
+                        df.write(f"{x:.2f} {bi} {max(e * MS, FLOOR_MS):.4f} "
+                                 f"{1 if r['first_urandom_censored'] == '1' else 0} {label(text)}\n")
+            f.write(f"panel_{p} = {gp_str(CLOCK_WORDS[acc])}\nngroups_{p} = {len(cells)}\n")
+            for i, c in enumerate(cells):
+                text = f"{c[0]}, {c[1]}, {c[2]}" + (f", {c[4]} vCPUs" if c[4] != "1" else "")
+                # a tick label longer than the panel's margin can hold makes gnuplot warn: cut, marked
+                f.write(f"g{p}_{i} = {tic_str(text if len(text) <= 60 else text[:59] + '~')}\n")
+            rows = [l.split() for l in open(d(f"bases_{p}.dat")) if not l.startswith("#")]
+            parts = [f"dat using ($2=={bi} && $4==0 ? $1 : NaN):3 with points pt 7 ps 0.8 "
+                     f"lc rgb '{BASE_COLOURS[bi % len(BASE_COLOURS)]}' title base_{bi}"
+                     for bi in range(len(names)) if any(r[1] == str(bi) and r[3] == "0" for r in rows)]
+            if any(r[3] == "1" for r in rows):
+                parts.append("dat using ($4==1 ? $1 : NaN):3 with points pt 9 ps 1.2 lc rgb '#000000' "
+                             "title 'still waiting at the read budget'")
+            sf.write(f"bases_{p} = {gp_str(', '.join(parts) or 'dat using (NaN):(NaN) notitle')}\n")
+
+
 # Chart 8: a point shape per HZ (open: the first trial gave up; filled:
 # it passed), gnuplot's point types in pairs (open, filled).
 HZ_POINTS = [(6, 7), (4, 5), (8, 9), (10, 11), (12, 13), (14, 15)]
@@ -439,6 +488,9 @@ def main():
     d = lambda name: os.path.join(out, name)  # noqa: E731
     with open_new(d("charts")) as f:
         f.write("".join(f"{c}\n" for c in charts_for(raw)))
+    if run_kind(raw) == "bases":
+        bases_main(meta, summary, boots, d)
+        return
     if run_kind(raw) == "entropy":
         margin_main(run, meta, summary, boots, d)
         return

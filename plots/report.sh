@@ -2,9 +2,9 @@
 # make report: REPORT.md's tables and the committed charts (plots/figures/)
 # from a run, and from the runs of other matrices beside it:
 #   plots/report.sh RUN [--hz DIR] [--guest DIR] [--sources DIR] [--longwait DIR] [--arches DIR]
-#                       [--entropy DIR]
+#                       [--entropy DIR] [--bases DIR]
 # Chart 5 comes from the --hz run when given, chart 7 from the --arches run,
-# chart 8 from the --entropy run (each only from a run that draws it), every
+# chart 8 from the --entropy run, chart 9 from the --bases run (each only from a run that draws it), every
 # other chart of the repository (plots/runlib.py's CHARTS) that RUN
 # has from RUN; a run without plots/ is drawn first (plots/render.sh).
 # A run is untrusted (runs are mailed and copied between machines): its
@@ -14,7 +14,7 @@
 # charts taken, before REPORT.md is rewritten.
 set -euo pipefail
 die() { echo "plots/report.sh: error: $*" >&2; exit 2; }
-usage="usage: plots/report.sh RUN [--hz DIR] [--guest DIR] [--sources DIR] [--longwait DIR] [--arches DIR] [--entropy DIR]"
+usage="usage: plots/report.sh RUN [--hz DIR] [--guest DIR] [--sources DIR] [--longwait DIR] [--arches DIR] [--entropy DIR] [--bases DIR]"
 [ $# -ge 1 ] || die "$usage"
 root=$(cd "$(dirname "$0")/.." && pwd)
 run=$1
@@ -22,7 +22,7 @@ shift
 declare -A opt=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	--hz | --guest | --sources | --longwait | --arches | --entropy)
+	--hz | --guest | --sources | --longwait | --arches | --entropy | --bases)
 		if [ $# -lt 2 ] || [ -z "$2" ]; then die "$1 needs a results directory"; fi
 		[ -z "${opt[${1#--}]+set}" ] || die "$1 given twice"
 		opt[${1#--}]=$2
@@ -74,12 +74,21 @@ for name in "${known[@]}"; do
 			from+=("$run	$name	0")
 		fi
 		;;
+	9-*)
+		if [ -n "${opt[bases]:-}" ]; then
+			fits "${opt[bases]}" "$name" ||
+				die "--bases $(printf '%q' "${opt[bases]}") is not a run that draws $name (a run of the bases matrix is: more than one kernel base)"
+			from+=("${opt[bases]}	$name	1")
+		else
+			from+=("$run	$name	0")
+		fi
+		;;
 	*) from+=("$run	$name	0") ;;
 	esac
 done
 
 # A run with no plots/ yet is drawn here (its charts are copied below).
-for d in "$run" "${opt[hz]:-}" "${opt[arches]:-}" "${opt[entropy]:-}"; do
+for d in "$run" "${opt[hz]:-}" "${opt[arches]:-}" "${opt[entropy]:-}" "${opt[bases]:-}"; do
 	if [ -n "$d" ] && [ ! -e "$d/plots" ] && [ ! -L "$d/plots" ]; then
 		"$root/plots/render.sh" "$d" || die "drawing the charts of $(printf '%q' "$d") failed: see above"
 	fi
@@ -108,7 +117,7 @@ done
 [ $from_run -gt 0 ] || die "$run/plots holds none of the charts ${known[*]}: draw them first (make plots RUN=...)"
 
 args=()
-for o in hz guest sources longwait arches entropy; do
+for o in hz guest sources longwait arches entropy bases; do
 	[ -z "${opt[$o]:-}" ] || args+=("--$o=${opt[$o]}")
 done
 python3 "$root/plots/report_tables.py" "${args[@]}" -- "$run" "$root/REPORT.md"

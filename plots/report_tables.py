@@ -4,6 +4,7 @@
     plots/report_tables.py RUN_DIR REPORT.md|- [--hz HZ_RUN_DIR] [--guest GUEST_RUN_DIR]
                            [--sources SOURCES_RUN_DIR] [--longwait LONGWAIT_RUN_DIR]
                            [--arches ARCHES_RUN_DIR] [--entropy ENTROPY_RUN_DIR]
+                           [--bases BASES_RUN_DIR]
 
 Replaces the text between "<!-- tables:begin -->" and "<!-- tables:end -->"
 in REPORT.md, so the numbers can never drift from the data. With "-" as the
@@ -22,6 +23,7 @@ from runlib import (CLOCK_WORDS, JITTER_TICKS, condition, die, headline_accel, j
                     kernel_base, measured, pick, read_meta, read_table, value, variants, varying)
 from runlib import summary_rows as _summary_rows
 
+import bases
 import entropy
 
 
@@ -389,6 +391,58 @@ def entropy_tables(run):
     return "\n".join(out) + "\n"
 
 
+def ratio_text(old, new):
+    """The newer base's median over the older's, or why there is none:
+    both measured and neither median censored (a bound is no time)."""
+    for r in (old, new):
+        if r is None or r["n"] == "0" or r["median_ms"] == "":
+            return "not measured on both"
+    if "1" in (old["median_censored"], new["median_censored"]):
+        return "censored"
+    if float(old["median_ms"]) == 0:
+        return "0 ms on the older base"
+    return f"{float(new['median_ms']) / float(old['median_ms']):.3g}"
+
+
+def bases_tables(run):
+    """The kernel bases side by side (the bases matrix): per cell, each
+    base's first /dev/urandom read's return and CRNG ready, and the ratio
+    of the first read's medians. plots/bases.py names cells and bases, as
+    chart 9 does."""
+    rows = _summary_rows(run)
+    olds = bases.bases(rows)
+    if len(olds) != 2:
+        die(f"{run}: --bases takes a run of two kernel bases (bench/bases.matrix); this one has "
+            f"{', '.join(olds) or 'none'}")
+    old, new = olds
+    extra = bases.extra_axes(rows)
+    by = {}
+    for r in rows:
+        if r["measure"] in ("first_urandom_return", "crng_ready"):
+            key = (bases.cell(r, extra), value(r, "base"), r["measure"])
+            if key in by:
+                die(f"{run}/summary.csv: two rows for {key}: cells would merge")
+            by[key] = r
+    cells = sorted({k[0] for k in by}, key=bases.cell_order({k[0] for k in by}))
+    head = [f"first read returned, {md(old)}", f"first read returned, {md(new)}",
+            f"CRNG ready, {md(old)}", f"CRNG ready, {md(new)}", f"{md(new)} / {md(old)}"]
+    out = [f"### {md(old)} against {md(new)} (run {run_name(run)})\n",
+           "median ms from kernel start [95% bootstrap CI of the median], each base's own boots "
+           "(summary.csv); '>': still waiting at the bound in at least half the boots; "
+           f"{md(new)} / {md(old)}: the first read's medians, where both are measured and neither is censored\n",
+           row("machine", "variant", "condition", "accel", "vCPUs", *head),
+           "|---|---|---|---|---|" + "---|" * len(head)]
+    cellfmt = lambda r: "" if r is None else f"{fmt(r)}; n={r['n']}" + (  # noqa: E731
+        f" ({r['censored']} censored)" if r["censored"] not in ("0", "") else "")
+    for c in cells:
+        got = {(b, m): by.get((c, b, m)) for b in olds for m in ("first_urandom_return", "crng_ready")}
+        out.append(row(md(c[0]), md(c[1]), md(c[2]), md(c[3]), md(c[4]),
+                       cellfmt(got[(old, "first_urandom_return")]), cellfmt(got[(new, "first_urandom_return")]),
+                       cellfmt(got[(old, "crng_ready")]), cellfmt(got[(new, "crng_ready")]),
+                       ratio_text(got[(old, "first_urandom_return")], got[(new, "first_urandom_return")])))
+    return "\n".join(out) + "\n"
+
+
 def tables(run):
     rows = summary_rows(run)
     meta = read_meta(run)
@@ -444,9 +498,10 @@ def main():
     ap.add_argument("--longwait", help="a longwait-matrix run: minutes without a counter, icount")
     ap.add_argument("--arches", help="an arches-matrix run: the revert's architectures")
     ap.add_argument("--entropy", help="an entropy-matrix run: what \"ready\" holds")
+    ap.add_argument("--bases", help="a bases-matrix run: the kernel bases side by side")
     args = ap.parse_args()
     for d in (args.run if args.run != "-" else None, args.hz, args.guest, args.sources, args.longwait,
-              args.arches, args.entropy):
+              args.arches, args.entropy, args.bases):
         if d and not os.path.exists(os.path.join(d, "summary.csv")):
             die(f"{d}/summary.csv not found (a results/<run> directory?)")
     # Each run's tables live in a block of their own, so a report can be
@@ -454,7 +509,8 @@ def main():
     blocks = [("main", tables(args.run))] if args.run != "-" else []
     for name, run, fn in (("hz", args.hz, hz_table), ("sources", args.sources, sources_tables),
                           ("guest", args.guest, guest_table), ("longwait", args.longwait, longwait_tables),
-                          ("arches", args.arches, arches_tables), ("entropy", args.entropy, entropy_tables)):
+                          ("arches", args.arches, arches_tables), ("entropy", args.entropy, entropy_tables),
+                          ("bases", args.bases, bases_tables)):
         if run:
             blocks.append((name, fn(run)))
     if args.report == "-":

@@ -448,7 +448,12 @@ def run_kind(rows):
     rows that no setting renames (run.matrix's name can be anything) and
     that no other axis fakes (a shift or rtc=fixed fits any run): charts
     1-6 read what only the systemd guest reports, chart 7 sets the x86
-    guest's cells beside none, so a run of both fits neither."""
+    guest's cells beside none, so a run of both fits neither. A run of
+    more than one kernel base (bench/bases.matrix) is "bases" (chart 9),
+    whichever machines it booted: the others' charts set one base's cells
+    beside each other, and would merge the bases' (checked first)."""
+    if len({value(r, "base") for r in rows}) > 1:
+        return "bases"
     machines = probe_only_machines()
     probe = {value(r, "arch") in machines for r in rows}
     return "entropy" if probe == {True, False} else "arches" if True in probe else "x86"
@@ -470,7 +475,8 @@ def jitter_rows(rows):
 
 # Every chart, once: its name (plots/<name>.gp, RUN/plots/<name>.png, .svg,
 # .txt), the runs it fits (run_kind(): "x86": a run of the systemd guest;
-# "arches": a run of the other machines; "entropy": a run of both) and its
+# "arches": a run of the other machines; "entropy": a run of both;
+# "bases": a run of two kernel bases) and its
 # place in the mail (post.py: the reads first). prepare.py writes the charts that fit a run into data/charts,
 # which render.sh and textcharts.py follow.
 CHARTS = {
@@ -482,6 +488,7 @@ CHARTS = {
     "6-nocounter": ("x86", 2),
     "7-arches": ("arches", 7),
     "8-trial-margin": ("entropy", 8),
+    "9-bases": ("bases", 9),
 }
 
 

@@ -256,6 +256,27 @@ def margin(data):
                        "o: the trial passed (at most the cap)   x: it gave up")
 
 
+def bases_chart(data):
+    """Chart 9: per cell, a row per kernel base: each boot's first urandom
+    read's return, 'o', '>' still waiting at the budget; a block per clock."""
+    out = []
+    names = [var(data, f"base_{i}") for i in range(int(var(data, "nbases") or 0))]
+    for p in range(int(var(data, "npanels") or 0)):
+        rows = rows_of(os.path.join(data, f"bases_{p}.dat"))
+        groups = []
+        for g in dict.fromkeys(r[4] for r in rows):
+            per = []
+            for bi in sorted({int(r[1]) for r in rows if r[4] == g}):
+                per.append((f"Linux {names[bi] if bi < len(names) else bi}",
+                            [(float(r[2]), ">" if r[3] == "1" else "o") for r in rows if r[4] == g and int(r[1]) == bi]))
+            groups.append((g, per))
+        out += ([""] if out else []) + strip_chart(
+            f"Linux {var(data, 'bases_title')}: {var(data, f'panel_{p}')}",
+            "the first urandom read returned, guest ms from kernel start", groups, [(750, "750 ms, the complaint")],
+            "o: returned   >: still waiting at the read budget")
+    return out
+
+
 def main():
     if len(sys.argv) != 3:
         die("usage: plots/textcharts.py DATA_DIR OUT_DIR")
@@ -273,6 +294,7 @@ def main():
                                           "No counter: the first urandom read (qemu64), " + var(data, "clock")),
         "7-arches": lambda: arches(data),
         "8-trial-margin": lambda: margin(data),
+        "9-bases": lambda: bases_chart(data),
     }
     if set(charts) != set(CHARTS):
         die(f"textcharts.py draws {sorted(charts)} but runlib.CHARTS lists {sorted(CHARTS)}")

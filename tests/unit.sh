@@ -65,6 +65,7 @@ collect "kernel build progress" tests/kernel_progress.sh
 collect "fact tables and their reader" tests/tables.sh
 collect "hostile and damaged results directories" tests/hostile_plots.sh
 collect "chart 8 and the entropy tables" tests/entropy_plots.sh
+collect "chart 9 and the bases table" tests/bases_plots.sh
 collect "digests of what the reads returned, in results directories" tests/digests.sh
 collect "the kernels of the planned cells" tests/planned_kernels.sh
 collect "the plan and its estimated host time" tests/estimate.sh

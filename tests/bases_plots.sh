@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Chart 9 and REPORT.md's "6.1 against 6.12" table on a small two-base run
+# (tests/bases_run.sh: the runner against tests/fake-qemu): the run is
+# told from the others by its two bases and gets chart 9 alone; each
+# table row's numbers and its ratio are worked out here from summary.csv
+# with the csv module, never by plots/; a hostile machine name runs
+# nothing and breaks no table; report.sh --bases fills its block.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+root=$PWD
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { echo "PASS: bases plots: $*"; }
+bad() { echo "FAIL: bases plots: $*"; }
+verdict() { if [ "$1" -eq 0 ]; then ok "$2"; else bad "$2: $3"; fi; }
+brief() { head -c 300 <<<"$1" | tr '\n' ' '; }
+run=$tmp/bases
+if ! out=$(tests/bases_run.sh "$run" 2>&1); then
+	bad "the synthetic bases run could not be made: $(brief "$out")"
+	exit 0
+fi
+
+cp -r "$run" "$tmp/r1"
+out=$(plots/render.sh "$tmp/r1" 2>&1)
+rc=$?
+listed=$(tr '\n' ' ' <"$tmp/r1/plots/data/charts" 2>/dev/null)
+wide=$(awk 'length > 80' "$tmp/r1/plots/9-bases.txt" 2>/dev/null | wc -l)
+[ $rc -eq 0 ] && [ "$listed" = "9-bases " ] && [ -s "$tmp/r1/plots/9-bases.png" ] && [ -s "$tmp/r1/plots/9-bases.svg" ] &&
+	[ "$wide" -eq 0 ] && grep -q "Linux 6.12" "$tmp/r1/plots/9-bases.txt"
+verdict $? "a run of two bases (x86_64 and a probe-only machine) draws chart 9 alone, PNG, SVG and text, without gnuplot warnings" \
+	"rc $rc, charts '$listed', $wide wide lines: $(brief "$out")"
+
+out=$(python3 plots/report_tables.py - - --bases "$run" 2>&1)
+rc=$?
+printf '%s\n' "$out" >"$tmp/t.md"
+why=$(python3 - "$run" "$tmp/t.md" 2>&1 <<'PY'
+import sys
+from tests.expect import table
+run, md = sys.argv[1:]
+summ = table(run, "summary.csv")
+rows = [[c.strip() for c in l.strip().strip("|").split(" | ")] for l in open(md) if l.startswith("| ") and "---" not in l]
+head, body = rows[0], rows[1:]
+assert head[-1] == "6.12 / 6.1", head
+assert len(body) == 4, body
+seen = set()
+for b in body:
+    arch, cpu = b[0], {"RDRAND (cpu=max)": "max"}.get(b[2], "default" if b[0] != "x86_64" else "qemu64")
+    knob = "on" if b[2].startswith("no counter") else "off"
+    m = {base: next(r for r in summ if r["arch"] == arch and r["cpu"] == cpu and r["nocounter"] == knob
+                    and r["base"] == base and r["measure"] == "first_urandom_return") for base in ("6.1", "6.12")}
+    if "1" in (m["6.1"]["median_censored"], m["6.12"]["median_censored"]):
+        want = "censored"
+    else:
+        want = f"{float(m['6.12']['median_ms']) / float(m['6.1']['median_ms']):.3g}"
+    assert b[-1] == want, (b, want)
+    assert b[5].startswith((">" if m["6.1"]["median_censored"] == "1" else "") + f"{float(m['6.1']['median_ms']):.0f}"), b
+    seen.add(want)
+assert "1.5" in seen and "censored" in seen, seen
+PY
+)
+prc=$?
+[ $prc -eq 0 ] && [ $rc -eq 0 ]
+verdict $? "the table's 6.12 / 6.1 is the ratio of summary.csv's first-read medians, 'censored' where either median is" \
+	"rc $rc: $(brief "$(tail -n 2 <<<"$why")") $(brief "$out")"
+
+# A hostile machine name: drawn and tabled as text, running nothing.
+h=$tmp/hostile
+cp -r "$run" "$h"
+mkdir -p "$tmp/pw"
+# shellcheck disable=SC2016 # the backquotes are the attack, kept literal
+evil='x86`touch${IFS}'"$tmp"'/pw/PWNED`'"'"'@caption|<b>m</b>[l](javascript:x)%g'
+python3 - "$h" "$evil" <<'PY'
+import csv, sys
+d, evil = sys.argv[1:]
+for name in ("raw.csv", "summary.csv"):
+    with open(f"{d}/{name}", newline="") as f:
+        rd = csv.reader(f)
+        head = next(rd)
+        rows = [dict(zip(head, x)) for x in rd]
+    for r in rows:
+        if r["arch"] == "x86_64":
+            r["arch"] = evil
+    with open(f"{d}/{name}", "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(head)
+        w.writerows([[r[k] for k in head] for r in rows])
+PY
+out=$(plots/render.sh "$h" 2>&1)
+rc=$?
+tab=$(python3 plots/report_tables.py - - --bases "$h" 2>&1)
+rc2=$?
+cols=$(grep '^| ' <<<"$tab" | python3 -c 'import re,sys; print(sorted({len(re.findall(r"(?<!\\)\|", l)) for l in sys.stdin}))')
+# shellcheck disable=SC2016
+[ ! -e "$tmp/pw/PWNED" ] && [ $rc -eq 0 ] && [ $rc2 -eq 0 ] && grep -qF 'x86`touch${IFS}' "$h/plots/9-bases.svg" &&
+	[ "$cols" = "[11]" ] && ! grep -q "<b>" <<<"$tab"
+verdict $? "a machine named with backquotes, a quote, @macro, '|', HTML and % runs nothing in chart 9 and keeps the table's columns" \
+	"rc $rc/$rc2, cols $cols, PWNED $([ -e "$tmp/pw/PWNED" ] && echo created || echo absent): $(brief "$out")"
+
+# report.sh --bases, in a copy of what it reads and writes.
+cl=$tmp/clone
+mkdir -p "$cl"
+git ls-files -co --exclude-standard -z plots scripts kernel REPORT.md | tar --null -T - -cf - | tar -xf - -C "$cl"
+cp -r tests/fixtures/run "$tmp/main"
+cp -r "$run" "$tmp/b1"
+export CRNGBENCH_RUNNER=${CRNGBENCH_RUNNER:-$root/build/crngbench-run}
+out=$("$cl/plots/report.sh" "$tmp/main" --bases "$tmp/b1" 2>&1)
+rc=$?
+[ $rc -eq 0 ] && cmp -s "$tmp/b1/plots/9-bases.png" "$cl/plots/figures/9-bases.png" &&
+	sed -n '/<!-- tables:bases:begin -->/,/<!-- tables:bases:end -->/p' "$cl/REPORT.md" | grep -q "### 6.1 against 6.12"
+verdict $? "report.sh --bases: its table between REPORT.md's bases markers, chart 9 into plots/figures" "rc $rc: $(brief "$out")"
+out=$("$cl/plots/report.sh" "$tmp/main" --bases "$root/tests/fixtures/arches" 2>&1)
+rc=$?
+[ $rc -ne 0 ] && grep -q "is not a run that draws 9-bases" <<<"$out"
+verdict $? "report.sh --bases refuses a run of one base" "rc $rc: $(brief "$out")"
