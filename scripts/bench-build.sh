@@ -68,4 +68,4 @@ for b in $bases; do
 	printf '  one patch changed (0004):             %7.1f s  rebuilt: %s\n' "$changed" "${rebuilt:-none}"
 	rm -rf "$tmp/c4-$b"
 done
-printf 'every variant of every base (%s), nothing changed: %.1f s (goal < 10 s)\n' "$(echo $bases)" "$noop_all"
+printf 'every variant of every base (%s), nothing changed: %.1f s (goal < 10 s)\n' "${bases//$'\n'/ }" "$noop_all"
