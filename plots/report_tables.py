@@ -401,7 +401,7 @@ def ratio_text(old, new):
         return "censored"
     if float(old["median_ms"]) == 0:
         return "0 ms on the older base"
-    return f"{float(new['median_ms']) / float(old['median_ms']):.3g}"
+    return f"{float(new['median_ms']) / float(old['median_ms']):.3f}"
 
 
 def bases_tables(run):
@@ -418,28 +418,79 @@ def bases_tables(run):
     extra = bases.extra_axes(rows)
     by = {}
     for r in rows:
-        if r["measure"] in ("first_urandom_return", "crng_ready"):
+        if r["measure"] in ("first_urandom_return", "first_urandom_latency", "crng_ready"):
             key = (bases.cell(r, extra), value(r, "base"), r["measure"])
             if key in by:
                 die(f"{run}/summary.csv: two rows for {key}: cells would merge")
             by[key] = r
     cells = sorted({k[0] for k in by}, key=bases.cell_order({k[0] for k in by}))
     head = [f"first read returned, {md(old)}", f"first read returned, {md(new)}",
-            f"CRNG ready, {md(old)}", f"CRNG ready, {md(new)}", f"{md(new)} / {md(old)}"]
+            f"the read's own duration, {md(old)}", f"the read's own duration, {md(new)}",
+            f"CRNG ready, {md(old)}", f"CRNG ready, {md(new)}", f"duration {md(new)} / {md(old)}"]
     out = [f"### {md(old)} against {md(new)} (run {run_name(run)})\n",
            "median ms from kernel start [95% bootstrap CI of the median], each base's own boots "
-           "(summary.csv); '>': still waiting at the bound in at least half the boots; "
-           f"{md(new)} / {md(old)}: the first read's medians, where both are measured and neither is censored\n",
+           "(summary.csv); '>': still waiting at the bound in at least half the boots; the read's own "
+           "duration is what it waited (the cost of blocking, where the variant blocks); "
+           f"duration {md(new)} / {md(old)}: the ratio of those medians, where both are measured and "
+           "neither is censored\n",
            row("machine", "variant", "condition", "accel", "vCPUs", *head),
            "|---|---|---|---|---|" + "---|" * len(head)]
     cellfmt = lambda r: "" if r is None else f"{fmt(r)}; n={r['n']}" + (  # noqa: E731
         f" ({r['censored']} censored)" if r["censored"] not in ("0", "") else "")
     for c in cells:
-        got = {(b, m): by.get((c, b, m)) for b in olds for m in ("first_urandom_return", "crng_ready")}
+        got = {(b, m): by.get((c, b, m)) for b in olds
+               for m in ("first_urandom_return", "first_urandom_latency", "crng_ready")}
         out.append(row(md(c[0]), md(c[1]), md(c[2]), md(c[3]), md(c[4]),
                        cellfmt(got[(old, "first_urandom_return")]), cellfmt(got[(new, "first_urandom_return")]),
+                       cellfmt(got[(old, "first_urandom_latency")]), cellfmt(got[(new, "first_urandom_latency")]),
                        cellfmt(got[(old, "crng_ready")]), cellfmt(got[(new, "crng_ready")]),
-                       ratio_text(got[(old, "first_urandom_return")], got[(new, "first_urandom_return")])))
+                       ratio_text(got[(old, "first_urandom_latency")], got[(new, "first_urandom_latency")])))
+    vdso = vdso_table(run)
+    return "\n".join(out) + "\n" + ("\n" + vdso if vdso else "")
+
+
+def vdso_table(run):
+    """The probe's vDSO getrandom() read (guest-image/vdso.c; x86_64) per
+    base and cell, from reads.csv: how many boots' reads returned their 32
+    bytes, how many found the CRNG ready before they began (ready_before),
+    ran out of the probe's shared read budget (timed_out) or found no vDSO
+    getrandom() (status "unavailable"), and the shortest and longest
+    duration. Counts and a range, nothing estimated."""
+    raw = {r["boot_id"]: r for r in read_table(run, "raw.csv")}
+    rows = [r for r in read_table(run, "reads.csv") if r["iface"] == "getrandom-vdso"]
+    if not rows:
+        return ""
+    extra = bases.extra_axes(list(raw.values()))
+    by = {}
+    for r in rows:
+        b = raw.get(r["boot_id"])
+        if b is None:
+            die(f"{run}/reads.csv: boot {r['boot_id']!r} is not in raw.csv")
+        by.setdefault((bases.cell(b, extra), value(b, "base")), []).append(r)
+    cells = sorted({k[0] for k in by}, key=bases.cell_order({k[0] for k in by}))
+    olds = sorted({k[1] for k in by}, key=bases.version)
+    out = [f"### The vDSO getrandom() read (x86_64; run {run_name(run)})\n",
+           "per base: boots whose read returned 32 bytes / found the CRNG ready when it began / "
+           "ran out of the probe's read budget / found no vDSO getrandom() (unavailable), of n; "
+           "its duration, shortest-longest (reads.csv)\n",
+           row("variant", "condition", "accel", "vCPUs", *(md(b) for b in olds)),
+           "|---|---|---|---|" + "---|" * len(olds)]
+
+    def cnt(rs):
+        if not rs:
+            return ""
+        n = len(rs)
+        full = sum(1 for r in rs if r["bytes"] == "32")
+        ready = sum(1 for r in rs if r["ready_before"] == "1")
+        late = sum(1 for r in rs if r["timed_out"] == "1")
+        gone = sum(1 for r in rs if r["status"] == "unavailable")
+        if gone == n:
+            return f"unavailable; n={n}"
+        durs = sorted(int(r["dur_ns"]) for r in rs)
+        return (f"{full}/{ready}/{late}/{gone} of {n}; "
+                f"{ms(f'{durs[0] / 1e6:.6f}')}-{ms(f'{durs[-1] / 1e6:.6f}')} ms")
+    for c in cells:
+        out.append(row(md(c[1]), md(c[2]), md(c[3]), md(c[4]), *(cnt(by.get((c, b), [])) for b in olds)))
     return "\n".join(out) + "\n"
 
 
