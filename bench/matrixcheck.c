@@ -103,6 +103,19 @@ static int validate_arches(const struct matrix *m, char *err, size_t errlen)
 				c.v[AX_hz]);
 		if (!ar->x86 && validate_arch_cell(&c, ar, err, errlen))
 			return -1;
+		/*
+		 * QEMU 7.2's microvm under icount hangs bringing up a second
+		 * vCPU ("x86: Booting SMP configuration:", then nothing for
+		 * 200 s of host time, either tick, sleep=on or off): every
+		 * such boot would end at the host bound, measuring nothing.
+		 */
+		if (ar->x86 && accel_find(c.v[AX_accel])->icount &&
+		    strcmp(c.v[AX_smp], "1"))
+			return err_set(
+				err, errlen,
+				"arch=%s accel=%s with smp=%s: the microvm guest hangs bringing up its second vCPU under icount (QEMU 7.2; bench/bases.matrix), so the boot would only time out; more vCPUs run under accel=tcg or kvm; exclude it with: exclude = accel=%s smp=%s",
+				ar->name, c.v[AX_accel], c.v[AX_smp],
+				c.v[AX_accel], c.v[AX_smp]);
 		if (!ar->rtc && !strcmp(c.v[AX_rtc], "fixed"))
 			return err_set(
 				err, errlen,
