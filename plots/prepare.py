@@ -24,7 +24,7 @@ import sys
 
 from runlib import (CLOCK_WORDS, CONTROL, JITTER_TICKS, charts_for, check_path, colours, condition, die,
                     headline_accel, is_arches, jitter_rows, kernel_base, measured, open_new, pick, read_meta,
-                    read_table, refuse_link, release, run_kind, summary_rows, value, variants, varying)
+                    read_table, refuse_link, releases, run_kind, summary_rows, value, variants, varying)
 
 import bases
 import entropy
@@ -257,7 +257,7 @@ def caption(meta, summary):
     accels = sorted({r["accel"] for r in measured})
     ns = sorted({int(r["n"]) for r in measured})
     nstr = ((f"n={ns[0]}" if len(ns) == 1 else f"n={ns[0]}-{ns[-1]}") + " boots per cell") if ns else "no data"
-    return f"Linux {release(meta)} (Debian), {qemu}, {'/'.join(accels)}, {nstr}"
+    return f"Linux {releases(meta)} (Debian), {qemu}, {'/'.join(accels)}, {nstr}"
 
 
 def series_points(path, col, wait=False):

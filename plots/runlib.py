@@ -373,6 +373,17 @@ def release(meta):
     return str(first.get("release", "?")).split("-crngbench")[0]
 
 
+def releases(meta):
+    """Each kernel base's release in a run's meta.json, oldest base first,
+    without crngbench's suffix: one for most runs, two for a run of the
+    bases matrix ("6.1.192 and 6.12.118")."""
+    seen = {}
+    for k in meta.get("kernels", {}).values():
+        r = str(k.get("release", "?")).split("-crngbench")[0]
+        seen.setdefault(r, tuple(int(p) if p.isdigit() else 0 for p in r.replace("-", ".").split(".")))
+    return " and ".join(sorted(seen, key=seen.get)) or "?"
+
+
 def kernel_base(meta):
     """The kernel base of a run ("6.1"): meta.json's kernel_base (the row of
     kernel/bases its kernels were built on), or, in runs from before the
