@@ -135,20 +135,44 @@ const char *arch_list(void)
 	return list;
 }
 
+/* The names of the rows that keep() accepts, ", "-joined, into list. */
+static void list_where(char *list, size_t len,
+		       int (*keep)(const struct arch *a))
+{
+	for (size_t i = 0; i < NARCHES; i++) {
+		if (!keep(&arches[i]))
+			continue;
+		if (list[0])
+			strncat(list, ", ", len - strlen(list) - 1);
+		strncat(list, arches[i].name, len - strlen(list) - 1);
+	}
+}
+
+static int has_rtc(const struct arch *a)
+{
+	return a->rtc != NULL;
+}
+
+static int has_systemd(const struct arch *a)
+{
+	return a->x86;
+}
+
 const char *arch_rtc_list(void)
 {
 	static char list[256];
 
 	if (!list[0])
-		for (size_t i = 0; i < NARCHES; i++) {
-			if (!arches[i].rtc)
-				continue;
-			if (list[0])
-				strncat(list, ", ",
-					sizeof(list) - strlen(list) - 1);
-			strncat(list, arches[i].name,
-				sizeof(list) - strlen(list) - 1);
-		}
+		list_where(list, sizeof(list), has_rtc);
+	return list;
+}
+
+const char *arch_systemd_list(void)
+{
+	static char list[256];
+
+	if (!list[0])
+		list_where(list, sizeof(list), has_systemd);
 	return list;
 }
 

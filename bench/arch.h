@@ -114,6 +114,9 @@ const char *arch_list(void);
 /* "x86_64, m68k-virt, ...": the machines whose guests the RTC's date
  * reaches (rtc=fixed's accepted arch values), for messages. */
 const char *arch_rtc_list(void);
+/* "x86_64": the machines whose guests run systemd (x86), the ones that
+ * take early=child, for messages. */
+const char *arch_systemd_list(void);
 /* The kernels directory's entry for a variant and HZ on this arch:
  * "<variant>-hz<HZ>" on x86_64, "<variant>-hz<HZ>-<kernel_arch>" elsewhere. */
 int arch_kernel_dir(const struct arch *a, const char *variant, const char *hz,

@@ -48,6 +48,20 @@ static long long console_size(const char *dir)
 	return lstat(path, &st) ? -1 : (long long)st.st_size;
 }
 
+/* A note after the row's reason, "; "-separated; the reason is cut first. */
+static void add_reason(struct row *r, const char *note)
+{
+	char was[sizeof(r->reason)];
+
+	set_text(was, "%s", r->reason);
+	if (!was[0])
+		set_text(r->reason, "%s", note);
+	else
+		set_text(r->reason, "%.*s; %s",
+			 (int)(sizeof(r->reason) - strlen(note) - 3), was,
+			 note);
+}
+
 /*
  * The runner itself did not run for a while during the boot (stopped,
  * starved: sched.c notes it in RUNNER_STALL_FILE), so what arrived then
@@ -58,7 +72,7 @@ static void runner_stall(const char *dir, struct row *r)
 {
 	int64_t *const host[] = { &r->host_first_byte_ns, &r->host_urandom_ns,
 				  &r->host_report_ns, &r->host_exit_ns };
-	char path[PATH_MAX], note[128], was[sizeof(r->reason)];
+	char path[PATH_MAX], note[128];
 	long long stall, from;
 	FILE *f;
 	int n;
@@ -78,13 +92,7 @@ static void runner_stall(const char *dir, struct row *r)
 		note,
 		"runner stalled %.1f s during the boot (stopped or starved): host times from %.3f s on left out",
 		(double)stall / 1e9, (double)from / 1e9);
-	set_text(was, "%s", r->reason);
-	if (!was[0])
-		set_text(r->reason, "%s", note);
-	else
-		set_text(r->reason, "%.*s; %s",
-			 (int)(sizeof(r->reason) - strlen(note) - 3), was,
-			 note);
+	add_reason(r, note);
 }
 
 static void perf_numbers(const char *dir, struct row *r)
@@ -249,6 +257,16 @@ void classify_boot(const struct boot_facts *f, struct row *r,
 			set_text(r->reason,
 				 "boot unfinished at report, waiting: %s",
 				 o.pending);
+		if (o.early_unfinished) {
+			char note[160];
+
+			set_text(
+				note,
+				"the early reads' child had not finished at the report%s%s",
+				o.early_reading[0] ? ", still reading " : "",
+				o.early_reading);
+			add_reason(r, note);
+		}
 	} else if (o.guest_failed) {
 		set_text(r->status, "guest-failed");
 		set_text(r->reason, "%s", o.error);

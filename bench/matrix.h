@@ -21,8 +21,10 @@
 /*
  * A run recorded before an axis existed reads as that axis's default (its
  * raw.csv has no column, its run.matrix no line): the default is what it
- * did, so rtc=host (QEMU's own RTC date) and base=6.1, which is also
- * kernel/bases' first row (tests/unit/test_table.c checks they agree).
+ * did, so rtc=host (QEMU's own RTC date), early=pid1 (PID 1 read) and
+ * base=6.1, which is also kernel/bases' first row
+ * (tests/unit/test_table.c checks they agree). shift=N: a guest CPU of
+ * 1 GHz >> N; early=child: PID 1 execs systemd at once while a child reads.
  */
 #define AXES(X)                                                         \
 	X(variant, "stock") /* kernel variant (kernel/variants) */      \
@@ -41,8 +43,8 @@
 	X(bootseed, "off") /* credit QEMU's boot-loader seed: on off */ \
 	X(rtc, "host") /* the RTC's date: host (QEMU's), fixed */       \
 	X(base, "6.1") /* kernel base: a row of kernel/bases */         \
-	X(shift, "auto") /* icount's shift=N, 0..10 (1 GHz >> N), or   \
-			  * auto: the icount setting's */
+	X(shift, "auto") /* icount's shift=N 0..10, auto: icount's */   \
+	X(early, "pid1") /* early reads by: pid1 child (probe.c) */
 
 enum axis {
 #define AX_ENUM(name, def) AX_##name,

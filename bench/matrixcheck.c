@@ -121,6 +121,11 @@ static int validate_arches(const struct matrix *m, char *err, size_t errlen)
 				err, errlen,
 				"arch=%s with rtc=fixed: the RTC's date never reaches this machine's guest (its kernel reads no RTC; bench/arch.c), so it would be the same boot as rtc=host; rtc=fixed is accepted on arch=%s; exclude it with: exclude = arch=%s rtc=fixed",
 				ar->name, arch_rtc_list(), ar->name);
+		if (!ar->x86 && !strcmp(c.v[AX_early], "child"))
+			return err_set(
+				err, errlen,
+				"arch=%s with early=child: its guest is probe-only, with no systemd for PID 1 to exec while a child reads, so its PID 1 makes the reads itself; early=child is accepted on arch=%s; exclude it with: exclude = arch=%s early=child",
+				ar->name, arch_systemd_list(), ar->name);
 	}
 	return 0;
 }
@@ -194,6 +199,7 @@ int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 	static const char *const seed[] = { "none", "saved" };
 	static const char *const timer[] = { "auto", "lapic", "pit" };
 	static const char *const rtc[] = { "host", "fixed" };
+	static const char *const early[] = { "pid1", "child" };
 
 	for (int a = 0; a < AX_N; a++) {
 		for (int i = 0; i < m->nvalues[a]; i++) {
@@ -285,6 +291,13 @@ int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 						err, errlen,
 						"rtc=%s: accepted values are host (the RTC starts at the host's date, QEMU's default), fixed (at " RTC_FIXED_DATE
 						", on QEMU's virtual clock)",
+						v);
+				break;
+			case AX_early:
+				if (!one_of(v, early, 2))
+					return err_set(
+						err, errlen,
+						"early=%s: accepted values are pid1 (PID 1 makes the early reads, then execs systemd), child (a child of PID 1 makes them while PID 1 execs systemd at once; x86_64 only)",
 						v);
 				break;
 			case AX_base:

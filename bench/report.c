@@ -15,6 +15,10 @@ struct ctx {
 	int seq;
 	int64_t ready_poll, ready_kmsg, report_t;
 	int urandom_timed_out;
+	/* the last reading record without its read record: a read still
+	 * going when the records were sent (early=child's, at the report) */
+	char reading[64];
+	int64_t reading_start;
 	/* clocksource registrations seen in the guest's kernel log */
 	struct {
 		char name[32];
@@ -124,6 +128,7 @@ static int on_record(void *vctx, const char *segment,
 		int64_t start = get(rec, "start_ns"), dur = get(rec, "dur_ns");
 		int64_t to = get(rec, "timed_out");
 
+		c->reading[0] = '\0';
 		/* Guest text is untrusted: quoted, never raw, in a CSV. */
 		sb_printf(c->reads, "%s,%d,", r->boot_id, c->seq++);
 		csv_text(c->reads, iface);
@@ -151,6 +156,11 @@ static int on_record(void *vctx, const char *segment,
 		}
 		break;
 	}
+	case CRB_reading:
+		snprintf(c->reading, sizeof(c->reading), "%s",
+			 crb_get(rec, "iface"));
+		c->reading_start = get(rec, "start_ns");
+		break;
 	case CRB_probe:
 		r->init_ns = get(rec, "start_ns");
 		r->probe_overhead_ns = get(rec, "overhead_ns");
@@ -217,6 +227,9 @@ static int on_record(void *vctx, const char *segment,
 		else if (!strcmp(crb_get(rec, "key"), "pending_jobs"))
 			snprintf(c->out->pending, sizeof(c->out->pending), "%s",
 				 crb_get(rec, "value"));
+		else if (!strcmp(crb_get(rec, "key"), "early_child"))
+			c->out->early_unfinished =
+				!strcmp(crb_get(rec, "value"), "unfinished");
 		break;
 	case CRB_fail:
 		c->out->guest_failed = 1;
@@ -274,6 +287,23 @@ void report_parse(const char *chan, size_t len, struct row *r,
 		r->first_urandom_censored = c.urandom_timed_out;
 	if (!out->report_complete)
 		return;
+	/*
+	 * early=child: a child still in a read when the report went out. Its
+	 * name for the reason; a first urandom read still waiting is
+	 * censored at the report, as a read the host timeout cut is.
+	 */
+	if (out->early_unfinished && c.reading[0]) {
+		column_text(out->early_reading, sizeof(out->early_reading),
+			    c.reading);
+		if (!strcmp(c.reading, "urandom") &&
+		    r->first_urandom_end_ns < 0 && c.report_t >= 0 &&
+		    c.reading_start >= 0) {
+			r->first_urandom_end_ns = c.report_t;
+			r->first_urandom_dur_ns = c.report_t - c.reading_start;
+			r->first_urandom_censored = 1;
+			c.urandom_timed_out = 1;
+		}
+	}
 	/* The report ran, so anything not seen by then is censored at its time. */
 	if (c.ready_kmsg < 0 && c.ready_poll < 0) {
 		r->crng_ready_censored = 1;

@@ -32,6 +32,10 @@ struct report_outcome {
 	char error[300]; /* first segment error, if any */
 	char last[256]; /* last record of an incomplete segment */
 	char pending[200]; /* systemd jobs still running at report time */
+	/* early=child: the child had not finished its reads at the report
+	 * (meta early_child=unfinished); the read it was in, if any */
+	int early_unfinished;
+	char early_reading[64];
 };
 
 /*

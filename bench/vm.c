@@ -173,7 +173,9 @@ static void scan_lines(struct vm *vm, int64_t now)
 			break;
 		len = (size_t)(nl - start);
 		vm->scanned += len + 1;
-		if (vm->t_urandom < 0 &&
+		/* Before the report: a read it carries (early=child) came
+		 * back to the host only then. */
+		if (vm->t_urandom < 0 && vm->t_report < 0 &&
 		    !crb_parse_line(start, len, &rec, err, sizeof(err)) &&
 		    rec.type == CRB_read && crb_get(&rec, "iface") &&
 		    !strcmp(crb_get(&rec, "iface"), "urandom"))

@@ -105,6 +105,10 @@ static int parse_token(const char *tok)
 		opt.ready_timeout = (int)strtoul(v, NULL, 10);
 	else if ((v = setting(tok, CRB_SET_SEED)))
 		snprintf(opt.seed, sizeof(opt.seed), "%s", v);
+	else if ((v = setting(tok, CRB_SET_EARLY)))
+		opt.early_child = !strcmp(v, CRB_EARLY_CHILD) ? 1 :
+				  !strcmp(v, "pid1")	      ? 0 :
+								-1;
 	else if ((v = setting(tok, CRB_SET_INIT)))
 		opt.probe_only = !strcmp(v, CRB_INIT_PROBE_ONLY) ? 1 :
 				 !strcmp(v, "systemd")		 ? 0 :
@@ -121,6 +125,12 @@ static const char *check_options(void)
 		return CRB_SET_BYTES " must be 1..4096";
 	if (opt.probe_only < 0)
 		return CRB_SET_INIT " must be systemd or " CRB_INIT_PROBE_ONLY;
+	if (opt.early_child < 0)
+		return CRB_SET_EARLY " must be pid1 or " CRB_EARLY_CHILD;
+	if (opt.early_child && opt.probe_only)
+		return CRB_SET_EARLY
+			"=" CRB_EARLY_CHILD
+			" needs systemd: a probe-only PID 1 reads itself";
 	return NULL;
 }
 

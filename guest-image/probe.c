@@ -16,6 +16,9 @@
  *                         result channel.
  *   (watcher)             a child of PID 1 (this file), blocked in poll()
  *                         on /dev/random until the CRNG is ready.
+ *   (early reads)         with crngbench_early=child, a child of PID 1
+ *                         (this file) that makes the early reads while PID
+ *                         1 execs systemd at once.
  *
  * Knobs come from the kernel command line (never files); PID 1 finds them
  * in its environment, where the kernel puts them, the others in /proc/cmdline:
@@ -33,6 +36,9 @@
  *   crngbench_seed=HEX           a saved seed for systemd-random-seed, as
  *                                on a machine's second boot (default: none,
  *                                a first boot)
+ *   crngbench_early=child        the early reads in a child of PID 1, which
+ *                                execs systemd without waiting (default
+ *                                pid1: PID 1 reads, then execs); x86 only
  *   crngbench_init=probe-only    no systemd (other architectures): after its
  *                                reads PID 1 does buildroot's seed dance,
  *                                waits for the CRNG until ready_timeout,
@@ -81,7 +87,11 @@ static void warm_read_path(void)
 	close(fd);
 }
 
-static int64_t early_reads(void)
+/*
+ * The early reads named by crngbench_reads, their records into to: PID 1's
+ * probe segment on the result channel, or the child's segment in its file.
+ */
+static int64_t early_reads(struct crb_writer *to)
 {
 	char list[sizeof(opt.reads)], *tok, *save = NULL;
 	int64_t spent = 0;
@@ -102,19 +112,19 @@ static int64_t early_reads(void)
 			errno = EINVAL;
 			panic(CRB_SET_READS " names an unknown read");
 		}
-		crb_emit(&w, CRB_reading, "iface=%s start_ns=%" PRId64, tok,
+		crb_emit(to, CRB_reading, "iface=%s start_ns=%" PRId64, tok,
 			 boot_ns());
 		/*
 		 * Out before the read, so a boot that hangs in it says where;
 		 * and drained, so the UART's transmit interrupts are not
 		 * handled inside the read and counted as its duration.
 		 */
-		crb_flush(&w);
-		if (tcdrain(out_fd) && errno != ENOTTY)
+		crb_flush(to);
+		if (tcdrain(to->fd) && errno != ENOTTY)
 			panic("tcdrain result channel");
 		r = do_read((enum read_kind)i, opt.bytes);
 		spent += r.dur_ns;
-		crb_emit(&w, CRB_read,
+		crb_emit(to, CRB_read,
 			 "iface=%s start_ns=%" PRId64 " dur_ns=%" PRId64
 			 " bytes=%zd errno=%d timed_out=%d%s",
 			 tok, r.start_ns, r.dur_ns,
@@ -155,6 +165,53 @@ static pid_t start_watcher(void)
 		_exit(0);
 	}
 	return pid;
+}
+
+/* --- the early reads in a child (crngbench_early=child) ------------------------------ */
+
+/*
+ * PID 1 forks this child and execs systemd at once, so systemd's own wait
+ * is measured, not PID 1's. The child makes the same reads with the same
+ * records and the same budget (counted from its start, microseconds before
+ * its first read) and writes them as a segment of their own ("early") into
+ * EARLY_FILE, flushed before each read as PID 1's go to the channel; the
+ * reporter waits for it and sends its records in the report segment
+ * (report_x86.c). Its first record, meta early_pid, tells the reporter
+ * whom to wait for and until when its reads' budget runs (deadline_ns, 0:
+ * none). It never touches the result channel (forked before it is
+ * opened) or stdin and stdout; stderr stays the console, for a failure's
+ * message, as the watcher's does. After PID 1's exec it is systemd's
+ * child, which reaps it.
+ */
+static void start_early_child(void)
+{
+	pid_t pid = fork();
+	int fd;
+
+	if (pid < 0)
+		panic("fork early reads");
+	if (pid > 0)
+		return;
+	close(STDIN_FILENO);
+	close(STDOUT_FILENO);
+	fd = open(EARLY_FILE, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		say("cannot write %s: %s", EARLY_FILE, strerror(errno));
+		_exit(1);
+	}
+	if (opt.read_timeout)
+		read_deadline =
+			boot_ns() + (int64_t)opt.read_timeout * 1000000000;
+	crb_begin(&w, fd, "early");
+	crb_emit(&w, CRB_meta, "key=early_pid value=%d deadline_ns=%" PRId64,
+		 (int)getpid(), read_deadline);
+	early_reads(&w);
+	if (crb_end(&w) || close(fd)) {
+		say("cannot write %s: %s", EARLY_FILE,
+		    strerror(w.error ? w.error : errno));
+		_exit(1);
+	}
+	_exit(0);
 }
 
 /* --- saved seed (second-boot condition) ----------------------------------------------- */
@@ -220,11 +277,15 @@ static int run_init(int argc, char **argv)
 
 	(void)argc;
 	watcher = start_watcher();
+	if (!bad && opt.early_child)
+		start_early_child();
 	setup_channel(bad);
 	crb_begin(&w, out_fd, "probe");
 	crb_emit(&w, CRB_meta, "key=reads value=%s",
 		 opt.reads[0] ? opt.reads : "none");
-	spent = early_reads();
+	if (opt.early_child)
+		crb_emit(&w, CRB_meta, "key=early value=" CRB_EARLY_CHILD);
+	spent = opt.early_child ? 0 : early_reads(&w);
 	install_saved_seed();
 	texec = boot_ns();
 	crb_emit(&w, CRB_probe,

@@ -20,6 +20,8 @@ extern char **environ;
 #define STATE_DIR "/crngbench"
 #define WATCH_FILE STATE_DIR "/watch.rec"
 #define GAME_FILE STATE_DIR "/game.rec"
+/* crngbench_early=child: the early reads' child's segment (probe.c) */
+#define EARLY_FILE STATE_DIR "/early.rec"
 #define CLOCKSOURCE \
 	"/sys/devices/system/clocksource/clocksource0/current_clocksource"
 
@@ -32,6 +34,7 @@ extern struct probe_options {
 	int ready_timeout; /* -1: read_timeout */
 	char seed[160];
 	int probe_only;
+	int early_child; /* crngbench_early=child; -1: a bad value */
 } opt;
 
 /* The open segment's writer and the result channel (guest.c). */

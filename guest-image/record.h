@@ -90,6 +90,13 @@
 /* "probe-only": no systemd; PID 1 does buildroot's seed dance and reports */
 #define CRB_SET_INIT "crngbench_init"
 #define CRB_INIT_PROBE_ONLY "probe-only"
+/*
+ * Who makes the early reads: "pid1" (absent: PID 1, before it execs
+ * systemd) or "child" (a child of PID 1, which execs systemd at once; the
+ * child's records reach the host in the report segment, see probe.c).
+ */
+#define CRB_SET_EARLY "crngbench_early"
+#define CRB_EARLY_CHILD "child"
 
 /*
  * X(name, what) for the early reads the probe can make: the interfaces a

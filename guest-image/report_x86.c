@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * probe report: the x86 guest's last unit. Waits (bounded) for systemd to
- * finish booting, then writes the report segment: what emit.c collects,
+ * finish booting, and for the early reads' child where there is one, then
+ * writes the report segment: what emit.c collects, the child's records,
  * the traced reads (ftrace) and systemd's boot phases.
  */
 #define _GNU_SOURCE
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -198,6 +200,114 @@ static void emit_systemd(void)
 		 crb_escape(esc, sizeof(esc), out));
 }
 
+/* The report's bound: crngbench_ready_timeout s from boot (ns; 0: none). */
+static int64_t report_deadline(void)
+{
+	int64_t limit = opt.ready_timeout >= 0 ? opt.ready_timeout :
+						 (int64_t)opt.read_timeout;
+
+	return limit ? limit * 1000000000 : 0;
+}
+
+/* --- the early reads' child (crngbench_early=child) ------------------------------ */
+
+/*
+ * What the child (probe.c) left in EARLY_FILE: its pid and its reads'
+ * deadline from its first record (meta early_pid; 0 if not there yet),
+ * and whether its segment is complete, terminated with the count and
+ * CRC the host checks (record.h). Returns 1 if it is.
+ */
+static int early_file(long *pid, int64_t *deadline)
+{
+	static char buf[8192];
+	char *line, *save = NULL;
+	ssize_t n;
+	int complete, fd = open(EARLY_FILE, O_RDONLY | O_CLOEXEC);
+
+	*pid = 0;
+	*deadline = 0;
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	complete = crb_read_stream(buf, (size_t)n, NULL, NULL, NULL) == 1;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		static struct crb_record r; /* 33 KiB: not on the stack */
+		int64_t v;
+
+		if (crb_parse_line(line, strlen(line), &r, NULL, 0) ||
+		    r.type != CRB_meta ||
+		    strcmp(crb_get(&r, "key"), "early_pid"))
+			continue;
+		if (!crb_get_i64(&r, "value", &v))
+			*pid = (long)v;
+		if (!crb_get_i64(&r, "deadline_ns", &v))
+			*deadline = v;
+		break;
+	}
+	return complete;
+}
+
+/*
+ * Wait for the child to end, as long as the report waits for systemd
+ * (bound, from boot; 0: no limit) or, if its reads' budget ends later
+ * (it counts from the child's start, not from boot), until a second past
+ * that: a read the budget cut off is then recorded as timed out, as PID
+ * 1's is. A pidfd polls readable when the process has ended; a child
+ * already ended (and reaped by systemd) needs no wait.
+ */
+#define EARLY_GRACE_NS 1000000000LL
+
+static void wait_early_child(int64_t bound)
+{
+	long pid;
+	int64_t dl, until;
+	int fd;
+
+	if (early_file(&pid, &dl) || pid <= 0)
+		return;
+	until = bound && dl > 0 && dl + EARLY_GRACE_NS > bound ?
+			dl + EARLY_GRACE_NS :
+			bound;
+	fd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
+	if (fd < 0)
+		return;
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int64_t left = until ? until - boot_ns() : -1;
+		int rc;
+
+		if (until && left <= 0)
+			break;
+		rc = poll(&p, 1, left < 0 ? -1 : (int)(left / 1000000) + 1);
+		if (rc > 0 || (rc < 0 && errno != EINTR))
+			break;
+	}
+	close(fd);
+}
+
+/*
+ * The child's records into the report segment, where the host reads them
+ * as it reads PID 1's in the probe segment (the same read and reading
+ * records), then whether it finished: early_child=done, or unfinished
+ * (still reading, or it failed: the console says which) with the records
+ * it had written.
+ */
+static void emit_early_child(void)
+{
+	long pid;
+	int64_t dl;
+	int done = early_file(&pid, &dl);
+
+	emit_record_file(EARLY_FILE);
+	crb_emit(&w, CRB_meta, "key=early_child value=%s",
+		 done ? "done" : "unfinished");
+}
+
 /*
  * Wait for systemd to call the boot finished, but not for ever: on a guest
  * that cannot seed its CRNG, systemd-random-seed.service waits for the
@@ -215,9 +325,7 @@ static void wait_boot_finished(char *state, size_t len)
 	char *is_running[] = { "/bin/systemctl", "is-system-running", NULL };
 	char *jobs[] = { "/bin/systemctl", "list-jobs", "--no-legend",
 			 "--plain", NULL };
-	int64_t limit = opt.ready_timeout >= 0 ? opt.ready_timeout :
-						 (int64_t)opt.read_timeout;
-	int64_t deadline = limit ? limit * 1000000000 : 0;
+	int64_t deadline = report_deadline();
 	char buf[2048], esc[CRB_MAX_LINE];
 
 	if (capture_until(wait, state, len, deadline) < 0)
@@ -244,9 +352,13 @@ int run_report(void)
 	crb_begin(&w, out_fd, "report");
 	crb_flush(&w); /* the host times the report's start by its header */
 	wait_boot_finished(out, sizeof(out));
+	if (opt.early_child)
+		wait_early_child(report_deadline());
 	emit_report_event(t);
 	crb_emit(&w, CRB_meta, "key=system_state value=%s",
 		 out[0] ? out : "unknown");
+	if (opt.early_child)
+		emit_early_child();
 	emit_record_file(WATCH_FILE);
 	emit_record_file(GAME_FILE);
 	emit_interrupts();

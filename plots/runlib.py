@@ -100,6 +100,7 @@ WORDS = {
     "trace": lambda v: "traced" if v == "on" else "",
     "timer": lambda v: f"timer={v}",
     "shift": lambda v: "" if v == "auto" else f"shift={v}",  # auto: the icount setting's
+    "early": lambda v: "reads in a child of PID 1" if v == "child" else "reads in PID 1",
 }
 SHOWN_APART = ("variant", "accel")  # a chart's series and panels, not its labels
 

@@ -76,6 +76,7 @@ if [ "$kernels_ok" = 1 ]; then
 	collect "icount" tests/icount.sh
 	collect "determinism" tests/determinism.sh
 	collect "both bases booted" tests/bases_boots.sh
+	collect "the early reads in a child of PID 1, booted" tests/early_boots.sh
 	collect "resume" tests/resume.sh
 	collect "shards" tests/shards.sh
 else

@@ -54,6 +54,7 @@ collect "bench call graph and file sizes" tests/callgraph.sh
 collect_bg fake_boots tests/fake_boots.sh
 collect "runner input checks" tests/runner_inputs.sh
 collect "the rtc and base axes" tests/axes.sh
+collect "the early axis (the early reads in a child of PID 1)" tests/early.sh
 collect "golden QEMU command lines" tests/golden_cmdlines.sh
 collect "the shift axis (icount's CPU speed per cell)" tests/shift.sh
 collect "per-machine quirks against fake-qemu" tests/machine_quirks.sh

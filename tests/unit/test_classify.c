@@ -333,6 +333,62 @@ static void unavailable_read_is_not_a_failure(void)
 	CHECK(!strcmp(r.urandom_digest, "0123456789abcdef"));
 }
 
+/*
+ * early=child: the report went out while the child was still in its first
+ * urandom read (early_child=unfinished, its reading record last): the boot
+ * is ok, its reason says so, and the read is censored at the report's time.
+ */
+static void unfinished_child_is_said_and_censored(void)
+{
+	static char ch[4096];
+	struct boot_facts f = { .t_exit = 3000000000 };
+	struct strbuf reads = { 0 }, traces = { 0 };
+	struct crb_writer w;
+	FILE *tmp = tmpfile();
+	long got;
+	struct row r;
+
+	CHECK(tmp != NULL);
+	if (!tmp)
+		return;
+	crb_begin(&w, fileno(tmp), "probe");
+	crb_emit(&w, CRB_meta, "key=early value=child");
+	crb_emit(
+		&w, CRB_probe,
+		"start_ns=800000000 start_mono_ns=1 exec_ns=800100000 reads_ns=0 overhead_ns=100000");
+	CHECK(crb_end(&w) == 0);
+	crb_begin(&w, fileno(tmp), "report");
+	crb_emit(&w, CRB_event,
+		 "name=report t_ns=10000000000 started_ns=900000000");
+	crb_emit(&w, CRB_meta, "key=early_pid value=26 deadline_ns=5800000000");
+	crb_emit(&w, CRB_reading, "iface=urandom start_ns=800200000");
+	crb_emit(&w, CRB_meta, "key=early_child value=unfinished");
+	CHECK(crb_end(&w) == 0);
+	got = ftell(tmp);
+	rewind(tmp);
+	CHECK(got > 0 && got < (long)sizeof(ch) &&
+	      fread(ch, 1, (size_t)got, tmp) == (size_t)got);
+	fclose(tmp);
+	console("[    0.5] Run /init as init process\n");
+	f.dir = dir;
+	f.chan = ch;
+	f.chan_len = got > 0 ? (size_t)got : 0;
+	f.err = "";
+	f.timeout_s = 25;
+	row_init(&r);
+	classify_boot(&f, &r, &reads, &traces);
+	CHECK(!strcmp(r.status, "ok"));
+	CHECK(strstr(
+		r.reason,
+		"the early reads' child had not finished at the report, still reading urandom"));
+	CHECK(r.first_urandom_censored == 1 &&
+	      r.first_urandom_end_ns == 10000000000LL &&
+	      r.first_urandom_dur_ns == 10000000000LL - 800200000);
+	CHECK(r.crng_ready_censored == 1 && r.first_urandom_before_ready == 0);
+	sb_free(&reads);
+	sb_free(&traces);
+}
+
 int main(void)
 {
 	FILE *f = fopen("tests/fixtures/block-qemu64.result", "rb");
@@ -357,6 +413,7 @@ int main(void)
 	TEST(flooded_console_is_corrupt);
 	TEST(canary_reason_skips_warnings);
 	TEST(unavailable_read_is_not_a_failure);
+	TEST(unfinished_child_is_said_and_censored);
 	{
 		char path[sizeof(dir) + 16];
 

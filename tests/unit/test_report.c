@@ -87,6 +87,40 @@ static void legacy_qemu64_returns_early(void)
 	sb_free(&reads);
 }
 
+/*
+ * early=child (icount, stock, -cpu qemu64, no counter): a child of PID 1
+ * made the reads while PID 1 exec'd systemd; its records came in the
+ * report segment and are read as PID 1's are: reads.csv rows in order, the
+ * first urandom read from the child's record.
+ */
+static void child_reads_come_with_the_report(void)
+{
+	static const char *const ifaces[] = {
+		"urandom", "urandom-nb", "getrandom-nb", "getrandom-insecure",
+		"random",  "getrandom"
+	};
+	struct row r;
+	struct report_outcome o;
+	struct strbuf reads = { 0 };
+
+	parse("stock-qemu64-nocounter-child.result", &r, &o, &reads, 0, -1);
+	CHECK(o.probe_complete && o.report_complete && !o.early_unfinished);
+	for (size_t i = 0; i < sizeof(ifaces) / sizeof(ifaces[0]); i++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "t,%zu,%s,", i, ifaces[i]);
+		CHECK(reads.p && strstr(reads.p, want));
+	}
+	CHECK(r.first_urandom_end_ns == 236150012 + 25218);
+	CHECK(r.first_urandom_dur_ns == 25218 && r.first_urandom_errno == 0);
+	CHECK(r.first_urandom_censored == 0 &&
+	      r.first_urandom_before_ready == 1);
+	CHECK(!strcmp(r.urandom_digest, "ed0c99659dd47c6c"));
+	/* PID 1 made no read of its own: its probe record says 0 ns */
+	CHECK(r.init_ns == 231308694 && r.probe_overhead_ns == 170606);
+	sb_free(&reads);
+}
+
 static void truncated_report_is_not_data(void)
 {
 	struct row r;
@@ -520,6 +554,7 @@ int main(int argc, char **argv)
 		dir = argv[1];
 	TEST(block_qemu64_waits);
 	TEST(legacy_qemu64_returns_early);
+	TEST(child_reads_come_with_the_report);
 	TEST(truncated_report_is_not_data);
 	TEST(garbled_report_is_not_data);
 	TEST(trial_gives_up_on_versatilepb_and_q800);
