@@ -68,7 +68,7 @@ IMAGE_INPUTS := guest-image/build-image.sh $(wildcard guest-image/units/* guest-
 
 .DELETE_ON_ERROR:
 .PHONY: all help deps kernels kernels-check image probe-image runner bench run plan plots report check test \
-	unit unit-bins lint post bench-build bench-parallel clean distclean
+	unit unit-bins lint post bench-build bench-parallel reproduce reproduce-plan clean distclean
 
 all: runner image
 
@@ -86,7 +86,12 @@ help:
 	@echo "  make plan        MATRIX's boots and estimated host time per arch and accelerator"
 	@echo "                   (from the runs in plots/runs/ and the fixtures; plots/estimate.py)"
 	@echo "  make plots       render charts for RUN=<results dir> (default results/latest)"
-	@echo "  make report      REPORT.md tables and plots/figures from RUN (and HZRUN, GUESTRUN, SOURCESRUN, LONGWAITRUN, ARCHESRUN, ENTROPYRUN, BASESRUN)"
+	@echo "  make report      REPORT.md tables and plots/figures from RUN (and HZRUN, GUESTRUN, SOURCESRUN, LONGWAITRUN, ARCHESRUN, ENTROPYRUN, BASESRUN);"
+	@echo "                   FROM=committed: from the committed runs (plots/runs/, bench/report-runs), and post.txt"
+	@echo "  make reproduce   every run of bench/report-runs into $(RESULTS)/reproduce/ (a complete one skipped, a"
+	@echo "                   partial one resumed), kept in plots/runs/, then REPORT.md, charts, post.txt (~3 h estimated here);"
+	@echo "                   RUNS=a,b some; HOSTS=':,user@host2' [SHARDS=N] shards across hosts (GNU parallel)"
+	@echo "  make reproduce-plan  its checks and plan only (DRYRUN=1)"
 	@echo "  make unit        the fast tier: unit tests (plain, ASan+UBSan), fuzz smoke,"
 	@echo "                   the runner against tests/fake-qemu, plots on the fixture (< 1 min)"
 	@echo "  make post        RUN/post.txt (plain-text mail) and post.mbox (charts attached)"
@@ -100,6 +105,7 @@ help:
 	@echo "variables (current value):"
 	@echo "  MATRIX=$(MATRIX) VARIANTS=$(VARIANTS) CPUS=$(CPUS) ACCELS=$(ACCELS) REPS=$(REPS) HZ=$(HZ)"
 	@echo "  RUNFLAGS=$(RUNFLAGS) RESULTS=$(RESULTS) BUILD=$(BUILD) QEMU=$(QEMU)"
+	@echo "  RUNS=$(RUNS) HOSTS=$(HOSTS) SHARDS=$(SHARDS) DRYRUN=$(DRYRUN) FROM=$(FROM)"
 	@echo "  CRNGBENCH_CACHE=$(CRNGBENCH_CACHE)"
 	@echo "  KERNEL_BASE=$(KERNEL_BASE) KERNEL_TARBALL=$(KERNEL_TARBALL) EXTRA_PATCHES=$(EXTRA_PATCHES) KERNEL_ARCH=$(KERNEL_ARCH)"
 	@echo "matrices: $(basename $(notdir $(wildcard bench/*.matrix)))"
@@ -246,11 +252,22 @@ ENTROPYRUN ?=
 BASESRUN ?=
 # plots/report.sh checks every chart it copies (a file of the run, by its
 # known name, never a link or a FIFO) before REPORT.md is rewritten.
+# FROM=committed: every block, chart and post.txt from the committed runs
+# instead (scripts/regen-report.sh: plots/runs/<name> of bench/report-runs).
+FROM ?=
 unexport $(RUN_VARS)
+ifeq ($(FROM),committed)
+report: runner
+	$(WITH_RUNNER) scripts/regen-report.sh
+else ifneq ($(FROM),)
+report:
+	@echo "error: FROM='$(FROM)': give FROM=committed (the runs of plots/runs/), or RUN=... and the others" >&2; exit 2
+else
 report: runner
 	$(WITH_RUNNER) plots/report.sh $(call q,RUN) $(call qopt,hz,HZRUN) $(call qopt,guest,GUESTRUN) \
 		$(call qopt,sources,SOURCESRUN) $(call qopt,longwait,LONGWAITRUN) $(call qopt,arches,ARCHESRUN) \
 		$(call qopt,entropy,ENTROPYRUN) $(call qopt,bases,BASESRUN)
+endif
 
 # A plain-text mail of RUN (and HZRUN's CONFIG_HZ table): RUN/post.txt,
 # post.mbox. The charts are drawn again first: a run from elsewhere may
@@ -268,6 +285,26 @@ bench-build:
 # --parallel-jobs 1 and 2 (PARALLEL=N), with host times (~2 min).
 bench-parallel: runner image
 	scripts/bench-parallel.sh
+
+# Every run REPORT.md draws on (bench/report-runs), its data kept in
+# plots/runs/, then REPORT.md's blocks, the charts and post.txt from them
+# (scripts/reproduce.sh). Values are passed as single words, never code.
+RUNS ?=
+HOSTS ?=
+SHARDS ?=
+DRYRUN ?=
+# The runs are the table's: what would change them (MATRIX's overrides,
+# RUNFLAGS, another kernel) is refused, not applied to some of them.
+REPRODUCE_REFUSED = $(strip $(foreach v,VARIANTS CPUS ACCELS REPS RUNFLAGS KERNEL_BASE KERNEL_TARBALL EXTRA_PATCHES,\
+	$(if $(value $v),$v)) $(if $(filter command line,$(origin HZ)),HZ))
+REPRODUCE = $(if $(REPRODUCE_REFUSED),echo "error: make reproduce runs bench/report-runs' runs as their matrices define them: $(REPRODUCE_REFUSED) would change them; leave them out" >&2; exit 2;) \
+	RUNS=$(call q,RUNS) HOSTS=$(call q,HOSTS) SHARDS=$(call q,SHARDS) RESULTS=$(call q,RESULTS) \
+	QEMU=$(call q,QEMU) scripts/reproduce.sh
+reproduce:
+	@DRYRUN=$(call q,DRYRUN) $(REPRODUCE)
+
+reproduce-plan:
+	@DRYRUN=1 $(REPRODUCE)
 
 # --- tests -----------------------------------------------------------------------
 $(BUILD)/unit:

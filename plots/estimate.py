@@ -11,10 +11,10 @@ planned cell with its boots, every axis as raw.csv records it, the cell's
 timeout and whether its boots run several at once). A boot's host time is
 the median host time (raw.csv's host_exit_ns: QEMU's spawn to its exit) of
 the reference boots of the most alike cell (MATCH_ORDER below); the
-reference runs are the --from directories, by default every run under
-plots/runs/ and the committed fixture runs. A cell no reference boot comes
-near is estimated at its timeout: the most a boot of it may take. KVM
-cells cost nothing where /dev/kvm cannot be opened: the runner skips them.
+reference runs are the --from directories, by default the committed runs
+(plots/runs/<name>/ of bench/report-runs) and the fixture runs. A cell
+no reference boot comes near is estimated at its timeout: the most a boot
+of it may take. KVM cells cost nothing where /dev/kvm cannot be opened: the runner skips them.
 The runner boots the parallel-safe cells (icount) first, --parallel-jobs
 at once, then the others, --jobs at once; the total adds the two.
 
@@ -23,7 +23,6 @@ After "--", the flags the run will be given (make's RUNFLAGS): --jobs,
 """
 import argparse
 import csv
-import glob
 import io
 import json
 import os
@@ -31,7 +30,7 @@ import signal
 import statistics
 import sys
 
-from runlib import RUNNER, ROOT, _output, describe, die, read_table
+from runlib import RUNNER, ROOT, _output, committed_runs, describe, die, read_table
 
 # The match, most alike first: every axis, then the axes dropped one at a
 # time, in this order (KEEP_LONGEST's), down to the accelerator alone.
@@ -96,8 +95,9 @@ def reference_runs(dirs):
 
 
 def default_runs():
-    return sorted(glob.glob(os.path.join(ROOT, "plots", "runs", "*", ""))) + \
-        [os.path.join(ROOT, "tests", "fixtures", d) for d in ("run", "arches")]
+    """The committed runs of bench/report-runs (runlib.committed_runs) and
+    the fixture runs."""
+    return committed_runs() + [os.path.join(ROOT, "tests", "fixtures", d) for d in ("run", "arches")]
 
 
 def kvm_unusable():
@@ -246,7 +246,8 @@ def main():
     p.add_argument("--jobs", help="TCG/KVM boots at once (default: the runner's)")
     p.add_argument("--parallel-jobs", help="icount boots at once (default: the runner's)")
     p.add_argument("--from", dest="runs", action="append", metavar="DIR",
-                   help="a reference run (repeatable; default: plots/runs/*/ and the fixture runs)")
+                   help="a reference run (repeatable; default: the committed runs of bench/report-runs "
+                        "and the fixture runs)")
     p.add_argument("--json", action="store_true", help="the estimate as JSON")
     args = p.parse_args(argv)
     flags = runner_flags(rest)

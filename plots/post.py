@@ -20,6 +20,7 @@ import email.message
 import email.policy
 import mailbox
 import os
+import re
 import subprocess
 import tempfile
 import textwrap
@@ -138,9 +139,24 @@ CAVEATS = [
 ]
 
 
-def reproduce(meta):
-    rev = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=12", "HEAD"],
-                         capture_output=True, text=True).stdout.strip() or "?"
+def revision(run):
+    """The crngbench commit to reproduce the run from: the one it was made
+    from when the run records it (RUN/commit: a committed run,
+    scripts/keep-run.sh), else the checkout's own. So a committed run's
+    mail is the same text at every later commit."""
+    f = open_run_file(os.path.join(run, "commit"), missing_ok=True)
+    if f is not None:
+        with f:
+            rev = f.read().strip()
+        if not re.fullmatch("[0-9a-f]{7,40}", rev):
+            die(f"{run}/commit: {rev[:60]!r} is not a git commit id (7 to 40 lowercase hex digits)")
+        return rev[:12]
+    return subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=12", "HEAD"],
+                          capture_output=True, text=True).stdout.strip() or "?"
+
+
+def reproduce(meta, run):
+    rev = revision(run)
     return ["To reproduce (Debian 12, as root, from a clone of crngbench at " + rev + "):", "",
             f"  scripts/deps.sh && make bench MATRIX={meta.get('matrix', 'quick')} \\",
             f"      RUNFLAGS='--seed {meta.get('seed', 0)}'",
@@ -172,7 +188,7 @@ def body(run, hz):
     out += ["Caveats", ""]
     for c in CAVEATS:
         out += wrap(c, "  ") + [""]
-    out += reproduce(meta)
+    out += reproduce(meta, run)
     return "\n".join(l.rstrip() for l in out).rstrip("\n") + "\n", meta
 
 

@@ -7,6 +7,9 @@
 # chart 8 from the --entropy run, chart 9 from the --bases run (each only from a run that draws it), every
 # other chart of the repository (plots/runlib.py's CHARTS) that RUN
 # has from RUN; a run without plots/ is drawn first (plots/render.sh).
+# RUN "-" keeps the main run's tables and charts as they are (the other
+# runs' are regenerated: scripts/regen-report.sh, when no main run is
+# committed).
 # A run is untrusted (runs are mailed and copied between machines): its
 # paths are arguments, never code; of its files only the charts of known
 # names are copied, each a regular file of the run (never a symbolic link,
@@ -31,7 +34,9 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument $(printf '%q' "$1"); $usage" ;;
 	esac
 done
+[ "$run" != - ] || [ ${#opt[@]} -gt 0 ] || die "RUN '-' keeps the main run's tables: give another run (--hz DIR, ...); $usage"
 for d in "$run" "${opt[@]}"; do
+	[ "$d" != - ] || continue
 	case $d in *[[:cntrl:]]*) die "the path $(printf '%q' "$d") holds a control character: give a results directory whose path is printable text" ;; esac
 	[ -d "$d" ] || die "$(printf '%q' "$d") is not a directory (a results/<run> directory?)"
 done
@@ -44,11 +49,14 @@ while read -r name; do
 	known+=("$name")
 done < <(cd "$root/plots" && python3 -c 'from runlib import CHARTS; print("\n".join(sorted(CHARTS)))')
 [ ${#known[@]} -gt 0 ] || die "no chart names from plots/runlib.py"
-# fits DIR NAME: the chart NAME is one that run draws (runlib.charts_for)
+# fits DIR NAME: the chart NAME is one that run draws (runlib.charts_for);
+# DIR made absolute first, as python runs in plots/
 fits() {
+	local d=$1
+	case $d in /*) ;; *) d=$PWD/$d ;; esac
 	(cd "$root/plots" && python3 -c 'import sys
 from runlib import charts_for, read_table
-sys.exit(0 if sys.argv[2] in charts_for(read_table(sys.argv[1], "raw.csv")) else 1)' "$1" "$2")
+sys.exit(0 if sys.argv[2] in charts_for(read_table(sys.argv[1], "raw.csv")) else 1)' "$d" "$2")
 }
 from=()  # "DIR<TAB>NAME<TAB>required"
 for name in "${known[@]}"; do
@@ -63,14 +71,14 @@ for name in "${known[@]}"; do
 		fi
 		;;
 	7-*)
-		if [ -n "${opt[arches]:-}" ]; then from+=("${opt[arches]}	$name	1"); else from+=("$run	$name	0"); fi
+		if [ -n "${opt[arches]:-}" ]; then from+=("${opt[arches]}	$name	1"); elif [ "$run" != - ]; then from+=("$run	$name	0"); fi
 		;;
 	8-*)
 		if [ -n "${opt[entropy]:-}" ]; then
 			fits "${opt[entropy]}" "$name" ||
 				die "--entropy $(printf '%q' "${opt[entropy]}") is not a run that draws $name (a run of the entropy matrix is: x86_64 and probe-only machines)"
 			from+=("${opt[entropy]}	$name	1")
-		else
+		elif [ "$run" != - ]; then
 			from+=("$run	$name	0")
 		fi
 		;;
@@ -79,17 +87,17 @@ for name in "${known[@]}"; do
 			fits "${opt[bases]}" "$name" ||
 				die "--bases $(printf '%q' "${opt[bases]}") is not a run that draws $name (a run of the bases matrix is: more than one kernel base)"
 			from+=("${opt[bases]}	$name	1")
-		else
+		elif [ "$run" != - ]; then
 			from+=("$run	$name	0")
 		fi
 		;;
-	*) from+=("$run	$name	0") ;;
+	*) [ "$run" = - ] || from+=("$run	$name	0") ;;
 	esac
 done
 
 # A run with no plots/ yet is drawn here (its charts are copied below).
 for d in "$run" "${opt[hz]:-}" "${opt[arches]:-}" "${opt[entropy]:-}" "${opt[bases]:-}"; do
-	if [ -n "$d" ] && [ ! -e "$d/plots" ] && [ ! -L "$d/plots" ]; then
+	if [ -n "$d" ] && [ "$d" != - ] && [ ! -e "$d/plots" ] && [ ! -L "$d/plots" ]; then
 		"$root/plots/render.sh" "$d" || die "drawing the charts of $(printf '%q' "$d") failed: see above"
 	fi
 done
@@ -114,7 +122,7 @@ for entry in "${from[@]}"; do
 	cp -- "$f" "$stage/$name.png"
 	[ "$d" != "$run" ] || from_run=$((from_run + 1))
 done
-[ $from_run -gt 0 ] || die "$run/plots holds none of the charts ${known[*]}: draw them first (make plots RUN=...)"
+[ "$run" = - ] || [ $from_run -gt 0 ] || die "$run/plots holds none of the charts ${known[*]}: draw them first (make plots RUN=...)"
 
 args=()
 for o in hz guest sources longwait arches entropy bases; do
@@ -122,4 +130,6 @@ for o in hz guest sources longwait arches entropy bases; do
 done
 python3 "$root/plots/report_tables.py" "${args[@]}" -- "$run" "$root/REPORT.md"
 mkdir -p "$root/plots/figures"
-mv -f -- "$stage"/*.png "$root/plots/figures/"
+for f in "$stage"/*.png; do
+	[ ! -e "$f" ] || mv -f -- "$f" "$root/plots/figures/"
+done

@@ -429,11 +429,13 @@ CLOCK_WORDS = {"icount": "instruction time (icount)", "tcg": "emulation time (TC
 
 @functools.lru_cache(maxsize=None)
 def fact_table(name):
-    """A fact table of kernel/ (arches, bases) by column name, as
-    scripts/table.sh reads it: '#' comments, the first other line names the
-    columns, '-' is empty. {first column: {column: value}}."""
+    """A fact table by column name, as scripts/table.sh reads it: '#'
+    comments, the first other line names the columns, '-' is empty.
+    {first column: {column: value}}, in the table's order. name: one of
+    kernel/ (arches, bases), or a path from the checkout's root
+    (bench/report-runs)."""
     rows, head = {}, None
-    with open(os.path.join(ROOT, "kernel", name)) as f:
+    with open(os.path.join(ROOT, name if "/" in name else os.path.join("kernel", name))) as f:
         for line in f:
             if line.startswith("#") or not line.split():
                 continue
@@ -443,6 +445,22 @@ def fact_table(name):
             else:
                 rows[cells[0]] = dict(zip(head, cells))
     return rows
+
+
+def committed_runs():
+    """The committed runs (plots/runs/<name>/ of each row of
+    bench/report-runs that holds one): a run's directory, or for a row of
+    several runs (bench-parallel: jobs1/, jobs2/) each of its
+    subdirectories that holds a raw.csv, in the table's order."""
+    out = []
+    for name in fact_table("bench/report-runs"):
+        d = os.path.join(ROOT, "plots", "runs", name)
+        if os.path.isfile(os.path.join(d, "raw.csv")):
+            out.append(d)
+        elif os.path.isdir(d):
+            out += sorted(os.path.join(d, s) for s in os.listdir(d)
+                          if os.path.isfile(os.path.join(d, s, "raw.csv")))
+    return out
 
 
 def probe_only_machines():

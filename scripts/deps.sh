@@ -2,7 +2,7 @@
 # Install what crngbench needs from Debian's archive. As root it installs the
 # missing packages; otherwise it prints the exact apt-get line and fails.
 #
-#   scripts/deps.sh [--list] [--arch KARCH[,KARCH...]] [--matrix NAME]
+#   scripts/deps.sh [--list | --check] [--arch KARCH[,KARCH...]] [--matrix NAME]...
 #
 # The x86 packages always; the cross compiler, its libc and the QEMU of
 # another architecture (kernel/arches, bench/arch.c) only for --arch, or
@@ -10,6 +10,9 @@
 # package of the default kernel base (kernel/bases' first row), of
 # KERNEL_BASE, and of each base bench/NAME.matrix's base axis names.
 # --list prints the packages needed, one a line, and installs nothing.
+# --check installs nothing either: it says what is missing, with the
+# apt-get line, and fails, as it does for a user who is not root (make
+# reproduce checks every matrix's packages before anything runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/table.sh
@@ -32,15 +35,18 @@ pkgs=(
 	systemd qemu-system-x86 linux-perf
 	# charts and tests
 	gnuplot-nox clang clang-format cppcheck libclang-rt-14-dev python3
+	# make reproduce HOSTS=... (GNU parallel, on every host) and its test
+	parallel
 )
 
 [ -z "${KERNEL_BASE:-}" ] || pkgs+=("$(base_pkg "$KERNEL_BASE" KERNEL_BASE)")
 # a matrix file's axis line (its values, comma-separated), comments left out
 axis_of() { sed -n -e 's/#.*//' -e "s/^[[:space:]]*$2[[:space:]]*=[[:space:]]*//p" "$1" | tr -d ' \t'; }
-arches='' list=0
+arches='' list=0 check=0 said=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--list) list=1; shift ;;
+	--check) check=1; shift ;;
 	--arch) arches="$arches ${2//,/ }"; shift 2 ;;
 	--matrix)
 		# the arch axis of a matrix file: each machine's kernel row is
@@ -50,7 +56,7 @@ while [ $# -gt 0 ]; do
 		# the base axis: each base's source package (kernel/bases)
 		for b in $(axis_of "$f" base | tr ',' ' '); do
 			p=$(base_pkg "$b" "$f") || exit 2
-			echo "[deps] base $b needs: $p"
+			said+=("[deps] base $b needs: $p")
 			pkgs+=("$p")
 		done
 		for m in $(axis_of "$f" arch | tr ',' ' '); do
@@ -62,9 +68,11 @@ while [ $# -gt 0 ]; do
 			arches="$arches $k"
 		done
 		shift 2 ;;
-	*) echo "scripts/deps.sh: error: unknown argument '$1'; usage: scripts/deps.sh [--list] [--arch KARCH,...] [--matrix NAME]" >&2; exit 2 ;;
+	*) echo "scripts/deps.sh: error: unknown argument '$1'; usage: scripts/deps.sh [--list | --check] [--arch KARCH,...] [--matrix NAME]" >&2; exit 2 ;;
 	esac
 done
+# --list: the packages alone on stdout
+[ ${#said[@]} -eq 0 ] || printf '%s\n' "${said[@]}" >&"$((list ? 2 : 1))"
 for a in $(echo $arches | tr ' ' '\n' | sort -u); do
 	table_keys kernel/arches | grep -qx -- "$a" ||
 		{ echo "scripts/deps.sh: error: unknown architecture '$a'; known: $(table_keys kernel/arches | tr '\n' ' ')" >&2; exit 2; }
@@ -91,7 +99,7 @@ if [ ${#missing[@]} -eq 0 ]; then
 	exit 0
 fi
 line="apt-get install -y --no-install-recommends ${missing[*]}"
-if [ "$(id -u)" != 0 ]; then
+if [ "$(id -u)" != 0 ] || [ $check = 1 ]; then
 	echo "crngbench: missing packages: ${missing[*]}" >&2
 	echo "run as root: apt-get update && $line" >&2
 	exit 2

@@ -84,9 +84,9 @@ fi
 
 # Python's reader of the tables (plots/runlib.py fact_table) reads what
 # the shell's does, every cell.
-for f in arches bases; do
-	want=$(for k in $(table_keys "kernel/$f"); do
-		for c in $(awk '!/^#/ && NF {print; exit}' "kernel/$f"); do printf '%s %s=%s\n' "$k" "$c" "$(table_get "kernel/$f" "$k" "$c")"; done
+for f in kernel/arches kernel/bases bench/report-runs; do
+	want=$(for k in $(table_keys "$f"); do
+		for c in $(awk '!/^#/ && NF {print; exit}' "$f"); do printf '%s %s=%s\n' "$k" "$c" "$(table_get "$f" "$k" "$c")"; done
 	done)
 	got=$(python3 -c '
 import sys
@@ -94,8 +94,8 @@ from plots import runlib
 for k, row in runlib.fact_table(sys.argv[1]).items():
     for c, v in row.items():
         print(f"{k} {c}={v}")' "$f" 2>&1)
-	[ "$got" = "$want" ] && ok "plots/runlib.py reads kernel/$f as scripts/table.sh does" ||
-		no "kernel/$f: Python and shell readers differ: $(diff <(echo "$want") <(echo "$got") | head -3 | tr '\n' ' ')"
+	[ "$got" = "$want" ] && ok "plots/runlib.py reads $f as scripts/table.sh does" ||
+		no "$f: Python and shell readers differ: $(diff <(echo "$want") <(echo "$got") | head -3 | tr '\n' ' ')"
 done
 
 # kernel/bases: every row's series exists with every patch kernel/variants
@@ -129,3 +129,24 @@ for d in kernel/config/base-* kernel/config/*/base-*; do
 done
 [ -z "$bad" ] && ok "every kernel/config base-<name>/ directory names a row of kernel/bases" ||
 	no "kernel/config directories of no base (kernel/bases):$bad"
+
+# bench/report-runs: each row's matrix exists, how, report and post are
+# values make reproduce knows, each report block is in REPORT.md, one row
+# feeds the main block, and the budgets add up to at most 5 MiB (README).
+bad='' kib=0 mains=0
+for r in $(table_keys bench/report-runs); do
+	m=$(table_get bench/report-runs "$r" matrix) how=$(table_get bench/report-runs "$r" how)
+	rep=$(table_get bench/report-runs "$r" report) post=$(table_get bench/report-runs "$r" post)
+	b=$(table_get bench/report-runs "$r" budget_kib)
+	[ -f "bench/$m.matrix" ] || bad="$bad $r: no bench/$m.matrix;"
+	case $how in runner | bench-parallel) ;; *) bad="$bad $r: how '$how';" ;; esac
+	case $post in '' | run | hz) ;; *) bad="$bad $r: post '$post';" ;; esac
+	[ "$rep" != main ] || mains=$((mains + 1))
+	[ -z "$rep" ] || { grep -qxF "<!-- tables:$rep:begin -->" REPORT.md && grep -qxF "<!-- tables:$rep:end -->" REPORT.md; } ||
+		bad="$bad $r: no tables:$rep block in REPORT.md;"
+	[[ $b =~ ^[1-9][0-9]*$ ]] && kib=$((kib + b)) || bad="$bad $r: budget_kib '$b';"
+done
+[ $mains -eq 1 ] || bad="$bad $mains rows feed the main block;"
+[ $kib -le 5120 ] || bad="$bad budgets add up to $kib KiB, over 5 MiB;"
+[ -z "$bad" ] && ok "bench/report-runs: matrices exist, known hows, report blocks and post roles; budgets $kib KiB of 5 MiB" ||
+	no "bench/report-runs:$bad"

@@ -5,7 +5,9 @@
 # sizes, the runner's input checks, the runner against tests/fake-qemu (the
 # per-machine quirks too), its QEMU command lines against tests/golden/,
 # and the plot, report and mail scripts on the
-# fixture run, and those scripts on hostile and damaged results directories.
+# fixture run, and those scripts on hostile and damaged results directories;
+# make reproduce in stand-in checkouts, and REPORT.md and post.txt
+# regenerated from the committed runs.
 # One PASS:/FAIL: line per check; ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -52,6 +54,9 @@ collect "bench call graph and file sizes" tests/callgraph.sh
 # The fake boots mostly wait (timeouts, a stopped runner): they run beside
 # the steps that compute, and their lines come in their place below.
 collect_bg fake_boots tests/fake_boots.sh
+# make reproduce in stand-in checkouts against fake-qemu (mostly waiting too)
+collect_bg reproduce tests/reproduce.sh
+collect_bg reproduce_shards tests/reproduce_shards.sh
 collect "runner input checks" tests/runner_inputs.sh
 collect "the rtc and base axes" tests/axes.sh
 collect "the early axis (the early reads in a child of PID 1)" tests/early.sh
@@ -70,6 +75,9 @@ collect "chart 9 and the bases table" tests/bases_plots.sh
 collect "digests of what the reads returned, in results directories" tests/digests.sh
 collect "the kernels of the planned cells" tests/planned_kernels.sh
 collect "the plan and its estimated host time" tests/estimate.sh
+collect "REPORT.md and post.txt from the committed runs" tests/report_regen.sh
 collect_wait fake_boots
+collect_wait reproduce
+collect_wait reproduce_shards
 
 closing

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# REPORT.md's generated blocks, its charts (plots/figures/) and the mail
+# (post.txt) from the committed runs alone (make reproduce's last step;
+# make report FROM=committed):
+#   scripts/regen-report.sh [--list]
+# For each row of bench/report-runs whose plots/runs/<name>/ holds a run
+# (raw.csv): its charts are drawn again (plots/render.sh, into
+# plots/runs/<name>/plots/, which git ignores), then plots/report.sh takes
+# it as the row's report option (main: RUN; hz: --hz DIR; ...), so its
+# block tables:<report> of REPORT.md is regenerated; a block whose run is
+# not committed keeps its text (RUN '-' for the main block). The row whose
+# post column is "run" gives plots/post.py its RUN (the mail,
+# plots/runs/<name>/post.txt, committed, and post.mbox, not), the "hz" row
+# its --hz. Paths are given as plots/runs/<name>, from the checkout's root,
+# so the text that names them ("make report RUN=plots/runs/quick") is the
+# same wherever the checkout is.
+# --list: what would be regenerated, one line each ("tables:<report>
+# plots/runs/<name>", "post plots/runs/<name>/post.txt"), nothing drawn.
+set -euo pipefail
+die() { echo "scripts/regen-report.sh: error: $*" >&2; exit 2; }
+list=0
+case ${1:-} in
+--list) list=1 ;;
+'') ;;
+*) die "unknown argument '$1'; usage: scripts/regen-report.sh [--list]" ;;
+esac
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/table.sh
+. scripts/table.sh
+index=bench/report-runs
+main=- post='' posthz='' args=() runs=()
+for name in $(table_keys "$index"); do
+	rep=$(table_get "$index" "$name" report) || exit 2
+	role=$(table_get "$index" "$name" post) || exit 2
+	case $rep in '' | main | hz | guest | sources | longwait | arches | entropy | bases) ;;
+	*) die "$index: $name's report '$rep' is none of main, hz, guest, sources, longwait, arches, entropy, bases, '-'" ;;
+	esac
+	case $role in '' | run | hz) ;; *) die "$index: $name's post '$role' is none of run, hz, '-'" ;; esac
+	d=plots/runs/$name
+	[ -f "$d/raw.csv" ] || continue
+	[ -n "$rep$role" ] || continue
+	runs+=("$d")
+	if [ -n "$rep" ]; then
+		[ $list = 0 ] || echo "tables:$rep $d"
+		if [ "$rep" = main ]; then main=$d; else args+=("--$rep" "$d"); fi
+	fi
+	case $role in run) post=$d ;; hz) posthz=$d ;; esac
+done
+[ -z "$post" ] || [ $list = 0 ] || echo "post $post/post.txt"
+[ $list = 0 ] || exit 0
+if [ ${#runs[@]} -eq 0 ]; then
+	echo "[regen] no run of $index is committed under plots/runs/: nothing to regenerate"
+	exit 0
+fi
+export CRNGBENCH_RUNNER=${CRNGBENCH_RUNNER:-$PWD/build/crngbench-run}
+[ -x "$CRNGBENCH_RUNNER" ] || make -s runner >&2 || die "building the runner (make runner) failed: see above"
+# Every chart drawn again from the data as committed: a plots/ left from
+# older data is never copied into plots/figures/ or the mail.
+for d in "${runs[@]}"; do
+	rm -rf -- "$d/plots"
+	plots/render.sh "$d" >/dev/null || die "drawing the charts of $d failed: see above"
+done
+if [ "$main" != - ] || [ ${#args[@]} -gt 0 ]; then
+	plots/report.sh "$main" "${args[@]}"
+fi
+if [ -n "$post" ]; then
+	python3 plots/post.py "$post" ${posthz:+--hz "$posthz"}
+fi

@@ -1,0 +1,350 @@
+#!/usr/bin/env bash
+# make reproduce: every run REPORT.md draws on (bench/report-runs), with
+# the current code and kernels, then REPORT.md's generated blocks, its
+# charts and the mail regenerated from them.
+#   make reproduce [RUNS=a,b] [HOSTS=:,user@host2] [SHARDS=N] [DRYRUN=1]
+# Environment (the Makefile passes its variables): RUNS (rows of
+# bench/report-runs, comma-separated; default every row), HOSTS (a GNU
+# parallel --sshlogin list: each run split into shards across them),
+# SHARDS (default: the number of HOSTS), DRYRUN=1 (the checks and the plan
+# only), RESULTS (default results), QEMU, REPRODUCE_TICK (seconds between
+# progress lines, default 60).
+# In order:
+#  1. checks, before anything runs: RUNS names rows of the table; each
+#     row's matrix exists and the runner takes it; its packages are
+#     installed (scripts/deps.sh --check); HOSTS is a list of sshlogins
+#     this accepts, GNU parallel is installed, and every host's checkout
+#     (the same path) is at this commit; a run started the other way
+#     (sharded or not) is named.
+#  2. the plan: per run its boots and estimated host time
+#     (plots/estimate.py), whether it is complete (skipped), partial
+#     (resumed: what is left) or to run; the total.
+#  3. kernels (make kernels MATRIX=... per matrix) and the image.
+#  4. each run into $(RESULTS)/reproduce/<name>, in the table's order: a
+#     complete run skipped, a partial one resumed (--resume), with a
+#     progress line every REPRODUCE_TICK s: boots done and an ETA over all
+#     runs (this run's estimate left, the later runs' estimates). With
+#     HOSTS, GNU parallel runs scripts/shard-run.sh for each shard K of N on
+#     the hosts (one at a time per host), brings each shard directory back
+#     (--return, --cleanup) into $(RESULTS)/reproduce/shards/<name>/, and
+#     the runner merges them (--merge) into the run's directory.
+#  5. after each run its compact data into plots/runs/<name>/
+#     (scripts/keep-run.sh: the row's size budget, checked).
+#  6. REPORT.md's blocks, plots/figures/ and post.txt from plots/runs/
+#     (scripts/regen-report.sh).
+#  7. the time split: per run and per stage.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+die() { echo "make reproduce: error: $*" >&2; exit 2; }
+say() { echo "[reproduce] $*"; }
+# shellcheck source=scripts/table.sh
+. scripts/table.sh
+index=bench/report-runs
+results=${RESULTS:-results}
+qemu=${QEMU:-qemu-system-x86_64}
+tick=${REPRODUCE_TICK:-60}
+dryrun=${DRYRUN:-}
+base=$results/reproduce
+runner=build/crngbench-run
+t0=$(date +%s.%N)
+
+# A duration in words: "1 h 5 min", "4 min 10 s", "12 s".
+dur() { awk -v s="$1" 'BEGIN { s = int(s + 0.5); h = int(s / 3600); m = int(s % 3600 / 60); r = s % 60
+	if (h) printf "%d h %d min", h, m; else if (m) printf "%d min %d s", m, r; else printf "%d s", r }'; }
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+# --- 1. checks -----------------------------------------------------------------
+case $dryrun in '' | 0 | 1) ;; *) die "DRYRUN='$dryrun': give 1 (the plan only) or nothing" ;; esac
+[[ $tick =~ ^[1-9][0-9]*$ ]] || die "REPRODUCE_TICK='$tick': give a whole number of seconds"
+known=$(table_keys "$index" | tr '\n' ' ')
+selected=()
+if [ -n "${RUNS:-}" ]; then
+	IFS=, read -ra want <<<"$RUNS"
+	for w in "${want[@]}"; do
+		[ -n "$w" ] || die "RUNS='$RUNS' has an empty name; give names of $index separated by commas: ${known% }"
+		[[ " $known " == *" $w "* ]] || die "RUNS: unknown run '$w'; the runs of $index are: ${known% }"
+	done
+	for k in $known; do
+		for w in "${want[@]}"; do [ "$w" != "$k" ] || { selected+=("$k"); break; }; done
+	done
+else
+	read -ra selected <<<"$known"
+fi
+[ ${#selected[@]} -gt 0 ] || die "$index lists no run"
+declare -A matrix how
+for name in "${selected[@]}"; do
+	[[ $name =~ ^[a-z0-9][a-z0-9_-]*$ ]] || die "$index: run name '$name' is not a directory name ([a-z0-9_-])"
+	m=$(table_get "$index" "$name" matrix) || exit 2
+	[ -f "bench/$m.matrix" ] ||
+		die "$index: run '$name' names matrix '$m', and there is no bench/$m.matrix (matrices: $(cd bench && ls -- *.matrix | sed 's/\.matrix$//' | tr '\n' ' '))"
+	h=$(table_get "$index" "$name" how) || exit 2
+	case $h in runner | bench-parallel) ;; *) die "$index: run '$name': how '$h' is neither runner nor bench-parallel" ;; esac
+	b=$(table_get "$index" "$name" budget_kib) || exit 2
+	[[ $b =~ ^[1-9][0-9]*$ ]] || die "$index: run '$name': budget_kib '$b' is not a whole number"
+	matrix[$name]=$m how[$name]=$h
+done
+matrices=$(for n in "${selected[@]}"; do echo "${matrix[$n]}"; done | awk '!seen[$0]++' | tr '\n' ' ')
+
+hosts=() remote=0 here=0 nshards=
+if [ -n "${HOSTS:-}" ]; then
+	IFS=, read -ra hosts <<<"$HOSTS"
+	[ ${#hosts[@]} -gt 0 ] || die "HOSTS='$HOSTS' names no host"
+	declare -A seen=()
+	for h in "${hosts[@]}"; do
+		[[ $h =~ ^([1-9][0-9]*/)?(:|([A-Za-z0-9._-]+@)?[A-Za-z0-9][A-Za-z0-9._-]*)$ ]] ||
+			die "HOSTS: '$h' is not an sshlogin make reproduce takes: ':' (this machine) or [user@]host, each optionally after N/ (N CPUs), separated by commas (HOSTS=':,user@host2'); anything more (a port, a key) belongs in ~/.ssh/config"
+		login=${h#*/}
+		[ -z "${seen[$login]:-}" ] || die "HOSTS names '$login' twice"
+		seen[$login]=1
+		if [ "$login" = : ]; then here=1; else remote=1; fi
+	done
+	nshards=${SHARDS:-}
+	if [ -n "$nshards" ]; then [[ $nshards =~ ^[1-9][0-9]*$ ]] || die "SHARDS='$nshards': give a whole number of at least 1"; fi
+	command -v parallel >/dev/null && parallel --version 2>/dev/null | grep -q '^GNU parallel' ||
+		die "HOSTS needs GNU parallel (Debian's package 'parallel', which scripts/deps.sh installs), on every host"
+	# The hosts run the same checkout at the same path: the paths reach
+	# their shells and rsync as plain words.
+	mkdir -p "$results"
+	abs=$(cd "$results" && pwd)/reproduce
+	for p in "$root" "$abs" "$qemu"; do
+		[[ $p =~ ^[A-Za-z0-9._/+-]+$ ]] || die "with HOSTS, '$p' may hold only letters, digits and ._/+- (it is given to the other hosts' shells)"
+	done
+	commit=$(git rev-parse HEAD 2>/dev/null) || die "$root is not a git checkout: HOSTS needs one, at the same commit on every host"
+elif [ -n "${SHARDS:-}" ]; then
+	die "SHARDS=$SHARDS splits each run across HOSTS: give HOSTS too (HOSTS=: for this machine alone)"
+fi
+
+deps=()
+for m in $matrices; do deps+=(--matrix "$m"); done
+scripts/deps.sh --check "${deps[@]}" >/dev/null ||
+	die "packages missing (above): run that apt-get line as root, or scripts/deps.sh ${deps[*]}"
+make -s runner || die "make runner failed"
+for m in $matrices; do
+	err=$("$runner" --matrix "bench/$m.matrix" --print-axis plan 2>&1 >/dev/null) || die "bench/$m.matrix: ${err#*error: }"
+done
+if [ ${#hosts[@]} -gt 0 ]; then
+	got=$(parallel --will-cite --nonall --tag -S "$HOSTS" -q git -C "$root" rev-parse HEAD 2>&1) ||
+		die "asking the hosts for their checkout ($root) failed: $got"
+	bad=$(awk -v c="$commit" -F'\t' '$2 != c' <<<"$got")
+	[ -z "$bad" ] || die "every host's checkout at $root must be at this commit ($commit); these are not: $(tr '\t\n' ' ;' <<<"$bad")"
+	[ $remote = 0 ] || [ -z "$(git status --porcelain --untracked-files=no)" ] ||
+		say "warning: this checkout has uncommitted changes; the other hosts run commit ${commit:0:12} without them"
+fi
+
+# --- 2. the plan ------------------------------------------------------------------
+# estimate ARGS...: "BOOTS SECONDS" of plots/estimate.py ARGS
+estimate() {
+	plots/estimate.py "$@" --json | python3 -c 'import json, sys; o = json.load(sys.stdin); print(o["boots"], o["total_s"])'
+}
+declare -A state est left boots shards
+total_left=0 total_boots=0
+say "plan (estimates from the committed runs' host times, plots/estimate.py):"
+for name in "${selected[@]}"; do
+	m=${matrix[$name]} dir=$base/$name sd=$base/shards/$name
+	note='' e=''
+	if [ "${how[$name]}" = bench-parallel ]; then
+		s=$(scripts/bench-parallel.sh --state "$dir") || exit 2
+		e=$(scripts/bench-parallel.sh --estimate) || e="0 0"
+		[ ${#hosts[@]} -eq 0 ] || note="; on this machine, not sharded (a benchmark of one machine's parallel boots)"
+	else
+		s=$(plots/runstate.py "$dir") || exit 2
+		if [ ${#hosts[@]} -gt 0 ]; then
+			case $s in partial*) [ -d "$sd" ] ||
+				die "$dir holds a partial run started without HOSTS: finish it so (make reproduce RUNS=$name) or move it aside" ;;
+			esac
+			[ -f "$sd/count" ] && rec=$(cat "$sd/count") || rec=
+			n=${nshards:-${rec:-${#hosts[@]}}}
+			[ -z "$rec" ] || [ "$rec" = "$n" ] || [ "${s%% *}" = complete ] ||
+				die "$sd was started in $rec shards: give SHARDS=$rec (or move $sd aside to start it again)"
+			shards[$name]=$n
+			e=$(for k in $(seq "$n"); do estimate --matrix "bench/$m.matrix" --shard "$k/$n" || echo "0 0"; done |
+				awk -v hosts=${#hosts[@]} '{ b += $1; s += $2; if ($2 > top) top = $2 }
+					END { w = s / hosts; printf "%d %.1f\n", b, (top > w ? top : w) }')
+			sdone=0
+			for k in $(seq "$n"); do
+				ks=$(plots/runstate.py "$sd/shard-$k") || exit 2
+				case $ks in complete*) sdone=$((sdone + 1)) ;; esac
+			done
+			note="; $n shards on ${#hosts[@]} host(s), $sdone complete"
+		else
+			[ ! -d "$sd" ] || [ "${s%% *}" = complete ] ||
+				die "$name was started in shards ($sd): give HOSTS again, or move $sd aside"
+		fi
+		e=${e:-$(estimate --matrix "bench/$m.matrix" || echo "0 0")}
+	fi
+	read -r nb secs_ <<<"$e"
+	read -r st d p <<<"$s"
+	state[$name]=$st boots[$name]=$nb est[$name]=$secs_
+	case $st in
+	complete) l=0 word="complete: skipped" ;;
+	partial) l=$(awk -v e="$secs_" -v d="$d" -v p="$p" 'BEGIN { printf "%.1f", p ? e * (p - d) / p : e }')
+		word="partial ($d of $p boots): resumed, ~$(dur "$l") left" ;;
+	*) l=$secs_ word="to run" ;;
+	esac
+	left[$name]=$l
+	total_left=$(awk -v a="$total_left" -v b="$l" 'BEGIN { print a + b }')
+	total_boots=$((total_boots + nb))
+	printf '  %-9s %-9s %5d boots  ~%-14s %s%s\n' "$name" "${matrix[$name]}" "$nb" "$(dur "$secs_")" "$word" "$note"
+done
+say "total: $total_boots boots; estimated host time left ~$(dur "$total_left")$([ ${#hosts[@]} -eq 0 ] || echo " (a sharded run: its shards' sum over the hosts, or its longest shard)")"
+[ "$dryrun" != 1 ] || exit 0
+
+# --- 3.-7. build, run, keep, regenerate -------------------------------------------
+mkdir -p "$base"
+times=$base/.time-split
+: >"$times"
+lap_t=$t0
+# lap RUN STAGE: the time since the last lap, as "RUN STAGE SECONDS"
+lap() { local n; n=$(now); echo "$1 $2 $(secs "$lap_t" "$n")" >>"$times"; lap_t=$n; }
+lap - checks+plan
+
+todo=()
+for name in "${selected[@]}"; do [ "${state[$name]}" = complete ] || todo+=("$name"); done
+# Kernels and the image on this machine, for what runs here (a run sharded
+# to other hosts only is built there, by scripts/shard-run.sh).
+build_here=()
+for name in "${todo[@]}"; do
+	[ ${#hosts[@]} -gt 0 ] && [ $here = 0 ] && [ "${how[$name]}" = runner ] || build_here+=("${matrix[$name]}")
+done
+if [ ${#build_here[@]} -gt 0 ]; then
+	for m in $(printf '%s\n' "${build_here[@]}" | awk '!seen[$0]++'); do
+		say "kernels of bench/$m.matrix (make kernels MATRIX=$m)"
+		make -s kernels MATRIX="$m" || die "make kernels MATRIX=$m failed"
+		lap - "kernels"
+	done
+	make -s image || die "make image failed"
+	lap - image
+fi
+
+# rows DIR...: raw.csv rows (boots done) of these runs
+rows() { local n=0 f; for f in "$@"; do [ -f "$f" ] && n=$((n + $(tail -n +2 "$f" | wc -l))); done; echo $n; }
+# ticker NAME FILES PLANNED EST AFTER SHARDED: a progress line every tick
+# seconds while $flag exists (no signal: it stops within a second of the
+# file's removal, or of this script's end)
+flag=$base/.ticking
+ticker() {
+	local name=$1 files=$2 planned=$3 e=$4 after=$5 sharded=$6 start=$SECONDS done_ el l all eta
+	while sleep 1 && [ -e "$flag" ] && kill -0 $$ 2>/dev/null; do
+		el=$((SECONDS - start))
+		[ $((el % tick)) -eq 0 ] || continue
+		if [ "$sharded" = 1 ]; then
+			done_="shards running"
+			l=$(awk -v e="$e" -v t="$el" 'BEGIN { print (e > t ? e - t : 0) }')
+		else
+			# shellcheck disable=SC2086
+			done_="$(rows $files)/$planned boots"
+			l=$(awk -v e="$e" -v d="${done_%%/*}" -v p="$planned" 'BEGIN { print p ? e * (p - d) / p : 0 }')
+		fi
+		all=$(awk -v a="$l" -v b="$after" 'BEGIN { printf "%d", a + b }')
+		eta=$(date -d "@$(($(date +%s) + all))" +%H:%M)
+		# on a line of its own, after the runner's progress line
+		[ ! -t 1 ] || echo
+		say "$name: $done_ after $(dur "$el"); this run ~$(dur "$l") more, all runs ~$(dur "$all") (ETA $eta)"
+	done
+}
+tpid=
+start_ticker() { : >"$flag"; ticker "$@" & tpid=$!; }
+stop_ticker() { rm -f "$flag"; [ -z "$tpid" ] || wait "$tpid" 2>/dev/null || true; tpid=; }
+trap 'rm -f "$flag"' EXIT
+
+# run_sharded NAME: its shards through GNU parallel, then --merge
+run_sharded() {
+	local name=$1 m=${matrix[$1]} n=${shards[$1]} sd=$abs/shards/$1 dir=$base/$1 seed k ks ret=() ids=()
+	mkdir -p "$sd"
+	[ -f "$sd/seed" ] || od -An -N4 -tu4 /dev/urandom | tr -d ' \n' >"$sd/seed"
+	[ -f "$sd/count" ] || echo "$n" >"$sd/count"
+	seed=$(cat "$sd/seed")
+	for k in $(seq "$n"); do
+		ks=$(plots/runstate.py "$sd/shard-$k") || exit 2
+		case $ks in
+		complete*) say "$name: shard $k/$n is complete: skipped" ;;
+		partial*)
+			if [ $remote = 1 ]; then
+				# another host may take it: started again there, not mixed
+				mv -- "$sd/shard-$k" "$sd/shard-$k.partial-$(date -u +%Y%m%dT%H%M%SZ)"
+				say "$name: shard $k/$n was partial: set aside, run again from its start"
+			fi
+			ids+=("$k") ;;
+		*) ids+=("$k") ;;
+		esac
+	done
+	[ $remote = 0 ] || ret=(--return "$sd/shard-{}" --cleanup)
+	if [ ${#ids[@]} -gt 0 ]; then
+		say "$name: shards ${ids[*]} of $n through GNU parallel on $HOSTS (seed $seed)"
+		parallel --will-cite -j1 -S "$HOSTS" --workdir "$root" --line-buffer --tagstring "[$name {}/$n]" \
+			"${ret[@]}" -q scripts/shard-run.sh "$commit" "$m" "$seed" {} "$n" "$sd" "$qemu" ::: "${ids[@]}" ||
+			say "$name: GNU parallel: some shards failed (above)"
+	fi
+	local dirs=()
+	for k in $(seq "$n"); do
+		ks=$(plots/runstate.py "$sd/shard-$k") || exit 2
+		case $ks in complete*) dirs+=("$sd/shard-$k") ;; *) die "$name: shard $k/$n did not finish ($ks; $sd/shard-$k): make reproduce again resumes it" ;; esac
+	done
+	[ ! -e "$dir" ] || die "$name: $dir is in the way of the merge (an interrupted one?): move it aside; the shards are kept"
+	"$runner" --quiet --merge "$dir" "${dirs[@]}" || die "$name: merging its shards into $dir failed (above)"
+}
+
+i=0
+for name in "${selected[@]}"; do
+	i=$((i + 1))
+	dir=$base/$name
+	after=0
+	for later in "${selected[@]:$i}"; do after=$(awk -v a="$after" -v b="${left[$later]}" 'BEGIN { print a + b }'); done
+	if [ "${state[$name]}" = complete ]; then
+		say "run $i/${#selected[@]} $name: $dir is complete: skipped (its boots are not redone)"
+		echo "$name skipped 0" >>"$times"
+	else
+		say "run $i/${#selected[@]} $name (bench/${matrix[$name]}.matrix${shards[$name]:+, ${shards[$name]} shards}): ~$(dur "${left[$name]}") left of it; all runs ~$(dur "$(awk -v a="${left[$name]}" -v b="$after" 'BEGIN { print a + b }')")"
+		[ -f "$base/$name.commit" ] || git rev-parse HEAD >"$base/$name.commit" 2>/dev/null || rm -f "$base/$name.commit"
+		lap_t=$(now)
+		if [ "${how[$name]}" = bench-parallel ]; then
+			start_ticker "$name" "$dir/jobs*/raw.csv" "${boots[$name]}" "${est[$name]}" "$after" 0
+			QEMU=$qemu RESULTS=$results scripts/bench-parallel.sh --out "$dir" || die "$name: scripts/bench-parallel.sh failed"
+		elif [ -n "${shards[$name]:-}" ]; then
+			start_ticker "$name" - "${boots[$name]}" "${est[$name]}" "$after" 1
+			run_sharded "$name"
+		else
+			start_ticker "$name" "$dir/raw.csv" "${boots[$name]}" "${est[$name]}" "$after" 0
+			if [ "${state[$name]}" = partial ]; then
+				say "$name: resuming $dir (--resume)"
+				"$runner" --resume --out "$dir" --qemu "$qemu" || die "$name: the resumed run failed (make reproduce again resumes it)"
+			else
+				mkdir -p "$base"
+				"$runner" --matrix "bench/${matrix[$name]}.matrix" --image build/guest.cpio --qemu "$qemu" --out "$dir" ||
+					die "$name: the run failed (make reproduce again resumes it)"
+			fi
+		fi
+		stop_ticker
+		lap "$name" boots
+	fi
+	if [ "${how[$name]}" = bench-parallel ]; then s=$(scripts/bench-parallel.sh --state "$dir"); else s=$(plots/runstate.py "$dir"); fi
+	case $s in complete*) ;; *) die "$name: $dir is not complete after its run ($s)" ;; esac
+	lap_t=$(now)
+	c=
+	[ ! -f "$base/$name.commit" ] || c=$(cat "$base/$name.commit")
+	scripts/keep-run.sh "$name" "$dir" ${c:+"$c"} || die "$name: keeping its data in plots/runs/$name failed (above); the run itself is complete in $dir"
+	lap "$name" keep
+done
+
+say "REPORT.md, plots/figures/ and post.txt from plots/runs/ (scripts/regen-report.sh)"
+lap_t=$(now)
+scripts/regen-report.sh || die "regenerating the report failed (above); the runs are complete and kept"
+lap - report
+
+# --- 7. the time split -------------------------------------------------------------
+say "time split: $(dur "$(secs "$t0" "$(now)")") in all"
+split=$(mktemp)
+for name in - "${selected[@]}"; do
+	awk -v n="$name" '$1 == n && $2 != "skipped" { print $2, $3 }' "$times" >"$split"
+	if [ "$name" != - ] && grep -q "^$name skipped" "$times"; then
+		echo "  $name: complete before: skipped; $(awk '{ printf "%s%s %s s", sep, $1, $2; sep = ", " }' "$split")"
+	elif [ -s "$split" ]; then
+		# shellcheck disable=SC2015
+		echo "  $(scripts/time-split.sh "$split" "$base/$name" "$([ "$name" = - ] && echo "setup and report" || echo "$name")")"
+	fi
+done
+awk '$2 != "skipped" { s[$2] += $3; if (!($2 in o)) { o[$2] = ++n; k[n] = $2 } }
+	END { printf "  by stage:"; for (i = 1; i <= n; i++) printf "%s %s %.1f s", (i > 1 ? "," : ""), k[i], s[k[i]]; print "" }' "$times"
+rm -f "$split"

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# One shard of a run, on whichever host GNU parallel gives it to (make
+# reproduce HOSTS=...; scripts/reproduce.sh starts it through parallel
+# --sshlogin, in the checkout at the same path on every host):
+#   scripts/shard-run.sh COMMIT MATRIX SEED K N DIR QEMU
+# Checks that this checkout is at COMMIT (every shard of a run is booted by
+# the same code) and has MATRIX's packages (scripts/deps.sh --check), builds
+# what is missing here (make kernels MATRIX=MATRIX, make image: nothing
+# when they are up to date), then boots shard K of N of
+# bench/MATRIX.matrix with --seed SEED into DIR/shard-K: kept when it is
+# complete, resumed (--resume) when partial (interrupted on this host),
+# started otherwise. GNU parallel brings DIR/shard-K back from another
+# host (--return) and make reproduce merges the shards (--merge).
+set -euo pipefail
+die() { echo "scripts/shard-run.sh on $(hostname): error: $*" >&2; exit 2; }
+[ $# -eq 7 ] || die "usage: scripts/shard-run.sh COMMIT MATRIX SEED K N DIR QEMU"
+commit=$1 matrix=$2 seed=$3 k=$4 n=$5 dir=$6 qemu=$7
+cd "$(dirname "$0")/.."
+[[ $matrix =~ ^[a-z0-9][a-z0-9_-]*$ ]] && [ -f "bench/$matrix.matrix" ] || die "no matrix '$matrix' (bench/*.matrix)"
+[[ $seed =~ ^[0-9]+$ ]] && [[ $k =~ ^[1-9][0-9]*$ ]] && [[ $n =~ ^[1-9][0-9]*$ ]] && [ "$k" -le "$n" ] ||
+	die "SEED '$seed', K '$k', N '$n': whole numbers, 1 <= K <= N"
+case $dir in /*) ;; *) die "DIR '$dir' is not an absolute path (the same on every host)" ;; esac
+here=$(git rev-parse HEAD 2>/dev/null) || die "$PWD is not a git checkout of crngbench"
+[ "$here" = "$commit" ] || die "$PWD is at commit $here, not $commit: check out $commit here (every shard of a run boots the same code)"
+scripts/deps.sh --check --matrix "$matrix" >/dev/null || die "packages missing for bench/$matrix.matrix (above)"
+make -s kernels MATRIX="$matrix" >&2 || die "make kernels MATRIX=$matrix failed"
+make -s runner image >&2 || die "make runner image failed"
+out=$dir/shard-$k
+mkdir -p "$dir"
+state=$(plots/runstate.py "$out") || exit 2
+case $state in
+complete*) echo "$out is complete: kept" ;;
+partial*)
+	echo "$out: resumed (${state#partial }: boots done, planned)"
+	build/crngbench-run --resume --out "$out" --qemu "$qemu" --quiet ;;
+*)
+	build/crngbench-run --matrix "bench/$matrix.matrix" --seed "$seed" --shard "$k/$n" --qemu "$qemu" \
+		--image build/guest.cpio --quiet --out "$out" ;;
+esac
+echo "$out: $(plots/runstate.py "$out")"

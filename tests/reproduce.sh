@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# make reproduce in a stand-in checkout (tests/reproduce_standin.sh: runs
+# "one" and "two" of two fake-qemu cells, "ghost" of a matrix that does
+# not exist):
+#  - bad input is refused before anything runs (no results directory, no
+#    kernel build): an unknown RUNS name (the known ones named), a HOSTS
+#    entry that is no sshlogin, SHARDS without HOSTS, a row whose matrix
+#    does not exist (even after a good row), a partial run started without
+#    HOSTS given HOSTS;
+#  - DRYRUN=1 prints the plan (boots, estimate per run, total) and runs
+#    nothing;
+#  - a run interrupted by SIGKILL is resumed (--resume: the boots it had
+#    keep their rows), a complete one is skipped (its raw.csv untouched),
+#    progress names the run and an ETA over all runs, both are kept in
+#    plots/runs/ within their budget (keep-run refuses one over it), and
+#    the time split names each run.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { echo "PASS: reproduce: $*"; }
+bad() { echo "FAIL: reproduce: $*"; }
+brief() { tail -n 4 <<<"$1" | tr '\n' ' ' | head -c 500; }
+# shellcheck source=tests/reproduce_standin.sh
+. tests/reproduce_standin.sh
+s=$tmp/s
+FAKE_DELAY=0.4 standin "$s" || { bad "cannot make the stand-in checkout"; exit 0; }
+mk() { (cd "$s" && make reproduce QEMU=tests/fake-qemu "$@" 2>&1); }
+
+# --- bad input: refused before anything runs ------------------------------------
+# refused NAME WANT MAKE-ARGS...: exit 2, WANT in the message, nothing run
+refused() {
+	local name=$1 want=$2 out rc
+	shift 2
+	out=$(mk "$@")
+	rc=$?
+	if [ $rc -ne 0 ] && grep -qF -- "$want" <<<"$out" && [ ! -e "$s/results/reproduce" ] && [ ! -e "$s/build.log" ]; then
+		ok "$name"
+	else
+		bad "$name: exit $rc, wanted '$want', results: $(ls "$s/results/reproduce" 2>&1 | tr '\n' ' '); said: $(brief "$out")"
+	fi
+}
+refused "an unknown RUNS name is refused, naming the known runs" \
+	"RUNS: unknown run 'nosuch'; the runs of bench/report-runs are: one two ghost" RUNS=one,nosuch
+refused "an empty RUNS name is refused" "has an empty name" RUNS=one,,two
+refused "a HOSTS entry that is no sshlogin is refused" \
+	"HOSTS: 'a;b' is not an sshlogin make reproduce takes: ':' (this machine) or [user@]host" RUNS=one 'HOSTS=:,a;b'
+refused "an empty HOSTS entry is refused" "HOSTS: '' is not an sshlogin" RUNS=one 'HOSTS=:,,x'
+refused "HOSTS naming a host twice is refused" "HOSTS names 'x' twice" RUNS=one 'HOSTS=x,2/x'
+refused "SHARDS without HOSTS is refused" "SHARDS=2 splits each run across HOSTS: give HOSTS too" RUNS=one SHARDS=2
+refused "a run whose matrix does not exist is refused before any run, the good one before it too" \
+	"run 'ghost' names matrix 'nosuch', and there is no bench/nosuch.matrix" RUNS=one,ghost
+refused "DRYRUN takes 1 or nothing" "DRYRUN='yes'" RUNS=one DRYRUN=yes
+
+# --- the plan alone ----------------------------------------------------------------
+out=$(mk RUNS=one,two DRYRUN=1)
+rc=$?
+if [ $rc -eq 0 ] && grep -qE '^  one +mini +6 boots +~[0-9]+ s +to run$' <<<"$out" &&
+	grep -qE '^  two +mini +6 boots' <<<"$out" && grep -q '^\[reproduce\] total: 12 boots; estimated host time left ~' <<<"$out" &&
+	[ ! -e "$s/results/reproduce" ] && [ ! -e "$s/build.log" ]; then
+	ok "DRYRUN=1 prints each run's boots and estimate and the total, and runs nothing"
+else
+	bad "DRYRUN=1: exit $rc: $(brief "$out")"
+fi
+
+# --- resume and skip ---------------------------------------------------------------------
+out=$(mk RUNS=one)
+[ $? -eq 0 ] && [ "$(cd "$s" && plots/runstate.py results/reproduce/one)" = "complete 6" ] ||
+	bad "the first run of 'one': $(brief "$out")"
+one_raw=$(cat "$s/results/reproduce/one/raw.csv" 2>/dev/null)
+one_time=$(stat -c %Y "$s/results/reproduce/one/raw.csv" 2>/dev/null)
+# "two" started as make reproduce starts it, SIGKILLed once a boot is recorded
+two=$s/results/reproduce/two
+(cd "$s" && exec build/crngbench-run --matrix bench/mini.matrix --image build/guest.cpio --qemu tests/fake-qemu \
+	--quiet --out results/reproduce/two) >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 300); do
+	[ "$(tail -n +2 "$two/raw.csv" 2>/dev/null | wc -l)" -ge 1 ] && break
+	sleep 0.05
+done
+kill -KILL $pid 2>/dev/null
+wait $pid 2>/dev/null
+before=$(tail -n +2 "$two/raw.csv" 2>/dev/null | grep -c .)
+state=$(cd "$s" && plots/runstate.py results/reproduce/two)
+case $state in "partial $before 6") ;; *) bad "the interrupted run is '$state' with $before rows (wanted partial, fewer than 6)" ;; esac
+refused_twice=$(mk RUNS=two HOSTS=:)
+[ $? -ne 0 ] && grep -q "holds a partial run started without HOSTS: finish it so (make reproduce RUNS=two)" <<<"$refused_twice" &&
+	ok "a partial run started without HOSTS is not continued in shards" ||
+	bad "HOSTS on a partial unsharded run: $(brief "$refused_twice")"
+rows_before=$(tail -n +2 "$two/raw.csv")
+out=$(REPRODUCE_TICK=1 mk RUNS=one,two)
+rc=$?
+if [ $rc -eq 0 ] && grep -qE "^  two +mini +6 boots +~.*partial \($before of 6 boots\): resumed" <<<"$out" &&
+	grep -qE '^  one +mini +6 boots +~.*complete: skipped' <<<"$out"; then
+	ok "the plan says one is complete (skipped) and two partial ($before of 6 boots: resumed)"
+else
+	bad "plan of one (complete) and two (partial): exit $rc: $(grep -E '^  (one|two) ' <<<"$out" | tr '\n' ' ')$(brief "$out")"
+fi
+grep -q "^\[reproduce\] run 1/2 one: results/reproduce/one is complete: skipped" <<<"$out" &&
+	[ "$(cat "$s/results/reproduce/one/raw.csv")" = "$one_raw" ] &&
+	[ "$(stat -c %Y "$s/results/reproduce/one/raw.csv")" = "$one_time" ] &&
+	ok "the complete run is skipped: its raw.csv is untouched" || bad "the complete run: $(grep 'run 1/2' <<<"$out")"
+missing=$(grep -vxFf "$two/raw.csv" <<<"$rows_before")
+if grep -q "^\[reproduce\] two: resuming results/reproduce/two (--resume)" <<<"$out" &&
+	[ "$(cd "$s" && plots/runstate.py results/reproduce/two)" = "complete 6" ] && [ -z "$missing" ] &&
+	[ "$(tests/csvget.py "$two/raw.csv" boot_id | sort | uniq -d)" = "" ]; then
+	ok "the interrupted run is resumed to 6 boots, its $before earlier rows kept as they were, none twice"
+else
+	bad "resume: state $(cd "$s" && plots/runstate.py results/reproduce/two), rows lost: $missing"
+fi
+grep -qE "^\[reproduce\] run 2/2 two \(bench/mini.matrix\): ~[0-9]+ s left of it; all runs ~[0-9]+ s$" <<<"$out" &&
+	ok "each run starts with its estimate left and the ETA over all runs" || bad "no run/ETA line: $(brief "$out")"
+if [ -f "$s/plots/runs/one/raw.csv" ] && cmp -s "$two/raw.csv" "$s/plots/runs/two/raw.csv" &&
+	[ ! -e "$s/plots/runs/two/boots" ] && grep -q '^\[keep\] plots/runs/two: [0-9]* KiB of its 256 KiB budget' <<<"$out"; then
+	ok "both runs are kept in plots/runs/ within their budget, without boots/"
+else
+	bad "keep: $(grep '\[keep\]' <<<"$out" | tr '\n' ' ')"
+fi
+stages=$(sed -n 's/^  by stage: //p' <<<"$out")
+all_stages() {
+	local st
+	for st in checks+plan kernels image boots keep report; do grep -qE "(^|, )${st/+/\\+} [0-9.]+ s(,|\$)" <<<"$1" || return 1; done
+}
+grep -qE '^  one: complete before: skipped; keep [0-9.]+ s$' <<<"$out" &&
+	grep -qE '^  two [0-9.]+ s: boots [0-9.]+ \(icount [0-9.]+ s: [0-9]+ boots\), keep [0-9.]+$' <<<"$out" &&
+	all_stages "$stages" &&
+	ok "the time split names each run and each stage" || bad "time split: $(sed -n '/time split/,$p' <<<"$out" | tr '\n' ' ')"
+
+# keep-run's budget: a run over its row's budget_kib is refused, naming
+# the files' sizes, and the kept copy stays as it was.
+kept=$(cat "$s/plots/runs/one/raw.csv" 2>/dev/null)
+sed -i 's/^one    mini    runner  -       -     256$/one    mini    runner  -       -     1/' "$s/bench/report-runs"
+out=$(cd "$s" && scripts/keep-run.sh one results/reproduce/one 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && grep -q "plots/runs/one would hold [0-9]* KiB, over its budget of 1 KiB (budget_kib in bench/report-runs): .*raw.csv [0-9]* KiB.*nothing was replaced" <<<"$out" &&
+	[ -n "$kept" ] && [ "$(cat "$s/plots/runs/one/raw.csv")" = "$kept" ] && [ -z "$(ls -d "$s"/plots/runs/.keep-* 2>/dev/null)" ]; then
+	ok "keep-run refuses a run over its budget, naming each file's size, and replaces nothing"
+else
+	bad "keep-run over budget: exit $rc: $out"
+fi
