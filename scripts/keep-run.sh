@@ -6,7 +6,8 @@
 # for a row of several runs, bench-parallel's, a directory of them: each
 # subdirectory holding a run.matrix is kept under its own name). Copied:
 # raw.csv, summary.csv, meta.json, run.matrix, seed (each required),
-# reads.csv, traces.csv, host_time.csv, run.args (when the run has them),
+# reads.csv, host_time.csv, run.args (when the run has them), traces.csv
+# for the main run only (chart 4 is drawn from it),
 # and COMMIT, the crngbench commit the run was made from, as the file
 # commit (post.txt's "to reproduce" names it). Never boots/ (console logs,
 # QEMU's output), plots/ or anything else. Kept as text, uncompressed, so
@@ -30,7 +31,10 @@ budget=$(table_get "$index" "$name" budget_kib) || exit 2
 [ -d "$src" ] && [ ! -L "$src" ] || die "$src is not a results directory"
 
 required=(raw.csv summary.csv meta.json run.matrix seed)
-optional=(reads.csv traces.csv host_time.csv run.args)
+optional=(reads.csv host_time.csv run.args)
+# traces.csv (every traced read call: 1.6 MB for the bases run) only where
+# something is drawn from it: the main run's chart 4, the timeline.
+[ "$(table_get "$index" "$name" report)" != main ] || optional+=(traces.csv)
 dest=plots/runs/$name
 mkdir -p plots/runs
 stage=$(mktemp -d "plots/runs/.keep-$name.XXXXXX")

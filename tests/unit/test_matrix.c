@@ -172,6 +172,7 @@ static void write_then_load_round_trips(void)
 		"icount=shift=2,sleep=off",
 		"exclude=accel=tcg nocounter=on",
 		"exclude=cpu=max,-rdrand,+rdseed smp=4",
+		"exclude=accel=icount smp=4",
 		"name=my run, take 2",
 	};
 	struct matrix a, b;
