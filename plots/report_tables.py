@@ -449,6 +449,49 @@ def bases_tables(run):
     return "\n".join(out) + "\n" + ("\n" + vdso if vdso else "")
 
 
+def systemd_tables(run):
+    """systemd measured for itself (bench/systemd.matrix): per accelerator,
+    condition and variant, with the early reads made by PID 1 before it
+    execs systemd (early=pid1, the quick run's setup) and by a child of
+    PID 1 while systemd starts (early=child): CRNG ready, systemd's boot
+    finished, the game stand-in's seed and the first blocking urandom
+    read's return, each summary.csv's median [CI] (the runner's)."""
+    rows = _summary_rows(run)
+    if not any(value(r, "early") == "child" for r in rows):
+        die(f"{run}: --systemd takes a run of bench/systemd.matrix (early=pid1 and early=child); this one has no "
+            "early=child cell")
+    measures = (("crng_ready", "CRNG ready"), ("userspace_finished", "systemd finished"),
+                ("game_seeded", "game seeded"), ("first_urandom_return", "first urandom read returned"))
+    by = {}
+    for r in rows:
+        if r["measure"] in dict(measures):
+            key = (r["accel"], bases.condition_words(r), r["variant"], value(r, "early"), r["measure"])
+            if key in by:
+                die(f"{run}/summary.csv: two rows for {key}: cells would merge")
+            by[key] = r
+    out = []
+    for accel in sorted({k[0] for k in by}, key=lambda a: entropy.ACCEL_ORDER.get(a, 9)):
+        out += [f"### systemd for itself: {md(CLOCK_WORDS.get(accel, accel))} (run {run_name(run)})\n",
+                "median ms from kernel start [95% bootstrap CI of the median]; n boots (censored); "
+                "reads in: who makes the early reads (PID 1 before it execs systemd, or a child of PID 1 "
+                "while systemd starts)\n",
+                row("condition", "variant", "reads in", *(t for _, t in measures)),
+                "|---|---|---|" + "---|" * len(measures)]
+        conds = sorted({k[1] for k in by if k[0] == accel})
+        for c in conds:
+            for v in variants():
+                for e in ("pid1", "child"):
+                    got = [by.get((accel, c, v, e, m)) for m, _ in measures]
+                    if not any(got):
+                        continue
+                    out.append(row(md(c), md(v), "PID 1" if e == "pid1" else "a child",
+                                   *("" if g is None else f"{fmt(g)}; n={g['n']}" + (
+                                       f" ({g['censored']} censored)" if g["censored"] not in ("0", "") else "")
+                                     for g in got)))
+        out.append("")
+    return "\n".join(out)
+
+
 def vdso_table(run):
     """The probe's vDSO getrandom() read (guest-image/vdso.c; x86_64) per
     base and cell, from reads.csv: how many boots' reads returned their 32
@@ -550,9 +593,10 @@ def main():
     ap.add_argument("--arches", help="an arches-matrix run: the revert's architectures")
     ap.add_argument("--entropy", help="an entropy-matrix run: what \"ready\" holds")
     ap.add_argument("--bases", help="a bases-matrix run: the kernel bases side by side")
+    ap.add_argument("--systemd", help="a systemd-matrix run: systemd with PID 1's reads or a child's")
     args = ap.parse_args()
     for d in (args.run if args.run != "-" else None, args.hz, args.guest, args.sources, args.longwait,
-              args.arches, args.entropy, args.bases):
+              args.arches, args.entropy, args.bases, args.systemd):
         if d and not os.path.exists(os.path.join(d, "summary.csv")):
             die(f"{d}/summary.csv not found (a results/<run> directory?)")
     # Each run's tables live in a block of their own, so a report can be
@@ -561,7 +605,7 @@ def main():
     for name, run, fn in (("hz", args.hz, hz_table), ("sources", args.sources, sources_tables),
                           ("guest", args.guest, guest_table), ("longwait", args.longwait, longwait_tables),
                           ("arches", args.arches, arches_tables), ("entropy", args.entropy, entropy_tables),
-                          ("bases", args.bases, bases_tables)):
+                          ("bases", args.bases, bases_tables), ("systemd", args.systemd, systemd_tables)):
         if run:
             blocks.append((name, fn(run)))
     if args.report == "-":

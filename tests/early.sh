@@ -110,7 +110,34 @@ else
 		<(get "$tmp/run/summary.csv" early measure=crng_ready) | sort | paste -sd' ')
 	[ "$cells" = "block/pid1 stock/child" ] && ok "summary.csv has the early column, a cell per value" ||
 		bad "summary.csv cells: '$cells'"
+	# REPORT.md's systemd block: a row per variant and early value, each
+	# figure summary.csv's median as printed (worked out here).
+	tab=$(python3 "$root/plots/report_tables.py" - - --systemd "$tmp/run" 2>&1)
+	printf '%s\n' "$tab" >"$tmp/systemd.md"
+	why=$(cd "$root" && python3 - "$tmp/run" "$tmp/systemd.md" 2>&1 <<'PY'
+import sys
+from tests.expect import table, median
+run, md = sys.argv[1:]
+summ = table(run)
+lines = [l for l in open(md).read().splitlines() if l.startswith("| ") and "---" not in l]
+head = [c.strip() for c in lines[0].strip("|").split(" | ")]
+assert head[:3] == ["condition", "variant", "reads in"], head
+body = {(c[1], c[2]): c for c in ([x.strip() for x in l.strip().strip("|").split(" | ")] for l in lines[1:])}
+assert set(body) == {("block", "PID 1"), ("stock", "a child")}, body.keys()
+for (v, who), c in body.items():
+    e = "pid1" if who == "PID 1" else "child"
+    for col, m in ((3, "crng_ready"), (4, "userspace_finished"), (5, "game_seeded"), (6, "first_urandom_return")):
+        r = next(r for r in summ if r["variant"] == v and r["early"] == e and r["measure"] == m)
+        want = f"{median(r)}" if r["n"] != "0" and r["median_ms"] else ""
+        assert c[col].startswith(want) and (want or c[col] in ("", "no data")), (v, who, m, c[col], want)
+PY
+)
+	[ $? -eq 0 ] && ok "REPORT's systemd table: a row per variant and who reads, each figure summary.csv's" ||
+		bad "systemd table: $(tail -n 2 <<<"$why" | tr '\n' ' ') $(head -c 300 <<<"$tab")"
 fi
+out=$(python3 "$root/plots/report_tables.py" - - --systemd "$root/tests/fixtures/run" 2>&1)
+[ $? -ne 0 ] && grep -q "has no early=child cell" <<<"$out" && ok "--systemd refuses a run without early=child" ||
+	bad "--systemd on a run without a child: $(head -c 200 <<<"$out")"
 
 # bench/systemd.matrix: x86 only, both values in every planned cell's pair
 if ! plan=$("$runner" --image "$tmp/image" --kernels "$tmp/k" --matrix "$root/bench/systemd.matrix" --print-axis plan 2>&1); then
