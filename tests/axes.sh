@@ -32,18 +32,8 @@ mkdir -p "$tmp/k/stock-hz250" "$tmp/k/stock-hz100-armv5" "$tmp/k/stock-hz100-arm
 : >"$tmp/image"
 : >"$tmp/probe-armv5.cpio"
 : >"$tmp/probe-armv7.cpio"
-# refused NAME WANT ARGS...: exit 2 before any boot, the message, no results directory.
-refused() {
-	local name=$1 want=$2 out rc
-	shift 2
-	out=$(timeout 60 "$runner" --image "$tmp/image" --kernels "$tmp/k" --out "$tmp/no" "$@" 2>&1)
-	rc=$?
-	if [ $rc -eq 2 ] && grep -qF -- "$want" <<<"$out" && [ ! -e "$tmp/no" ]; then
-		ok "$name"
-	else
-		bad "$name: rc=$rc, wanted '$want', got: $(head -c 400 <<<"$out")"
-	fi
-}
+# shellcheck source=tests/refused.sh
+. "$root/tests/refused.sh"
 probe=(--set hz=100 --set cpu=default --set trace=off)
 
 refused "an unknown rtc value names the accepted ones" \

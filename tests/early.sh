@@ -29,18 +29,9 @@ mkdir -p "$tmp/k/stock-hz250" "$tmp/k/stock-hz100-armv5" "$tmp/k/stock-hz100-m68
 : >"$tmp/image"
 : >"$tmp/probe-armv5.cpio"
 : >"$tmp/probe-m68k.cpio"
-# refused NAME WANT ARGS...: exit 2 before any boot, the message, no results directory.
-refused() {
-	local name=$1 want=$2 out rc
-	shift 2
-	out=$(timeout 60 "$runner" --image "$tmp/image" --kernels "$tmp/k" --out "$tmp/no" --dry-run "$@" 2>&1)
-	rc=$?
-	if [ $rc -eq 2 ] && grep -qF -- "$want" <<<"$out" && [ ! -e "$tmp/no" ]; then
-		ok "$name"
-	else
-		bad "$name: rc=$rc, wanted '$want', got: $(head -c 400 <<<"$out")"
-	fi
-}
+# shellcheck source=tests/refused.sh
+. "$root/tests/refused.sh"
+refused_args=(--dry-run)
 probe=(--set hz=100 --set cpu=default --set trace=off)
 
 refused "an unknown early value names the accepted ones" \

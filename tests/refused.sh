@@ -1,0 +1,18 @@
+# Sourced by the tests of the runner's refusals (tests/axes.sh,
+# tests/early.sh). The caller defines ok and bad, and sets runner, tmp
+# (holding the stand-in image and kernels, $tmp/image and $tmp/k) and,
+# if it wants them on every call, the array refused_args.
+# refused NAME WANT ARGS...: exit 2 before any boot, WANT in the message,
+# no results directory.
+refused() {
+	local name=$1 want=$2 out rc
+	shift 2
+	out=$(timeout 60 "$runner" --image "$tmp/image" --kernels "$tmp/k" --out "$tmp/no" \
+		${refused_args[@]+"${refused_args[@]}"} "$@" 2>&1)
+	rc=$?
+	if [ $rc -eq 2 ] && grep -qF -- "$want" <<<"$out" && [ ! -e "$tmp/no" ]; then
+		ok "$name"
+	else
+		bad "$name: rc=$rc, wanted '$want', got: $(head -c 400 <<<"$out")"
+	fi
+}
