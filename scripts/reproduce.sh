@@ -210,8 +210,10 @@ for name in "${todo[@]}"; do
 done
 if [ ${#build_here[@]} -gt 0 ]; then
 	for m in $(printf '%s\n' "${build_here[@]}" | awk '!seen[$0]++'); do
+		# not make -s: its MAKEFLAGS reach kbuild, which then prints no
+		# "CC" lines, and the build's progress lines would count 0 files
 		say "kernels of bench/$m.matrix (make kernels MATRIX=$m)"
-		make -s kernels MATRIX="$m" || die "make kernels MATRIX=$m failed"
+		make kernels MATRIX="$m" || die "make kernels MATRIX=$m failed"
 		lap - "kernels"
 	done
 	make -s image || die "make image failed"

@@ -23,7 +23,7 @@ case $dir in /*) ;; *) die "DIR '$dir' is not an absolute path (the same on ever
 here=$(git rev-parse HEAD 2>/dev/null) || die "$PWD is not a git checkout of crngbench"
 [ "$here" = "$commit" ] || die "$PWD is at commit $here, not $commit: check out $commit here (every shard of a run boots the same code)"
 scripts/deps.sh --check --matrix "$matrix" >/dev/null || die "packages missing for bench/$matrix.matrix (above)"
-make -s kernels MATRIX="$matrix" >&2 || die "make kernels MATRIX=$matrix failed"
+make kernels MATRIX="$matrix" >&2 || die "make kernels MATRIX=$matrix failed"
 make -s runner image >&2 || die "make runner image failed"
 out=$dir/shard-$k
 mkdir -p "$dir"
