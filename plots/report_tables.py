@@ -399,9 +399,14 @@ def ratio_text(old, new):
             return "not measured on both"
     if "1" in (old["median_censored"], new["median_censored"]):
         return "censored"
-    if float(old["median_ms"]) == 0:
-        return "0 ms on the older base"
+    if min(float(old["median_ms"]), float(new["median_ms"])) < RATIO_FLOOR_MS:
+        # summary.csv keeps medians to the microsecond: 0.003 against
+        # 0.004 ms would print 1.333 for reads 3499 and 3514 ns long
+        return f"under {RATIO_FLOOR_MS:g} ms"
     return f"{float(new['median_ms']) / float(old['median_ms']):.3f}"
+
+
+RATIO_FLOOR_MS = 0.1  # no ratio of medians shorter than this (1 us steps)
 
 
 def bases_tables(run):
@@ -431,8 +436,8 @@ def bases_tables(run):
            "median ms from kernel start [95% bootstrap CI of the median], each base's own boots "
            "(summary.csv); '>': still waiting at the bound in at least half the boots; the read's own "
            "duration is what it waited (the cost of blocking, where the variant blocks); "
-           f"duration {md(new)} / {md(old)}: the ratio of those medians, where both are measured and "
-           "neither is censored\n",
+           f"duration {md(new)} / {md(old)}: the ratio of those medians, where both are measured, "
+           f"neither is censored and both are at least {RATIO_FLOOR_MS:g} ms\n",
            row("machine", "variant", "condition", "accel", "vCPUs", *head),
            "|---|---|---|---|---|" + "---|" * len(head)]
     cellfmt = lambda r: "" if r is None else f"{fmt(r)}; n={r['n']}" + (  # noqa: E731
