@@ -491,6 +491,8 @@ def main():
     if run_kind(raw) == "bases":
         bases_main(meta, summary, boots, d)
         return
+    if run_kind(raw) == "systemd":  # tables only (REPORT.md's --systemd)
+        return
     if run_kind(raw) == "entropy":
         margin_main(run, meta, summary, boots, d)
         return

@@ -481,9 +481,15 @@ def run_kind(rows):
     guest's cells beside none, so a run of both fits neither. A run of
     more than one kernel base (bench/bases.matrix) is "bases" (chart 9),
     whichever machines it booted: the others' charts set one base's cells
-    beside each other, and would merge the bases' (checked first)."""
+    beside each other, and would merge the bases' (checked first). A run
+    of both values of the early axis (bench/systemd.matrix) is "systemd":
+    no chart, its tables only."""
     if len({value(r, "base") for r in rows}) > 1:
         return "bases"
+    # A run of both early readers (bench/systemd.matrix) is tables only:
+    # charts 1-6 would set PID 1's cells and the child's on one another.
+    if len({value(r, "early") for r in rows}) > 1:
+        return "systemd"
     machines = probe_only_machines()
     probe = {value(r, "arch") in machines for r in rows}
     return "entropy" if probe == {True, False} else "arches" if True in probe else "x86"

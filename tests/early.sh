@@ -125,6 +125,12 @@ PY
 )
 	[ $? -eq 0 ] && ok "REPORT's systemd table: a row per variant and who reads, each figure summary.csv's" ||
 		bad "systemd table: $(tail -n 2 <<<"$why" | tr '\n' ' ') $(head -c 300 <<<"$tab")"
+	# A run of both readers is tables only: charts 1-6 would set PID 1's
+	# cells and the child's on one another (prepare.py refused it).
+	out=$(CRNGBENCH_RUNNER=$runner "$root/plots/render.sh" "$tmp/run" 2>&1)
+	[ $? -eq 0 ] && [ ! -s "$tmp/run/plots/data/charts" ] && ! ls "$tmp/run/plots/"*.png >/dev/null 2>&1 &&
+		ok "a run of both readers draws no chart (its tables only), without an error" ||
+		bad "rendering the replayed run of both readers: $(tail -n 2 <<<"$out" | tr '\n' ' ')"
 fi
 out=$(python3 "$root/plots/report_tables.py" - - --systemd "$root/tests/fixtures/run" 2>&1)
 [ $? -ne 0 ] && grep -q "has no early=child cell" <<<"$out" && ok "--systemd refuses a run without early=child" ||
