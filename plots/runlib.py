@@ -504,9 +504,17 @@ def is_arches(rows):
 def jitter_rows(rows):
     """Chart 5 and REPORT's HZ table, one selection: the first blocking
     urandom read's duration (it runs the jitter loop) under TCG, qemu64
-    (no RDRAND), a cycle counter present."""
+    (no RDRAND), a cycle counter present, and no other source of entropy
+    or waiter (the axes' defaults: no virtio-rng, no seed, one vCPU, PID 1
+    reading), so a run with such cells beside (bench/sources.matrix) draws
+    chart 5 from its plain cells instead of merging them."""
     return [r for r in rows if r["measure"] == "first_urandom_latency" and r["accel"] == "tcg"
-            and r["cpu"] == "qemu64" and r["nocounter"] == "off"]
+            and r["cpu"] == "qemu64" and r["nocounter"] == "off"
+            and all(value(r, a) == _defaults()[a] for a in JITTER_PLAIN_AXES)]
+
+
+# The axes whose default is the plain condition chart 5 measures.
+JITTER_PLAIN_AXES = ("virtio_rng", "seed", "bootseed", "smp", "early")
 
 
 # Every chart, once: its name (plots/<name>.gp, RUN/plots/<name>.png, .svg,
