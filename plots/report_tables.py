@@ -497,6 +497,84 @@ def systemd_tables(run):
     return "\n".join(out)
 
 
+# The answer on REPORT.md's first screen: per class of machine (the issue's
+# classes), the cells that show it, each from one committed run
+# (plots/runs/<run>/summary.csv), selected by axis values that must match
+# exactly one cell per variant. The one definition of which cell answers
+# which class; tests/answer.sh works the figures out again from the CSVs.
+ANSWER = (
+    ("RDRAND, a seed or virtio-rng", "x86_64, RDRAND trusted (-cpu max)", "quick",
+     {"arch": "x86_64", "accel": "icount", "cpu": "max", "nocounter": "off"}),
+    ("RDRAND, a seed or virtio-rng", "x86_64, virtio-rng, no RDRAND", "sources",
+     {"accel": "tcg", "virtio_rng": "on", "seed": "none", "nocounter": "off"}),
+    ("RDRAND, a seed or virtio-rng", "armv7-virt, QEMU's boot-loader seed credited", "entropy",
+     {"arch": "armv7-virt", "accel": "icount", "bootseed": "on", "rtc": "host", "shift": "auto"}),
+    ("x86 without RDRAND", "x86_64, -cpu qemu64, TSC", "quick",
+     {"arch": "x86_64", "accel": "icount", "cpu": "qemu64", "nocounter": "off"}),
+    ("a fallback clocksource that passes the jitter trial", "m68k-virt, goldfish timer", "bases",
+     {"arch": "m68k-virt", "accel": "icount", "base": "6.1"}),
+    ("one that fails it", "armv5-versatilepb, SP804", "bases",
+     {"arch": "armv5-versatilepb", "accel": "icount", "base": "6.1"}),
+    ("one that fails it", "m68k-q800, VIA (31 MHz)", "bases",
+     {"arch": "m68k-q800", "accel": "icount", "base": "6.1"}),
+    ("one that fails it", "x86_64 without a counter (knob), PIT tick", "quick",
+     {"arch": "x86_64", "accel": "icount", "cpu": "qemu64", "nocounter": "on", "timer": "pit"}),
+    ("no interrupt that credits entropy", "x86_64 without a counter (knob), LAPIC tick", "longwait",
+     {"accel": "icount", "nocounter": "on", "timer": "lapic"}),
+)
+
+
+ANSWER_FLOOR_MS = 0.1  # a smaller difference of medians is "~0" (summary.csv: 1 us steps)
+
+
+def answer_cell(rows, want, variant, measure):
+    """The one summary row of want for variant and measure; None if the run
+    has no such cell; two are an error naming the filter."""
+    hits = [r for r in rows if r["variant"] == variant and r["measure"] == measure
+            and all(value(r, a) == v for a, v in want.items())]
+    if len(hits) > 1:
+        die(f"the answer's cell {want} {variant} {measure} matches {len(hits)} summary rows: "
+            "name more axes in report_tables.ANSWER")
+    return hits[0] if hits else None
+
+
+def answer_table(runs_dir):
+    """REPORT.md's first screen: per class, what the first /dev/urandom
+    read waited on block and on stock (6.1), block's extra wait (block's
+    median minus stock's), when the CRNG was ready, and the run."""
+    out = ["| machines | the cell | block's first urandom read waited | stock's | added by block "
+           "| CRNG ready (block) | run |", "|---|---|---|---|---|---|---|"]
+    cache = {}
+    last = None
+    for cls, words, run, want in ANSWER:
+        d = os.path.join(runs_dir, run)
+        if run not in cache:
+            cache[run] = _summary_rows(d) if os.path.isfile(os.path.join(d, "summary.csv")) else None
+        rows = cache[run]
+        if rows is None:
+            cells = ["(run not committed)"] * 4
+        else:
+            b, st = (answer_cell(rows, want, v, "first_urandom_latency") for v in ("block", "stock"))
+            ready = answer_cell(rows, want, "block", "crng_ready")
+            if b is None:
+                die(f"{d}: no block cell for the answer's {want}")
+            added = ""
+            if st is not None and st["median_censored"] != "1":
+                # a censored block median is a lower bound, and so is the difference
+                diff = max(0.0, float(b["median_ms"]) - float(st["median_ms"]))
+                added = "~0" if diff < ANSWER_FLOOR_MS else (
+                    (">" if b["median_censored"] == "1" else "") + ms(f"{diff:.3f}"))
+            cells = [fmt(b) + f"; n={b['n']}", "" if st is None else fmt(st) + f"; n={st['n']}", added,
+                     "" if ready is None else fmt(ready)]
+        out.append(row("" if cls == last else f"**{md(cls)}**", md(words), *cells, code(run)))
+        last = cls
+    return ("Linux 6.1; ms, median [95% CI]; n boots; instruction time (icount) except the virtio-rng row "
+            "(TCG); '>': still waiting at the bound; added by block: block's median minus stock's "
+            f"(~0: under {ANSWER_FLOOR_MS:g} ms, where stock waits as long or neither waits). Each row is a cell of the committed run named "
+            "(`plots/runs/<run>/summary.csv`), chosen in `plots/report_tables.py` (ANSWER).\n\n"
+            + "\n".join(out) + "\n")
+
+
 def vdso_table(run):
     """The probe's vDSO getrandom() read (guest-image/vdso.c; x86_64) per
     base and cell, from reads.csv: how many boots' reads returned their 32
@@ -599,6 +677,7 @@ def main():
     ap.add_argument("--entropy", help="an entropy-matrix run: what \"ready\" holds")
     ap.add_argument("--bases", help="a bases-matrix run: the kernel bases side by side")
     ap.add_argument("--systemd", help="a systemd-matrix run: systemd with PID 1's reads or a child's")
+    ap.add_argument("--answer", help="the committed runs' directory (plots/runs): the first screen's answer")
     args = ap.parse_args()
     for d in (args.run if args.run != "-" else None, args.hz, args.guest, args.sources, args.longwait,
               args.arches, args.entropy, args.bases, args.systemd):
@@ -610,7 +689,8 @@ def main():
     for name, run, fn in (("hz", args.hz, hz_table), ("sources", args.sources, sources_tables),
                           ("guest", args.guest, guest_table), ("longwait", args.longwait, longwait_tables),
                           ("arches", args.arches, arches_tables), ("entropy", args.entropy, entropy_tables),
-                          ("bases", args.bases, bases_tables), ("systemd", args.systemd, systemd_tables)):
+                          ("bases", args.bases, bases_tables), ("systemd", args.systemd, systemd_tables),
+                          ("answer", args.answer, answer_table)):
         if run:
             blocks.append((name, fn(run)))
     if args.report == "-":

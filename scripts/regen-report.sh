@@ -61,7 +61,9 @@ for d in "${runs[@]}"; do
 	plots/render.sh "$d" >/dev/null || die "drawing the charts of $d failed: see above"
 done
 if [ "$main" != - ] || [ ${#args[@]} -gt 0 ]; then
-	plots/report.sh "$main" "${args[@]}"
+	# the first screen's answer: cells of several committed runs
+	# (plots/report_tables.py's ANSWER)
+	plots/report.sh "$main" "${args[@]}" --answer plots/runs
 fi
 if [ -n "$post" ]; then
 	python3 plots/post.py "$post" ${posthz:+--hz "$posthz"}

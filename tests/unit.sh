@@ -76,6 +76,7 @@ collect "digests of what the reads returned, in results directories" tests/diges
 collect "the kernels of the planned cells" tests/planned_kernels.sh
 collect "the plan and its estimated host time" tests/estimate.sh
 collect "REPORT.md and post.txt from the committed runs" tests/report_regen.sh
+collect "REPORT.md's first screen: the answer, against its runs" tests/answer.sh
 collect_wait fake_boots
 collect_wait reproduce
 collect_wait reproduce_shards

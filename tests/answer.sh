@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# REPORT.md's first screen ("The answer", tables:answer): generated, and
+# agreeing with the runs' own figures. Each row's block and stock reads,
+# block's CRNG ready and "added by block" are worked out again here from
+# the named run's summary.csv (the tables below are made from it): some
+# cell of that run must have the row's block figure, and the same cell
+# (its stock twin, its CRNG ready) the others; and the block must equal
+# what plots/report_tables.py --answer makes of plots/runs now.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+ok() { echo "PASS: answer: $*"; }
+bad() { echo "FAIL: answer: $*"; }
+block=$(sed -n '/<!-- tables:answer:begin -->/,/<!-- tables:answer:end -->/p' REPORT.md | sed '1d;$d')
+[ -n "$block" ] || { bad "REPORT.md has no tables:answer block"; exit 0; }
+now=$(python3 plots/report_tables.py - - --answer plots/runs 2>&1)
+[ "$(printf '%s\n' "$now" | sed '/^$/d')" = "$(printf '%s\n' "$block" | sed '/^$/d')" ] &&
+	ok "REPORT.md's answer is what report_tables.py --answer makes of plots/runs" ||
+	bad "REPORT.md's answer differs from report_tables.py --answer plots/runs (make report FROM=committed)"
+check() { # REPORT-or-file: every row agrees with its run's summary.csv
+	python3 - "$1" <<'PY'
+import sys
+from tests.expect import table, median
+text = open(sys.argv[1]).read()
+part = text.split("<!-- tables:answer:begin -->", 1)[1].split("<!-- tables:answer:end -->", 1)[0]
+rows = [[c.strip() for c in l.strip().strip("|").split(" | ")] for l in part.splitlines()
+        if l.startswith("| ") and "---" not in l][1:]
+assert len(rows) >= 5, rows
+AXES = None
+def fig(cell):  # "989 [989, 989]; n=10" -> ("989", "10")
+    med, _, n = cell.partition(" [")[0], None, cell.rpartition("n=")[2]
+    return med, n
+for r in rows:
+    words, b, st, added, ready, run = r[1], r[2], r[3], r[4], r[5], r[6].strip("`")
+    summ = table(f"plots/runs/{run}")
+    axes = [k for k in summ[0] if k not in ("variant",) and k in
+            ("hz", "accel", "cpu", "trust_cpu", "virtio_rng", "nocounter", "smp", "reads", "trace", "seed",
+             "timer", "arch", "bootseed", "rtc", "base", "shift", "early")]
+    key = lambda x: tuple(x.get(a, "") for a in axes)  # noqa: E731
+    lat = {(x["variant"], key(x)): x for x in summ if x["measure"] == "first_urandom_latency" and x["n"] != "0"}
+    rdy = {(x["variant"], key(x)): x for x in summ if x["measure"] == "crng_ready" and x["n"] != "0"}
+    bm, bn = fig(b)
+    cands = [k for (v, k), x in lat.items() if v == "block" and median(x) == bm and x["n"] == bn]
+    assert cands, (words, "no block cell of", run, "has", b)
+    good = []
+    for k in cands:
+        s = lat.get(("stock", k))
+        if st and (s is None or (median(s), s["n"]) != fig(st)):
+            continue
+        if not st and s is not None:
+            continue
+        rr = rdy.get(("block", k))
+        if ready and (rr is None or median(rr) != ready.partition(" [")[0]):
+            continue
+        if st and added:
+            d = max(0.0, float(lat[("block", k)]["median_ms"]) - float(s["median_ms"]))
+            want = "~0" if d < 0.1 else (">" if lat[("block", k)]["median_censored"] == "1" else "") + \
+                median({"median_censored": "0", "median_ms": f"{d:.3f}"})
+            if added != want:
+                continue
+        good.append(k)
+    assert good, (words, run, "block's cell has other stock, ready or added figures than", r)
+print("ok", len(rows))
+PY
+}
+if out=$(check REPORT.md 2>&1); then
+	ok "each of its ${out#ok } rows is one cell of its run: block's and stock's reads, CRNG ready and block's extra wait as summary.csv has them"
+else
+	bad "a row disagrees with its run: $(tail -n 1 <<<"$out")"
+fi
+# The check can fail: one figure changed in a copy of REPORT.md.
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+python3 - "$tmp" <<'PY'
+import re, sys
+s = open("REPORT.md").read()
+a, b = s.split("<!-- tables:answer:begin -->", 1)
+b1, b2 = b.split("<!-- tables:answer:end -->", 1)
+b1 = b1.replace("| 989 [989, 989]; n=10 |", "| 988 [989, 989]; n=10 |", 1) if "| 989 [989, 989]" in b1 else \
+    re.sub(r"\| (\d+) \[", lambda m: f"| {int(m.group(1)) + 1} [", b1, count=1)
+open(sys.argv[1], "w").write(a + "<!-- tables:answer:begin -->" + b1 + "<!-- tables:answer:end -->" + b2)
+PY
+if check "$tmp" >/dev/null 2>&1; then
+	bad "negative check: an answer with one figure changed still agreed with the runs"
+else
+	ok "negative check: an answer with one figure changed disagrees with its run: caught"
+fi
