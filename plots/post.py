@@ -25,9 +25,10 @@ import subprocess
 import tempfile
 import textwrap
 
-from report_tables import ms, summary_rows
-from runlib import (CHARTS, CONTROL, JITTER_TICKS, ROOT, charts_for, check_path, die, jitter_rows, jitter_ticks_ms,
-                    kernel_base, open_new, open_run_file, pick, read_meta, read_table, refuse_link, release, variants)
+from report_tables import ANSWER_FLOOR_MS, answer_rows, ms, summary_rows
+from runlib import (CHARTS, CLOCK_WORDS, CONTROL, JITTER_TICKS, ROOT, charts_for, check_path, die, headline_accel,
+                    jitter_rows, jitter_ticks_ms, kernel_base, open_new, open_run_file, pick, read_meta, read_table,
+                    refuse_link, release, variants)
 
 
 def wrap(text, indent=""):
@@ -76,10 +77,30 @@ def hz_table(run):
     return out + [""]
 
 
-def findings(rows):
+def answer(runs_dir):
+    """The mail's first screen, as REPORT.md's: per class of machine, what
+    the first /dev/urandom read waited on block and on stock, and block's
+    extra wait (report_tables.answer_rows, from the committed runs)."""
+    out = ["What making /dev/urandom block costs at boot (Linux 6.1; median ms;",
+           "instruction time unless marked; '>': still waiting at the bound;",
+           f"added: block minus stock, ~0 under {ANSWER_FLOOR_MS:g} ms; run: plots/runs/<run>):", ""]
+    last = None
+    for cls, words, b, st, added, ready, run in answer_rows(runs_dir):
+        if cls != last:
+            out.append(f"  {cls}")
+            last = cls
+        tcg = " (TCG)" if b is not None and b["accel"] == "tcg" else ""
+        out.append(f"    {words}{tcg}")
+        figs = (added if b is None else
+                f"block {med(b)}, stock {med(st) or '-'}, added {added or '-'}")
+        out.append(f"      {figs}  [{run}]")
+    return out + [""]
+
+
+def findings(rows, accel):
     """Two lines: where blocking costs most and least, block against legacy
     (or the slowest against the fastest variant), from the medians."""
-    lat = [r for r in rows if r["measure"] == "first_urandom_latency" and r["accel"] == "tcg" and med(r)]
+    lat = [r for r in rows if r["measure"] == "first_urandom_latency" and r["accel"] == accel and med(r)]
     pairs = []
     for c in sorted({r["_cond"] for r in lat}):
         by = {r["variant"]: r for r in lat if r["_cond"] == c}
@@ -97,7 +118,7 @@ def findings(rows):
     out = []
     for _, c, a, b in ([pairs[-1], pairs[0]] if len(pairs) > 1 else [pairs[0]]):
         out += wrap(f"{c}: the first blocking /dev/urandom read takes {med(a)} ms on "
-                    f"{a['variant']} and {med(b)} ms on {b['variant']} (median, guest clock, TCG).")
+                    f"{a['variant']} and {med(b)} ms on {b['variant']} (median, {CLOCK_WORDS[accel]}).")
     return out
 
 
@@ -114,7 +135,9 @@ def setup(meta, rows, run):
     out += wrap(f"kernel: Linux {release(meta)} from Debian's linux-source-{kernel_base(meta)} "
                 f"{meta.get('kernel_package', '?')}, variants {', '.join(variants())}", "  ")
     out += ["  patches (sha256, first 12 hex digits):"]
-    out += [f"    {sha}  {name}"[:78] for name, sha in sorted(patches.items())]
+    # whole names (git format-patch's), on a line of their own if need be
+    out += [f"  {sha} {name}" if len(f"  {sha} {name}") <= 80 else f"  {sha}\n    {name}"
+            for name, sha in sorted(patches.items())]
     out += wrap(f"QEMU: {meta.get('qemu', '?')}", "  ")
     out += wrap(f"measured under: {', '.join(accels) or 'nothing'}"
                 + ("" if "usable" in str(meta.get("kvm", "usable")) else f"; KVM not measured: {meta['kvm']}"), "  ")
@@ -126,9 +149,10 @@ def setup(meta, rows, run):
 
 
 CAVEATS = [
-    "Times are the guest's CLOCK_BOOTTIME under QEMU's TCG: emulation time, in "
-    "which the kernel runs several times slower than on hardware; under "
-    "accel=icount guest time counts instructions instead. Compare variants "
+    "Times are the guest's CLOCK_BOOTTIME. Under accel=icount (instruction "
+    "time, first) guest time counts instructions, one per ns, so the host's "
+    "load never reaches it; under TCG it is emulation time, in which the "
+    "kernel runs several times slower than on hardware. Compare variants "
     "within a condition, not against a real machine's seconds.",
     "\"no counter\" is simulated on x86 by a test-only boot parameter "
     "(random.no_cycle_counter=1) that makes the jitter loop give up; a machine "
@@ -163,15 +187,24 @@ def reproduce(meta, run):
             "  make post RUN=results/latest", ""]
 
 
-def body(run, hz):
+def body(run, hz, runs_dir=None):
     rows = summary_rows(run)
     meta = read_meta(run)
-    out = findings(rows) + [""] + setup(meta, rows, run)
+    # the headline clock first (instruction time where measured), TCG after
+    accels = [a for a in dict.fromkeys([headline_accel(rows), "tcg"])
+              if any(r["accel"] == a and r["n"] not in ("", "0") for r in rows)]
+    out = answer(runs_dir) if runs_dir else []
+    for a in accels:
+        out += findings(rows, a)
+    out += [""] + setup(meta, rows, run)
     out += ["Results: median ms, 95% bootstrap CI of the median, n boots;",
             "'>': still waiting at the bound, (k >): k boots of n were", ""]
-    out += table(rows, "first_urandom_latency", "The first blocking /dev/urandom read's own duration (TCG)")
-    out += table(rows, "first_urandom_return", "When that read returned, from kernel start (TCG)")
-    out += table(rows, "crng_ready", "CRNG ready, from kernel start (TCG)")
+    for a in accels:
+        clock = CLOCK_WORDS[a]
+        out += table(rows, "first_urandom_latency", f"The first blocking /dev/urandom read's own duration ({clock})",
+                     accel=a)
+        out += table(rows, "first_urandom_return", f"When that read returned, from kernel start ({clock})", accel=a)
+        out += table(rows, "crng_ready", f"CRNG ready, from kernel start ({clock})", accel=a)
     if hz:
         out += hz_table(hz)
     for c in sorted(run_charts(run), key=lambda c: CHARTS[c][1]):  # the mail's order
@@ -241,6 +274,7 @@ def main():
     ap = argparse.ArgumentParser(description="A run as a plain-text mail for a kernel list.")
     ap.add_argument("run")
     ap.add_argument("--hz", help="an hz-matrix run: the CONFIG_HZ table and chart 5")
+    ap.add_argument("--answer", help="the committed runs (plots/runs): the answer per class of machine first")
     args = ap.parse_args()
     for d in (args.run, args.hz):
         if d and not os.path.lexists(os.path.join(check_path(d), "summary.csv")):
@@ -249,7 +283,7 @@ def main():
         die(f"{args.run}/plots not found: run make plots RUN={args.run} first")
     for name in ("post.txt", "post.mbox"):
         refuse_link(os.path.join(args.run, name))  # before any work
-    text, meta = body(args.run, args.hz)
+    text, meta = body(args.run, args.hz, args.answer)
     with open_new(os.path.join(args.run, "post.txt")) as f:
         f.write("Subject: " + subject(meta) + "\n\n" + text)
     print(f"[post] {args.run}/post.txt and {mbox(args.run, args.hz, text, meta)}")

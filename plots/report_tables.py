@@ -538,41 +538,57 @@ def answer_cell(rows, want, variant, measure):
     return hits[0] if hits else None
 
 
-def answer_table(runs_dir):
-    """REPORT.md's first screen: per class, what the first /dev/urandom
-    read waited on block and on stock (6.1), block's extra wait (block's
-    median minus stock's), when the CRNG was ready, and the run."""
-    out = ["| machines | the cell | block's first urandom read waited | stock's | added by block "
-           "| CRNG ready (block) | run |", "|---|---|---|---|---|---|---|"]
-    cache = {}
-    last = None
+def answer_rows(runs_dir):
+    """The answer's rows, one per ANSWER cell: (class, cell words, block's
+    first read, stock's, added by block, block's CRNG ready, run), each
+    figure as the tables print it (fmt: median [CI]; the mail takes the
+    median alone). A run not committed gives a row saying so."""
+    out, cache = [], {}
     for cls, words, run, want in ANSWER:
         d = os.path.join(runs_dir, run)
         if run not in cache:
             cache[run] = _summary_rows(d) if os.path.isfile(os.path.join(d, "summary.csv")) else None
         rows = cache[run]
         if rows is None:
-            cells = ["(run not committed)"] * 4
+            out.append((cls, words, None, None, "(run not committed)", None, run))
+            continue
+        b, st = (answer_cell(rows, want, v, "first_urandom_latency") for v in ("block", "stock"))
+        ready = answer_cell(rows, want, "block", "crng_ready")
+        if b is None:
+            die(f"{d}: no block cell for the answer's {want}")
+        added = ""
+        if st is not None and st["median_censored"] != "1":
+            # a censored block median is a lower bound, and so is the difference
+            diff = max(0.0, float(b["median_ms"]) - float(st["median_ms"]))
+            added = "~0" if diff < ANSWER_FLOOR_MS else (
+                (">" if b["median_censored"] == "1" else "") + ms(f"{diff:.3f}"))
+        out.append((cls, words, b, st, added, ready, run))
+    return out
+
+
+ANSWER_NOTE = ("Linux 6.1; ms, median [95% CI]; n boots; instruction time (icount) except the virtio-rng "
+               "row (TCG); '>': still waiting at the bound; added by block: block's median minus stock's "
+               f"(~0: under {ANSWER_FLOOR_MS:g} ms, where stock waits as long or neither waits). Each row is "
+               "a cell of the committed run named (`plots/runs/<run>/summary.csv`), chosen in "
+               "`plots/report_tables.py` (ANSWER).")
+
+
+def answer_table(runs_dir):
+    """REPORT.md's first screen: per class, what the first /dev/urandom
+    read waited on block and on stock (6.1), block's extra wait (block's
+    median minus stock's), when the CRNG was ready, and the run."""
+    out = ["| machines | the cell | block's first urandom read waited | stock's | added by block "
+           "| CRNG ready (block) | run |", "|---|---|---|---|---|---|---|"]
+    last = None
+    for cls, words, b, st, added, ready, run in answer_rows(runs_dir):
+        if b is None:
+            cells = [added] * 4
         else:
-            b, st = (answer_cell(rows, want, v, "first_urandom_latency") for v in ("block", "stock"))
-            ready = answer_cell(rows, want, "block", "crng_ready")
-            if b is None:
-                die(f"{d}: no block cell for the answer's {want}")
-            added = ""
-            if st is not None and st["median_censored"] != "1":
-                # a censored block median is a lower bound, and so is the difference
-                diff = max(0.0, float(b["median_ms"]) - float(st["median_ms"]))
-                added = "~0" if diff < ANSWER_FLOOR_MS else (
-                    (">" if b["median_censored"] == "1" else "") + ms(f"{diff:.3f}"))
             cells = [fmt(b) + f"; n={b['n']}", "" if st is None else fmt(st) + f"; n={st['n']}", added,
                      "" if ready is None else fmt(ready)]
         out.append(row("" if cls == last else f"**{md(cls)}**", md(words), *cells, code(run)))
         last = cls
-    return ("Linux 6.1; ms, median [95% CI]; n boots; instruction time (icount) except the virtio-rng row "
-            "(TCG); '>': still waiting at the bound; added by block: block's median minus stock's "
-            f"(~0: under {ANSWER_FLOOR_MS:g} ms, where stock waits as long or neither waits). Each row is a cell of the committed run named "
-            "(`plots/runs/<run>/summary.csv`), chosen in `plots/report_tables.py` (ANSWER).\n\n"
-            + "\n".join(out) + "\n")
+    return ANSWER_NOTE + "\n\n" + "\n".join(out) + "\n"
 
 
 def vdso_table(run):

@@ -66,5 +66,5 @@ if [ "$main" != - ] || [ ${#args[@]} -gt 0 ]; then
 	plots/report.sh "$main" "${args[@]}" --answer plots/runs
 fi
 if [ -n "$post" ]; then
-	python3 plots/post.py "$post" ${posthz:+--hz "$posthz"}
+	python3 plots/post.py "$post" ${posthz:+--hz "$posthz"} --answer plots/runs
 fi

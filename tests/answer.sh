@@ -84,3 +84,18 @@ if check "$tmp" >/dev/null 2>&1; then
 else
 	ok "negative check: an answer with one figure changed disagrees with its run: caught"
 fi
+# The mail's first screen is the same answer: each row's block and stock
+# medians, in its first 40 lines.
+why=$(python3 - <<'PY' 2>&1
+text = open("REPORT.md").read()
+part = text.split("<!-- tables:answer:begin -->", 1)[1].split("<!-- tables:answer:end -->", 1)[0]
+rows = [[c.strip() for c in l.strip().strip("|").split(" | ")] for l in part.splitlines()
+        if l.startswith("| ") and "---" not in l][1:]
+head = "\n".join(open("plots/runs/quick/post.txt").read().splitlines()[:40])
+for r in rows:
+    b, st = r[2].partition(" [")[0], (r[3].partition(" [")[0] or "-")
+    want = f"block {b}, stock {st}"
+    assert want in head, (want, "not in post.txt's first 40 lines")
+PY
+)
+[ $? -eq 0 ] && ok "post.txt's first 40 lines give the same answer, row by row" || bad "post.txt's answer: $(tail -n 1 <<<"$why")"
