@@ -187,7 +187,22 @@ def reproduce(meta, run):
             "  make post RUN=results/latest", ""]
 
 
-def body(run, hz, runs_dir=None):
+def text_chart(run, c):
+    """RUN/plots/<c>.txt, checked (no control character), or None."""
+    path = os.path.join(run, "plots", c + ".txt")
+    f = open_run_file(path, missing_ok=True)
+    if f is None:
+        return None
+    with f:
+        chart = f.read().rstrip("\n")
+    m = CONTROL.search(chart.replace("\n", ""))
+    if m:
+        die(f"{path} holds a control character (U+{ord(m.group()):04X}): a text chart from elsewhere? "
+            f"make post RUN={run} draws the charts again")
+    return chart
+
+
+def body(run, hz, runs_dir=None, arches=None):
     rows = summary_rows(run)
     meta = read_meta(run)
     # the headline clock first (instruction time where measured), TCG after
@@ -208,16 +223,16 @@ def body(run, hz, runs_dir=None):
     if hz:
         out += hz_table(hz)
     for c in sorted(run_charts(run), key=lambda c: CHARTS[c][1]):  # the mail's order
-        path = os.path.join(run, "plots", c + ".txt")
-        f = open_run_file(path, missing_ok=True)
-        if f is not None:
-            with f:
-                chart = f.read().rstrip("\n")
-            m = CONTROL.search(chart.replace("\n", ""))
-            if m:
-                die(f"{path} holds a control character (U+{ord(m.group()):04X}): a text chart from elsewhere? "
-                    f"make post RUN={run} draws the charts again")
+        chart = text_chart(run, c)
+        if chart is not None:
             out += [chart, ""]
+    if arches and ARCHES_CHART in run_charts(arches):
+        # the revert's machines: chart 7 of an arches run (only of a run
+        # that draws it), with its run named
+        chart = text_chart(arches, ARCHES_CHART)
+        if chart is not None:
+            out += wrap(f"The revert's architectures (run {os.path.basename(os.path.normpath(arches))}, "
+                        "probe-only guests, 6.1):") + [""] + [chart, ""]
     out += ["Caveats", ""]
     for c in CAVEATS:
         out += wrap(c, "  ") + [""]
@@ -236,7 +251,10 @@ def subject(meta):
     return f"[crngbench] Boot cost of a blocking /dev/urandom (Linux {release(meta)}, QEMU)"
 
 
-def mbox(run, hz, text, meta):
+ARCHES_CHART = "7-arches"
+
+
+def mbox(run, hz, text, meta, arches=None):
     msg = email.message.EmailMessage(policy=email.policy.SMTP)
     msg["From"] = "crngbench <crngbench@localhost>"
     msg["Subject"] = subject(meta)
@@ -246,6 +264,9 @@ def mbox(run, hz, text, meta):
         # the HZ run's chart 5 only where that run draws one (make post
         # redraws it first): never a file an HZ run of another kind brought
         charts += [os.path.join(refuse_link(os.path.join(hz, "plots")), "5-jitter-vs-hz." + e) for e in ("png", "svg")]
+    if arches and ARCHES_CHART in run_charts(arches):
+        charts += [os.path.join(refuse_link(os.path.join(arches, "plots")), f"{ARCHES_CHART}.{e}")
+                   for e in ("png", "svg")]
     for p in charts:
         f = open_run_file(p, binary=True, missing_ok=True)
         if f is not None:
@@ -275,18 +296,19 @@ def main():
     ap.add_argument("run")
     ap.add_argument("--hz", help="an hz-matrix run: the CONFIG_HZ table and chart 5")
     ap.add_argument("--answer", help="the committed runs (plots/runs): the answer per class of machine first")
+    ap.add_argument("--arches", help="an arches-matrix run: chart 7, the revert's architectures")
     args = ap.parse_args()
-    for d in (args.run, args.hz):
+    for d in (args.run, args.hz, args.arches):
         if d and not os.path.lexists(os.path.join(check_path(d), "summary.csv")):
             die(f"{d}/summary.csv not found (a results/<run> directory?)")
     if not os.path.isdir(refuse_link(os.path.join(args.run, "plots"))):
         die(f"{args.run}/plots not found: run make plots RUN={args.run} first")
     for name in ("post.txt", "post.mbox"):
         refuse_link(os.path.join(args.run, name))  # before any work
-    text, meta = body(args.run, args.hz, args.answer)
+    text, meta = body(args.run, args.hz, args.answer, args.arches)
     with open_new(os.path.join(args.run, "post.txt")) as f:
         f.write("Subject: " + subject(meta) + "\n\n" + text)
-    print(f"[post] {args.run}/post.txt and {mbox(args.run, args.hz, text, meta)}")
+    print(f"[post] {args.run}/post.txt and {mbox(args.run, args.hz, text, meta, args.arches)}")
 
 
 if __name__ == "__main__":

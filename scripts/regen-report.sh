@@ -66,5 +66,7 @@ if [ "$main" != - ] || [ ${#args[@]} -gt 0 ]; then
 	plots/report.sh "$main" "${args[@]}" --answer plots/runs
 fi
 if [ -n "$post" ]; then
-	python3 plots/post.py "$post" ${posthz:+--hz "$posthz"} --answer plots/runs
+	arches=
+	[ ! -f plots/runs/arches/raw.csv ] || arches=plots/runs/arches
+	python3 plots/post.py "$post" ${posthz:+--hz "$posthz"} ${arches:+--arches "$arches"} --answer plots/runs
 fi

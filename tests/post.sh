@@ -135,3 +135,17 @@ if plots/render.sh "$tmp/arches" >/dev/null 2>&1 && plots/post.py "$tmp/arches" 
 else
 	echo "FAIL: post: make post on the arches fixture failed"
 fi
+# --arches: the main run's mail carries the arches run's chart 7 (text and
+# attachment); a run of another kind given as --arches adds nothing.
+cp -r "$tmp/run" "$tmp/withar"
+rm -f "$tmp/withar/post.txt" "$tmp/withar/post.mbox"
+if plots/post.py "$tmp/withar" --arches "$tmp/arches" >/dev/null 2>&1 &&
+	python3 -c 'import sys; sys.exit(open(sys.argv[1]).read().rstrip("\n") not in open(sys.argv[2]).read())' \
+		"$tmp/arches/plots/7-arches.txt" "$tmp/withar/post.txt" &&
+	grep -q 'filename="7-arches.png"' "$tmp/withar/post.mbox" &&
+	plots/post.py "$tmp/withar" --arches "$tmp/run" >/dev/null 2>&1 &&
+	! grep -q "The revert's architectures" "$tmp/withar/post.txt" && ! grep -q 'filename="7-arches' "$tmp/withar/post.mbox"; then
+	echo "PASS: post: --arches adds an arches run's chart 7 (text and attachment), and nothing from a run of another kind"
+else
+	echo "FAIL: post: --arches did not add chart 7, or added one from a run that is not an arches run"
+fi
