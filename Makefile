@@ -271,14 +271,16 @@ report: runner
 		$(call qopt,entropy,ENTROPYRUN) $(call qopt,bases,BASESRUN) $(call qopt,systemd,SYSTEMDRUN)
 endif
 
-# A plain-text mail of RUN (and HZRUN's CONFIG_HZ table): RUN/post.txt,
+# A plain-text mail of RUN (and HZRUN's CONFIG_HZ table, ARCHESRUN's chart
+# 7; make report FROM=committed adds the answer): RUN/post.txt,
 # post.mbox. The charts are drawn again first: a run from elsewhere may
 # bring charts and text charts of its own, which are never mailed.
 post: runner
-	@r=$(call q,RUN); h=$(call q,HZRUN); \
+	@r=$(call q,RUN); h=$(call q,HZRUN); a=$(call q,ARCHESRUN); \
 	$(WITH_RUNNER) plots/render.sh "$$r" && \
 	{ [ -z "$$h" ] || [ "$$h" = "$$r" ] || $(WITH_RUNNER) plots/render.sh "$$h"; } && \
-	$(WITH_RUNNER) plots/post.py $${h:+--hz="$$h"} -- "$$r"
+	{ [ -z "$$a" ] || $(WITH_RUNNER) plots/render.sh "$$a"; } && \
+	$(WITH_RUNNER) plots/post.py $${h:+--hz="$$h"} $${a:+--arches="$$a"} -- "$$r"
 
 bench-build:
 	scripts/bench-build.sh
