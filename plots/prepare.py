@@ -81,6 +81,14 @@ def label(text):
     return '"' + text.replace("\\", "\\\\") + '"'
 
 
+def spread(r, rows):
+    """A boot's small, deterministic x offset within its cell, so boots do
+    not sit on each other: one step per rep, over +-0.25 of a slot, for as
+    many reps as the run has (each of n=10 boots its own x, not rep % 5)."""
+    reps = max((int(x["rep"]) for x in rows), default=0) + 1
+    return (int(r["rep"]) / max(reps - 1, 1) - 0.5) * 0.5 if reps > 1 else 0.0
+
+
 def first_urandom_table(rows, path):
     """Charts 1 and 6: every boot's first urandom read, grouped by condition:
     when it returned (from kernel start) and how long the read itself took."""
@@ -94,7 +102,7 @@ def first_urandom_table(rows, path):
                     continue
                 vi = vindex(r["variant"])
                 # a small, deterministic spread so boots do not overlap
-                x = gi * (len(variants()) + 1) + vi + ((int(r["rep"]) % 5) - 2) * 0.06
+                x = gi * (len(variants()) + 1) + vi + spread(r, rows)
                 h = num(r, "host_urandom_ns")
                 dur = num(r, "first_urandom_dur_ns")
                 f.write(f"{x:.2f} {vi} {e * MS:.3f} {r['first_urandom_censored'] or 0} "
@@ -117,7 +125,7 @@ def arches_table(rows, path):
         for gi, g in enumerate(groups):
             for r in (r for r in rows if (value(r, "arch"), r["_cond"]) == g):
                 vi = vindex(r["variant"])
-                x = gi * (len(variants()) + 1) + vi + ((int(r["rep"]) % 5) - 2) * 0.06
+                x = gi * (len(variants()) + 1) + vi + spread(r, rows)
                 cens = r["crng_ready_censored"] == "1"
                 ready = num(r, "crng_ready_bound_ns" if cens else "crng_ready_ns")
                 wait = num(r, "first_urandom_dur_ns")
@@ -356,7 +364,7 @@ def bases_main(meta, summary, boots, d):
                         if e is None:
                             continue
                         bi = names.index(value(r, "base"))
-                        x = gi * (len(names) + 1) + bi + ((int(r["rep"]) % 5) - 2) * 0.06
+                        x = gi * (len(names) + 1) + bi + spread(r, mine)
                         df.write(f"{x:.2f} {bi} {max(e * MS, FLOOR_MS):.4f} "
                                  f"{1 if r['first_urandom_censored'] == '1' else 0} {label(text)}\n")
             f.write(f"panel_{p} = {gp_str(CLOCK_WORDS[acc])}\nngroups_{p} = {len(cells)}\n")

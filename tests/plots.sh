@@ -213,3 +213,30 @@ else
 	echo "FAIL: plots: a run under TCG and icount does not render: $(tail -n 3 "$two/out" | tr '\n' ' ' | head -c 300)"
 fi
 rm -rf "$two"
+# Every boot of a cell at an x of its own in charts 1 and 6 (n=10 drawn
+# as 10 points, not folded onto 5 by rep % 5), on the committed quick run.
+q=$(mktemp -d)
+cp -r plots/runs/quick "$q/run"
+if plots/render.sh "$q/run" >/dev/null 2>&1 && python3 - "$q/run" <<'PY'
+import collections, csv, sys
+run = sys.argv[1]
+reps = max(int(r["rep"]) for r in csv.DictReader(open(f"{run}/raw.csv"))) + 1
+for name in ("nethack.dat", "nocounter.dat"):
+    xs = collections.defaultdict(set)
+    n = collections.Counter()
+    for line in open(f"{run}/plots/data/{name}"):
+        if line.startswith("#") or not line.strip():
+            continue
+        f = line.split()
+        cell = round(float(f[0]))  # the cell's slot: its boots are spread +-0.25 around it
+        xs[cell].add(f[0])
+        n[cell] += 1
+    assert n and all(len(xs[c]) == n[c] for c in n), (name, {c: (len(xs[c]), n[c]) for c in n if len(xs[c]) != n[c]})
+    assert max(n.values()) == reps, (name, reps, max(n.values()))
+PY
+then
+	echo "PASS: plots: charts 1 and 6 put each of a cell's boots at an x of its own (every rep drawn)"
+else
+	echo "FAIL: plots: charts 1 and 6 fold boots of one cell onto one x"
+fi
+rm -rf "$q"
