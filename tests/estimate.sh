@@ -221,8 +221,11 @@ est_json "runflags" "$tmp/r.json" --matrix "$fix/arches/run.matrix" --from "$fix
 	bad "runflags: $(head -c 300 "$tmp/r.json")"
 
 # --- make plan and make run ----------------------------------------------------
+# the boots the runner plans for quick's TCG cells (not a number written here:
+# the matrix's reps change)
+nq=$("$runner" --matrix bench/quick.matrix --set accel=tcg --print-axis plan | awk -F, 'NR > 1 { n += $2 } END { print n + 0 }')
 out=$(make -s plan MATRIX=quick ACCELS=tcg 2>&1)
-grep -q "^plan: 80 boots" <<<"$out" && grep -q "^estimated host time: ~" <<<"$out" &&
+[ "$nq" -gt 0 ] && grep -q "^plan: $nq boots" <<<"$out" && grep -q "^estimated host time: ~" <<<"$out" &&
 	ok "make plan MATRIX=quick ACCELS=tcg prints the plan and the estimate" || bad "make plan: $out"
 
 # make run with a stand-in runner (a build directory of its own, up to
@@ -242,11 +245,11 @@ chmod +x "$b/crngbench-run"
 : >"$b/guest.cpio"
 touch "$b/probe" "$b/guest.cpio" "$b/crngbench-run"
 out=$(make -s run BUILD="$b" RESULTS="$tmp/results" MATRIX=quick ACCELS=tcg 2>&1)
-$py - "$out" <<'PY' && ok "make run prints the plan and its estimate before the runner starts" || bad "make run: $out"
+$py - "$out" "$nq" <<'PY' && ok "make run prints the plan and its estimate before the runner starts" || bad "make run: $out"
 import sys
 lines = sys.argv[1].splitlines()
 first = lambda p: next(i for i, l in enumerate(lines) if l.startswith(p))
-assert first("plan: 80 boots") < first("estimated host time") < first("STAND-IN RUNNER STARTED")
+assert first(f"plan: {sys.argv[2]} boots") < first("estimated host time") < first("STAND-IN RUNNER STARTED")
 PY
 out=$(BREAK_PLAN=1 make -s run BUILD="$b" RESULTS="$tmp/results" MATRIX=quick ACCELS=tcg 2>&1)
 rc=$?
