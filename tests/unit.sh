@@ -77,6 +77,7 @@ collect "the kernels of the planned cells" tests/planned_kernels.sh
 collect "the plan and its estimated host time" tests/estimate.sh
 collect "REPORT.md and post.txt from the committed runs" tests/report_regen.sh
 collect "REPORT.md's first screen: the answer, against its runs" tests/answer.sh
+collect "REPORT.md's prose numbers against its generated tables" tests/prose_numbers.sh
 collect_wait fake_boots
 collect_wait reproduce
 collect_wait reproduce_shards

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""The numbers in REPORT.md's prose that no generated table holds.
+
+    plots/prose_numbers.py [REPORT.md] [--count]
+
+REPORT.md's generated blocks (between "<!-- tables:NAME:begin -->" and
+"<!-- tables:NAME:end -->") are made from the committed runs
+(plots/report_tables.py); everything else is prose. A number in the prose
+should appear in a generated table, or be derived from one by a formula
+the prose states, or be marked as computed or cited. This lists, per prose
+line, the numbers that appear in no generated block, so that a reader (or
+the next re-run's editor) can check each: after a re-run the ones that
+changed show up here. It is a reading aid, not a verdict: a derived
+number (a ratio, a difference) is listed too, and the prose must say how
+it was derived.
+
+Not counted as numbers: kernel, QEMU, glibc and systemd versions
+(a digit group after "Linux", "QEMU", "glibc", "systemd", "v" or in
+"6.1"-like release forms listed in RELEASES), commit ids (hex of 12), dates
+(years 1990-2099, month days after a month name), markdown section
+anchors, and the integers 0-10 (counts like "4 of 5" are numerous and
+usually checked against n by the tables' own columns).
+--count prints only how many numbers were listed.
+"""
+import re
+import signal
+import sys
+
+BLOCK = re.compile(r"<!-- tables:([a-z0-9_-]+):(begin|end) -->")
+# a number: 1234, 1.5, 0.003, 12,345 is not used in this report
+NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.]*\d)")
+RELEASES = {"5.17", "5.18", "5.19", "6.0", "6.1", "6.2", "6.11", "6.12", "7.2", "2.41", "2.36", "252",
+            "6.1.192", "6.12.118"}
+HEX = re.compile(r"\b[0-9a-f]{7,40}\b")
+MONTHS = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+DATE = re.compile(MONTHS + r"\s+\d{1,2}|\d{1,2}\s+" + MONTHS)
+CODE = re.compile(r"`[^`]*`")
+
+
+def split(text):
+    """(prose lines as (number, text), the generated blocks' text)."""
+    prose, tables, inside, fence = [], [], None, False
+    for i, line in enumerate(text.splitlines(), 1):
+        m = BLOCK.search(line)
+        if m:
+            inside = m.group(1) if m.group(2) == "begin" else None
+            continue
+        if inside:
+            tables.append(line)
+            continue
+        if line.lstrip().startswith("```"):
+            fence = not fence
+            continue
+        if not fence:
+            prose.append((i, line))
+    return prose, "\n".join(tables)
+
+
+def numbers(line):
+    """The numbers of a prose line that count (see the module's doc)."""
+    line = CODE.sub(" ", line)  # file names, options, code: not figures
+    line = HEX.sub(" ", line)
+    line = DATE.sub(" ", line)
+    line = re.sub(r"\]\([^)]*\)", "]", line)  # link targets
+    out = []
+    for m in NUMBER.finditer(line):
+        v = m.group(1)
+        if v in RELEASES or (v.isdigit() and (int(v) <= 10 or 1990 <= int(v) <= 2099)):
+            continue
+        before = line[max(0, m.start() - 8):m.start()]
+        if re.search(r"(Linux|QEMU|glibc|systemd|\bv)\s*$", before):
+            continue
+        out.append(v)
+    return out
+
+
+def variants(v):
+    """The forms a table may print v in: as is, and without trailing zeros
+    (a table's milliseconds are also offered as seconds, to 0-3 decimals)."""
+    forms = {v}
+    if "." in v:
+        forms.add(v.rstrip("0").rstrip("."))
+    return forms
+
+
+def main(argv):
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # | head: no traceback
+    args = [a for a in argv if not a.startswith("--")]
+    count = "--count" in argv
+    path = args[0] if args else "REPORT.md"
+    try:
+        text = open(path, encoding="utf-8").read()
+    except OSError as e:
+        sys.exit(f"prose_numbers.py: {path}: {e.strerror}")
+    prose, tables = split(text)
+    if not tables:
+        sys.exit(f"prose_numbers.py: {path} has no generated block (<!-- tables:NAME:begin -->): nothing to check against")
+    in_tables = set()
+    for t in NUMBER.findall(tables):
+        in_tables.add(t)
+        # the tables print milliseconds; the prose often says seconds
+        for d in range(4):
+            in_tables.add(f"{float(t) / 1000:.{d}f}")
+    n = 0
+    for i, line in prose:
+        missing = [v for v in numbers(line) if not variants(v) & in_tables]
+        if missing:
+            n += len(missing)
+            if not count:
+                print(f"{path}:{i}: {' '.join(dict.fromkeys(missing))}")
+    print(n if count else f"{n} prose numbers in no generated table of {path}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

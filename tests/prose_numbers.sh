@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# plots/prose_numbers.py: the numbers of REPORT.md's prose that no
+# generated block holds, per line; a table's milliseconds count as the
+# prose's seconds; code, commit ids, releases and small counts are not
+# numbers; a report without a generated block is an error. Also run on
+# REPORT.md itself: it must parse (the count is printed, not asserted).
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { echo "PASS: prose_numbers: $*"; }
+bad() { echo "FAIL: prose_numbers: $*"; }
+cat >"$tmp/r.md" <<'M'
+# A report
+The wait was 554.4 s on 6.1 and 989 ms with a counter; 12.5 ms is in no table.
+`build 4321` in code, commit 0313bc278dac, 2022, and 4 of 5 boots are no figures.
+```
+7777 in a fence
+```
+<!-- tables:x:begin -->
+| a | 554358 | 989 [989, 990] |
+<!-- tables:x:end -->
+After the table: 1200.4 s is new, 989 is not.
+M
+out=$(plots/prose_numbers.py "$tmp/r.md" 2>&1)
+want="$tmp/r.md:2: 12.5
+$tmp/r.md:10: 1200.4
+2 prose numbers in no generated table of $tmp/r.md"
+[ "$out" = "$want" ] && ok "lists 12.5 and 1200.4 only (554.4 s is the table's 554358 ms; code, ids, years, counts, fences skipped)" ||
+	bad "got: $out"
+[ "$(plots/prose_numbers.py "$tmp/r.md" --count)" = 2 ] && ok "--count prints the count" || bad "--count: $(plots/prose_numbers.py "$tmp/r.md" --count 2>&1)"
+sed -i '/tables:x:/d' "$tmp/r.md"
+out=$(plots/prose_numbers.py "$tmp/r.md" 2>&1) && bad "a report without a generated block passed: $out" ||
+	{ grep -q "has no generated block" <<<"$out" && ok "a report without a generated block is refused, saying so" || bad "no-block message: $out"; }
+n=$(plots/prose_numbers.py REPORT.md --count 2>&1) && [[ $n =~ ^[0-9]+$ ]] &&
+	ok "REPORT.md parses: $n prose numbers in no generated table (a reading list, not a verdict)" || bad "REPORT.md: $n"
