@@ -311,8 +311,9 @@ static void emit_early_child(void)
 /*
  * Wait for systemd to call the boot finished, but not for ever: on a guest
  * that cannot seed its CRNG, systemd-random-seed.service waits for the
- * kernel ("Kernel entropy pool is not initialized yet") and the boot never
- * finishes. One `systemctl is-system-running --wait` (it follows systemd's
+ * kernel ("Kernel entropy pool is not initialized yet") and the boot does
+ * not finish until the unit's TimeoutSec (10 min in Debian 12's unit)
+ * fails it. One `systemctl is-system-running --wait` (it follows systemd's
  * state over D-Bus; each spawn costs ~0.1 s under TCG, so no polling) is
  * killed crngbench_ready_timeout seconds from boot (0: no limit) and the report
  * goes out anyway, naming the jobs still waiting. Leaves systemd's state

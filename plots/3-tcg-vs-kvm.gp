@@ -1,10 +1,12 @@
 # TCG, icount and KVM for the same cells: median CRNG-ready time (log scale:
 # -cpu max is ready in milliseconds, no counter takes minutes). KVM cells
 # that could not run on this host are marked "not measured", never drawn as
-# zero; a median that is a lower bound is labelled "still waiting".
+# zero, and the title (prepare.py's accel_title, runlib.accel_title) names
+# KVM as compared only where some cell measured it; a median that is a
+# lower bound is labelled "still waiting".
 load 'plots/style.gp'
 dat = datadir.'/accel.dat'
-set title "Median CRNG ready: TCG, icount and KVM for the same cells\n".caption
+set title accel_title."\n".caption
 set style data histogram
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1

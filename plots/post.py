@@ -25,7 +25,7 @@ import subprocess
 import tempfile
 import textwrap
 
-from report_tables import ANSWER_FLOOR_MS, answer_rows, ms, summary_rows
+from report_tables import ANSWER_FLOOR_MS, ANSWER_NO_STOCK, answer_rows, ms, summary_rows
 from runlib import (CHARTS, CLOCK_WORDS, CONTROL, JITTER_TICKS, ROOT, charts_for, check_path, die, headline_accel,
                     jitter_rows, jitter_ticks_ms, kernel_base, open_new, open_run_file, pick, read_meta, read_table,
                     refuse_link, release, variants)
@@ -92,7 +92,7 @@ def answer(runs_dir):
         tcg = " (TCG)" if b is not None and b["accel"] == "tcg" else ""
         out.append(f"    {words}{tcg}")
         figs = (added if b is None else
-                f"block {med(b)}, stock {med(st) or '-'}, added {added or '-'}")
+                f"block {med(b)}, stock {ANSWER_NO_STOCK if st is None else (med(st) or '-')}, added {added or '-'}")
         out.append(f"      {figs}  [{run}]")
     return out + [""]
 

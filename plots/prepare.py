@@ -22,8 +22,8 @@ names from kernel/variants, colours, column numbers.
 import os
 import sys
 
-from runlib import (CLOCK_WORDS, CONTROL, JITTER_TICKS, charts_for, check_path, colours, condition, die,
-                    headline_accel, is_arches, jitter_rows, kernel_base, measured, open_new, pick, read_meta,
+from runlib import (CLOCK_WORDS, CONTROL, JITTER_TICKS, accel_title, charts_for, check_path, colours, condition,
+                    die, headline_accel, is_arches, jitter_rows, kernel_base, measured, open_new, pick, read_meta,
                     read_table, refuse_link, releases, run_kind, summary_rows, value, variants, varying)
 
 import bases
@@ -525,6 +525,7 @@ def main():
         f.write("kvm_note = %s\n" % gp_str("KVM: not measured on this host (no usable KVM)"
                                       if kvm and all(r[3] == "NaN" for r in kvm)
                                       and any(r[4] == "not_measured" for r in kvm) else ""))
+        f.write(f"accel_title = {gp_str(accel_title(kvm))}\n")
         ready_ms = (num(boot, "crng_ready_ns") or 0) * MS if boot else 0
         f.write(f"ncells = {ncells}\nnhz = {nhz}\nready_ms = {ready_ms:.3f}\n")
         f.write(f"have_boot = {1 if boot else 0}\nnvariants = {len(variants())}\n")

@@ -536,6 +536,17 @@ CHARTS = {
 }
 
 
+def accel_title(rows):
+    """Chart 3's title (the PNG's and the text chart's), from its accel.dat
+    rows split into columns (4th: KVM's median or NaN, 5th: KVM's state):
+    KVM is named as compared only where some cell measured it. Within the
+    mail's 80 columns (tests/post.sh)."""
+    if any(r[3] != "NaN" for r in rows):
+        return "Median CRNG ready: TCG, icount and KVM for the same cells"
+    why = "KVM not measured" if any(r[4] == "not_measured" for r in rows) else "no KVM cells"
+    return f"Median CRNG ready: TCG and icount for the same cells ({why})"
+
+
 def charts_for(rows):
     """The charts that fit a run of these rows, in number order."""
     fits = run_kind(rows)

@@ -14,7 +14,7 @@ import os
 import shlex
 import sys
 
-from runlib import CHARTS, JITTER_TICKS, die, jitter_ticks_ms, open_new, refuse_link, variants
+from runlib import CHARTS, JITTER_TICKS, accel_title, die, jitter_ticks_ms, open_new, refuse_link, variants
 
 WIDTH = 80
 LABEL = 22  # row label column
@@ -161,8 +161,8 @@ def bars(title, unit, items, note, log=False):
 
 
 def accel(data):
-    items = []
-    for r in rows_of(os.path.join(data, "accel.dat")):
+    items, rows = [], rows_of(os.path.join(data, "accel.dat"))
+    for r in rows:
         v, cond = r[5].split("\\n", 1)
         items.append((f"{v} {cond}", None, ""))
         for col, cens, name in ((1, 6, "tcg"), (2, 7, "icount"), (3, None, "kvm")):
@@ -174,7 +174,7 @@ def accel(data):
             else:
                 text = "not in this run"
             items.append((f"  {name}", val, text))
-    return bars("Median CRNG ready: TCG, icount and KVM for the same cells",
+    return bars(accel_title(rows),
                 "median ms from kernel start (summary.csv), decade scale", items,
                 "#: median, one bar length per factor of 10; '>': still not ready at the bound", log=True)
 

@@ -4,7 +4,10 @@
 # block's CRNG ready and "added by block" are worked out again here from
 # the named run's summary.csv (the tables below are made from it): some
 # cell of that run must have the row's block figure, and the same cell
-# (its stock twin, its CRNG ready) the others; and the block must equal
+# (its stock twin, its CRNG ready) the others; a stock "not run" must be
+# a cell without a stock twin; a row that says "emulated at F MHz" (or
+# GHz) must be a cell whose icount shift gives that speed (1000 MHz >>
+# shift; "auto": the run.matrix's icount shift); and the block must equal
 # what plots/report_tables.py --answer makes of plots/runs now.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -18,6 +21,7 @@ now=$(python3 plots/report_tables.py - - --answer plots/runs 2>&1)
 	bad "REPORT.md's answer differs from report_tables.py --answer plots/runs (make report FROM=committed)"
 check() { # REPORT-or-file: every row agrees with its run's summary.csv
 	python3 - "$1" <<'PY'
+import re
 import sys
 from tests.expect import table, median
 text = open(sys.argv[1]).read()
@@ -31,6 +35,9 @@ def fig(cell):  # "989 [989, 989]; n=10" -> ("989", "10")
     return med, n
 for r in rows:
     words, b, st, added, ready, run = r[1], r[2], r[3], r[4], r[5], r[6].strip("`")
+    if st == "not run":  # the run booted block alone: nothing to subtract
+        st = ""
+        assert added == "not measured", (words, "stock not run, but added by block is", added)
     summ = table(f"plots/runs/{run}")
     axes = [k for k in summ[0] if k not in ("variant",) and k in
             ("hz", "accel", "cpu", "trust_cpu", "virtio_rng", "nocounter", "smp", "reads", "trace", "seed",
@@ -59,6 +66,15 @@ for r in rows:
                 continue
         good.append(k)
     assert good, (words, run, "block's cell has other stock, ready or added figures than", r)
+    speed = re.search(r"emulated at ([0-9.]+) (MHz|GHz)", words)
+    if speed:  # the label's CPU speed is the cell's icount shift
+        mhz = float(speed.group(1)) * (1000 if speed.group(2) == "GHz" else 1)
+        icount = re.search(r"^icount = shift=(\d+)", open(f"plots/runs/{run}/run.matrix").read(), re.M)
+        assert icount, (run, "run.matrix has no icount shift")
+        def cell_mhz(k):
+            sh = k[axes.index("shift")] if "shift" in axes else ""
+            return 1000 / 2 ** int(icount.group(1) if sh in ("", "auto") else sh)
+        assert any(cell_mhz(k) == mhz for k in good), (words, run, "no such cell at", mhz, "MHz")
 print("ok", len(rows))
 PY
 }
@@ -67,23 +83,33 @@ if out=$(check REPORT.md 2>&1); then
 else
 	bad "a row disagrees with its run: $(tail -n 1 <<<"$out")"
 fi
-# The check can fail: one figure changed in a copy of REPORT.md.
+# The check can fail: a copy of REPORT.md with one thing changed in its
+# answer (the block's text between the markers gets PY's substitution)
+# must disagree with the runs.
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
-python3 - "$tmp" <<'PY'
+mutant() { # WHAT PY: PY edits the answer's text b1
+	if ! python3 - "$tmp" "$2" 2>/dev/null <<'PY'
 import re, sys
 s = open("REPORT.md").read()
 a, b = s.split("<!-- tables:answer:begin -->", 1)
 b1, b2 = b.split("<!-- tables:answer:end -->", 1)
-b1 = b1.replace("| 989 [989, 989]; n=10 |", "| 988 [989, 989]; n=10 |", 1) if "| 989 [989, 989]" in b1 else \
-    re.sub(r"\| (\d+) \[", lambda m: f"| {int(m.group(1)) + 1} [", b1, count=1)
+b0 = b1
+exec(sys.argv[2])
+assert b1 != b0, "the mutation changed nothing"
 open(sys.argv[1], "w").write(a + "<!-- tables:answer:begin -->" + b1 + "<!-- tables:answer:end -->" + b2)
 PY
-if check "$tmp" >/dev/null 2>&1; then
-	bad "negative check: an answer with one figure changed still agreed with the runs"
-else
-	ok "negative check: an answer with one figure changed disagrees with its run: caught"
-fi
+	then
+		bad "negative check ($1): the mutation does not apply to REPORT.md's answer"
+	elif check "$tmp" >/dev/null 2>&1; then
+		bad "negative check: an answer with $1 still agreed with the runs"
+	else
+		ok "negative check: an answer with $1 disagrees with its run: caught"
+	fi
+}
+mutant "one figure changed" 'b1 = b1.replace("| 989 [989, 989]; n=10 |", "| 988 [989, 989]; n=10 |", 1) if "| 989 [989, 989]" in b1 else re.sub(r"\| (\d+) \[", lambda m: f"| {int(m.group(1)) + 1} [", b1, count=1)'
+mutant "a measured stock read said not run" 'b1 = re.sub(r"(\| [^|]+ \| [^|]+; n=\d+ \| )[^|]+; n=\d+ \| [^|]+ \|", r"\1not run | not measured |", b1, count=1)'
+mutant "a 1 GHz cell labelled 125 MHz" 'b1 = b1.replace("emulated at 1 GHz", "emulated at 125 MHz", 1)'
 # The mail's first screen is the same answer: each row's block and stock
 # medians, in its first 40 lines.
 why=$(python3 - <<'PY' 2>&1
