@@ -198,6 +198,7 @@ done
 	echo "  $canary_boots KVM boots ($canary_runs): one canary boot (<=$canary_s s) first; in the reference runs every KVM cell was skipped after its canary made no progress, so they count as none; if KVM works here they take longer"
 # The kernels of the runs left to do (make kernels of their matrices, below):
 # those not built yet, or built from other inputs (kernel/build.sh --status).
+# The guest images (make image, the probe images) take seconds: not counted.
 km=()
 for name in "${selected[@]}"; do [ "${state[$name]}" = complete ] || km+=(--matrix "bench/${matrix[$name]}.matrix"); done
 if [ ${#km[@]} -gt 0 ]; then
