@@ -23,13 +23,12 @@
 # spelling of those names outside bench/arch.c (tests/tables.sh checks that
 # the runner finds kernels where this says they are). --status prints a
 # line per variant, building and writing nothing: "VARIANT STATE BUILD KEY
-# DIR",
-# STATE "built" (its image is there and its key file holds KEY, the key of
-# its inputs now: a build would skip it), "stale" (an image built from
-# other inputs: a build would redo it) or "absent"; BUILD "warm" when the
-# build directory has been built in before (its vmlinux, as progress.sh
-# decides: another variant is an incremental build) or "cold"; DIR the
-# build directory (plots/buildcost.py reads it for make reproduce's plan).
+# DIR", STATE "built" (its image is there and its key file holds KEY, the
+# key of its inputs now: a build would skip it), "stale" (an image built
+# from other inputs: a build would redo it) or "absent"; BUILD "warm" when
+# the build directory DIR has been built in before (its vmlinux, as
+# progress.sh decides: another variant is an incremental build) or "cold"
+# (plots/buildcost.py reads it for make reproduce's plan).
 #
 # Layout under the cache (nothing is written into the checkout):
 #   src/<pkg>/            one unpacked tree per base package (linux-<version>);
