@@ -16,6 +16,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * Seconds a KVM canary boot gets to show progress: --kvm-canary's default,
+ * and --describe's default_jobs.kvm_canary_s (plots/estimate.py).
+ */
+#define KVM_CANARY_S 15
+
 struct run_opts {
 	const char *matrix_file;
 	char *sets[MAX_SETS];
@@ -30,7 +36,7 @@ struct run_opts {
 	int seed_given;
 	int resume;
 	int shard_k, shard_n;
-	int canary_s;
+	int canary_s; /* --kvm-canary: KVM_CANARY_S by default */
 	int perf;
 	int dry_run;
 	int quiet;

@@ -29,9 +29,12 @@ void options_usage(FILE *f)
 	      "  --jobs N            TCG/KVM boots at once (default: 1 on <= 2 CPUs, else CPUs - 1)\n"
 	      "  --parallel-jobs N   icount boots at once (guest time free of host load; default: CPUs)\n"
 	      "  --seed N            run-order and bootstrap seed (default: random, recorded)\n"
-	      "  --shard K/N         run only shard K of N (deterministic, disjoint)\n"
-	      "  --kvm-canary S      seconds a KVM canary boot gets to show progress (default 15)\n"
-	      "  --perf              perf stat each QEMU process (task-clock, context switches)\n"
+	      "  --shard K/N         run only shard K of N (deterministic, disjoint)\n",
+	      f);
+	fprintf(f,
+		"  --kvm-canary S      seconds a KVM canary boot gets to show progress (default %d)\n",
+		KVM_CANARY_S);
+	fputs("  --perf              perf stat each QEMU process (task-clock, context switches)\n"
 	      "  --dry-run           validate, print the plan and the QEMU command lines, boot nothing\n"
 	      "  --summarize DIR     recompute DIR/summary.csv from DIR/raw.csv and print it\n"
 	      "  --rescan DIR        re-derive DIR's tables from its boots/ (after a parser change)\n"

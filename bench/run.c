@@ -177,8 +177,8 @@ static int mode_describe(void)
 		       m.setting[s]);
 	printf("},\n");
 	default_jobs(&jobs, &par_jobs);
-	printf("  \"default_jobs\": {\"jobs\": %d, \"parallel_jobs\": %d},\n",
-	       jobs, par_jobs);
+	printf("  \"default_jobs\": {\"jobs\": %d, \"parallel_jobs\": %d, \"kvm_canary_s\": %d},\n",
+	       jobs, par_jobs, KVM_CANARY_S);
 	printf("  \"accels\": \"%s\",\n  \"reads\": [", accel_list());
 	for (size_t i = 0; i < crb_nreads; i++)
 		json_list_item(!i, crb_read_names[i]);
@@ -546,7 +546,7 @@ int main(int argc, char **argv)
 	static struct run r = { .o = { .qemu = "qemu-system-x86_64",
 				       .shard_k = 1,
 				       .shard_n = 1,
-				       .canary_s = 15 },
+				       .canary_s = KVM_CANARY_S },
 				.kvm_ok = 1,
 				.lock_fd = -1 };
 	const char *dir = NULL;

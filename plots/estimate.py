@@ -3,8 +3,8 @@
 (make plan; make run prints it first).
 
     plots/estimate.py --matrix FILE [--set AXIS=V]... [--shard K/N]
-                      [--jobs N] [--parallel-jobs N] [--from DIR]... [--json]
-                      [-- RUNNER-FLAGS...]
+                      [--jobs N] [--parallel-jobs N] [--kvm-canary S]
+                      [--from DIR]... [--json] [-- RUNNER-FLAGS...]
 
 The plan is the runner's (crngbench-run --print-axis plan: a line per
 planned cell with its boots, every axis as raw.csv records it, the cell's
@@ -14,12 +14,23 @@ the reference boots of the most alike cell (MATCH_ORDER below); the
 reference runs are the --from directories, by default the committed runs
 (plots/runs/<name>/ of bench/report-runs) and the fixture runs. A cell
 no reference boot comes near is estimated at its timeout: the most a boot
-of it may take. KVM cells cost nothing where /dev/kvm cannot be opened: the runner skips them.
+of it may take.
+
+KVM cells: where /dev/kvm cannot be opened they cost nothing (the runner
+skips them). Where it opens, the runner first boots a KVM canary (at most
+--kvm-canary seconds, the runner's default from --describe) and skips every
+KVM cell when the canary shows no progress; when no reference run has a
+measured KVM boot but one has KVM boots skipped after such a canary, the
+KVM cells count as that one canary boot and nothing more (said so: where
+KVM works they take longer). Otherwise they are estimated as any cell.
+CRNGBENCH_ESTIMATE_KVM_DEVICE names another device to open instead of
+/dev/kvm (tests; the runner never reads it).
 The runner boots the parallel-safe cells (icount) first, --parallel-jobs
 at once, then the others, --jobs at once; the total adds the two.
 
 After "--", the flags the run will be given (make's RUNFLAGS): --jobs,
---parallel-jobs and --shard are taken from them, the others ignored.
+--parallel-jobs, --shard and --kvm-canary are taken from them, the others
+ignored.
 """
 import argparse
 import csv
@@ -81,17 +92,25 @@ def read_plan(args):
     return plan, axes
 
 
+# The reason the runner gives a KVM boot it skipped after a failed canary
+# (bench/sched.c: "KVM unusable: " and bench/classify.c canary_reason()).
+CANARY_SKIPPED = "KVM unusable: KVM canary boot "
+
+
 def reference_runs(dirs):
-    """Every boot with a host time of the runs in dirs: [(axes dict, s)].
+    """Every boot with a host time of the runs in dirs: [(axes dict, s)],
+    and whether any KVM boot of them was skipped after a failed canary.
     The runs are read by the runner's row rules (runlib.read_table): a bad
     row stops the estimate with the file and line, never a traceback."""
-    boots = []
+    boots, canary_failed = [], False
     for d in dirs:
         for r in read_table(d, "raw.csv"):
             v = r.get("host_exit_ns", "")
             if v and int(v) >= 0:  # none: a skipped boot, or a host time left out
                 boots.append((r, int(v) / 1e9))
-    return boots
+            elif r["accel"] == "kvm" and r["status"] == "skipped" and r.get("reason", "").startswith(CANARY_SKIPPED):
+                canary_failed = True
+    return boots, canary_failed
 
 
 def default_runs():
@@ -102,15 +121,29 @@ def default_runs():
 
 def kvm_unusable():
     """Why the runner will skip KVM cells here (its first check, bench/qemu.c
-    kvm_device_check(): /dev/kvm opens for reading and writing), or None."""
+    kvm_device_check(): /dev/kvm opens for reading and writing), or None.
+    CRNGBENCH_ESTIMATE_KVM_DEVICE: another path to open (tests)."""
+    dev = os.environ.get("CRNGBENCH_ESTIMATE_KVM_DEVICE") or "/dev/kvm"
     try:
-        os.close(os.open("/dev/kvm", os.O_RDWR | os.O_CLOEXEC))
+        os.close(os.open(dev, os.O_RDWR | os.O_CLOEXEC))
     except OSError as e:
-        return f"/dev/kvm: {e.strerror}"
+        return f"{dev}: {e.strerror}"
     return None
 
 
-def estimate(plan, axes, boots, no_kvm):
+def kvm_mode(boots, canary_failed, no_kvm):
+    """How KVM cells are estimated: "skipped" (/dev/kvm does not open: the
+    runner skips them without a canary), "canary" (it opens, and the
+    reference runs measured no KVM boot but skipped some after a failed
+    canary: one canary boot, then nothing) or "estimated" (as any cell)."""
+    if no_kvm:
+        return "skipped"
+    if canary_failed and not any(r["accel"] == "kvm" for r, _ in boots):
+        return "canary"
+    return "estimated"
+
+
+def estimate(plan, axes, boots, kvm):
     """Each planned cell's estimate of one boot: (seconds, match, axes
     matched, reference boots matched)."""
     levels = match_levels(axes)
@@ -122,8 +155,8 @@ def estimate(plan, axes, boots, no_kvm):
         index.append(idx)
     used = set()
     for cell in plan:
-        if cell["kvm"] and no_kvm:
-            cell["est"], cell["match"], cell["keys"], cell["n_ref"] = 0.0, "skipped", 0, 0
+        if cell["kvm"] and kvm != "estimated":
+            cell["est"], cell["match"], cell["keys"], cell["n_ref"] = 0.0, kvm, 0, 0
             continue
         for (kind, key), idx in zip(levels, index):
             hits = idx.get(tuple(cell[a] for a in key))
@@ -145,7 +178,7 @@ def span(cells, at_once):
     return max(total / at_once, longest)
 
 
-def summary(plan, axes, boots, used, jobs, par_jobs, no_kvm):
+def summary(plan, axes, boots, used, jobs, par_jobs, no_kvm, canary_s):
     nkeys = len(axes)
     groups = {}
     for c in plan:
@@ -161,17 +194,22 @@ def summary(plan, axes, boots, used, jobs, par_jobs, no_kvm):
             k["keys"].append(c["keys"])
         out.append({"arch": arch, "accel": accel, "boots": sum(c["reps"] for c in cells),
                     "parallel": cells[0]["parallel"], "at_once": at_once, "per_boot_s": per_boot,
-                    "subtotal_s": span(cells, at_once), "all_bound": all(c["match"] == "bound" for c in cells),
+                    "subtotal_s": canary_s if all(c["match"] == "canary" for c in cells) else span(cells, at_once),
+                    "all_bound": all(c["match"] == "bound" for c in cells),
                     "match": {k: {"boots": v["boots"], "fewest_keys": min(v["keys"]), "most_keys": max(v["keys"])}
                               for k, v in kinds.items()}})
     par = [c for c in plan if c["parallel"]]
     ser = [c for c in plan if not c["parallel"]]
-    total = (span(par, par_jobs) if par else 0.0) + (span(ser, jobs) if ser else 0.0)
+    canary_boots = sum(c["reps"] for c in plan if c["match"] == "canary")
+    # the canary boots once, before the sweep, when a KVM cell is planned
+    total = (span(par, par_jobs) if par else 0.0) + (span(ser, jobs) if ser else 0.0) + \
+        (canary_s if canary_boots else 0.0)
     return {
         "boots": sum(c["reps"] for c in plan), "cells": len(plan), "jobs": jobs, "parallel_jobs": par_jobs,
         "total_s": total, "reference_boots": len(boots), "reference_boots_used": used,
         "bound_boots": sum(c["reps"] for c in plan if c["match"] == "bound"), "axes": nkeys,
         "skipped_boots": sum(c["reps"] for c in plan if c["match"] == "skipped"), "kvm_unusable": no_kvm,
+        "canary_boots": canary_boots, "kvm_canary_s": canary_s,
         "groups": out,
         "plan": [{"cell": int(c["cell"]), "reps": c["reps"], "arch": c["arch"], "accel": c["accel"],
                   "est_s": c["est"], "match": c["match"], "keys": c["keys"], "reference_boots": c["n_ref"]}
@@ -188,8 +226,9 @@ def match_words(g, nkeys):
     words = {"exact": lambda v: "exact", "accel": lambda v: "fallback: accel only",
              "partial": lambda v: f"partial: {v['fewest_keys']}" +
              (f"-{v['most_keys']}" if v["most_keys"] != v["fewest_keys"] else "") + f" of {nkeys} axes",
-             "bound": lambda v: "bound: timeout", "skipped": lambda v: "skipped: no KVM"}
-    order = ("exact", "partial", "accel", "bound", "skipped")
+             "bound": lambda v: "bound: timeout", "skipped": lambda v: "skipped: no KVM",
+             "canary": lambda v: "canary only"}
+    order = ("exact", "partial", "accel", "bound", "skipped", "canary")
     kinds = [k for k in order if k in g["match"]]
     if len(kinds) == 1:
         return words[kinds[0]](g["match"][kinds[0]])
@@ -209,16 +248,27 @@ def print_table(s, out):
     if s["kvm_unusable"] and s["skipped_boots"]:
         print(f"{s['skipped_boots']} KVM boots count as none: the runner will skip them ({s['kvm_unusable']})",
               file=out)
+    if s["canary_boots"]:
+        print(canary_words(s), file=out)
     print(f"estimated host time: ~{duration(s['total_s'], True)} (from {s['reference_boots_used']} reference boots; "
           f"{s['bound_boots']} boots estimated from the bound only)", file=out)
 
 
+def canary_words(s):
+    """What counting KVM cells as their canary boot means (the table's
+    line; make reproduce's plan prints it too, from the JSON)."""
+    return (f"{s['canary_boots']} KVM boots: one canary boot (<={s['kvm_canary_s']} s) first; in the reference runs "
+            "every KVM cell was skipped after its canary made no progress, so they count as none; "
+            "if KVM works here they take longer")
+
+
 def runner_flags(words):
-    """--jobs, --parallel-jobs and --shard of the run's own flags."""
+    """--jobs, --parallel-jobs, --shard and --kvm-canary of the run's own flags."""
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--jobs")
     p.add_argument("--parallel-jobs")
     p.add_argument("--shard")
+    p.add_argument("--kvm-canary")
     known, _ = p.parse_known_args(words)
     return known
 
@@ -245,6 +295,7 @@ def main():
     p.add_argument("--shard", help="K/N: the plan of that shard")
     p.add_argument("--jobs", help="TCG/KVM boots at once (default: the runner's)")
     p.add_argument("--parallel-jobs", help="icount boots at once (default: the runner's)")
+    p.add_argument("--kvm-canary", help="seconds of the KVM canary boot (default: the runner's)")
     p.add_argument("--from", dest="runs", action="append", metavar="DIR",
                    help="a reference run (repeatable; default: the committed runs of bench/report-runs "
                         "and the fixture runs)")
@@ -255,14 +306,19 @@ def main():
     defaults = describe().get("default_jobs") or die(f"{RUNNER} --describe has no default_jobs (make runner)")
     jobs = whole("--jobs", args.jobs or flags.jobs or defaults["jobs"])
     par_jobs = whole("--parallel-jobs", args.parallel_jobs or flags.parallel_jobs or defaults["parallel_jobs"])
+    if "kvm_canary_s" not in defaults:
+        die(f"{RUNNER} --describe has no default_jobs.kvm_canary_s (make runner)")
+    canary_s = whole("--kvm-canary", args.kvm_canary or flags.kvm_canary or defaults["kvm_canary_s"])
 
     plan, axes = read_plan(args)
     if not plan:
         die(f"the matrix {args.matrix} plans no boots" + (f" in shard {args.shard}" if args.shard else ""))
-    boots = reference_runs(args.runs or default_runs())
+    boots, canary_failed = reference_runs(args.runs or default_runs())
     no_kvm = kvm_unusable()
-    used = estimate(plan, axes, boots, no_kvm)
-    s = dict(matrix=args.matrix, shard=args.shard, **summary(plan, axes, boots, used, jobs, par_jobs, no_kvm))
+    used = estimate(plan, axes, boots, kvm_mode(boots, canary_failed, no_kvm))
+    s = dict(matrix=args.matrix, shard=args.shard,
+             **summary(plan, axes, boots, used, jobs, par_jobs, no_kvm, canary_s))
+    s["canary_note"] = canary_words(s) if s["canary_boots"] else ""
     if args.json:
         json.dump(s, sys.stdout, indent=1)
         print()

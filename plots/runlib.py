@@ -427,24 +427,43 @@ def headline_accel(rows):
 CLOCK_WORDS = {"icount": "instruction time (icount)", "tcg": "emulation time (TCG)", "kvm": "KVM"}
 
 
+def fact_rows(name):
+    """A fact table's rows, as scripts/table.sh reads it: '#' comments, the
+    first other line names the columns, '-' is empty; [(line number,
+    {column: value})], in the table's order, for a table keyed by more
+    than its first column (kernel/build-cost). A row with another number
+    of fields than the header is an error naming the file and line. name:
+    one of kernel/ (arches, bases), or a path from the checkout's root
+    (bench/report-runs), or an absolute path."""
+    rows, head = [], None
+    path = os.path.join(ROOT, name if "/" in name else os.path.join("kernel", name))
+    shown = name if "/" in name else os.path.join("kernel", name)
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        die(f"cannot read {shown}: {getattr(e, 'strerror', None) or e}")
+    for lineno, line in enumerate(lines, 1):
+        if line.startswith("#") or not line.split():
+            continue
+        cells = [c if c != "-" else "" for c in line.split()]
+        if head is None:
+            head = cells
+        elif len(cells) != len(head):
+            die(f"{shown} line {lineno} has {len(cells)} fields where its header has {len(head)} "
+                f"({' '.join(head)}): fix that line")
+        else:
+            rows.append((lineno, dict(zip(head, cells))))
+    if head is None:
+        die(f"{shown} has no header line (the first line that is not a '#' comment names the columns)")
+    return rows
+
+
 @functools.lru_cache(maxsize=None)
 def fact_table(name):
-    """A fact table by column name, as scripts/table.sh reads it: '#'
-    comments, the first other line names the columns, '-' is empty.
-    {first column: {column: value}}, in the table's order. name: one of
-    kernel/ (arches, bases), or a path from the checkout's root
-    (bench/report-runs)."""
-    rows, head = {}, None
-    with open(os.path.join(ROOT, name if "/" in name else os.path.join("kernel", name))) as f:
-        for line in f:
-            if line.startswith("#") or not line.split():
-                continue
-            cells = [c if c != "-" else "" for c in line.split()]
-            if head is None:
-                head = cells
-            else:
-                rows[cells[0]] = dict(zip(head, cells))
-    return rows
+    """A fact table by column name (fact_rows), keyed by its first column:
+    {first column: {column: value}}, in the table's order."""
+    return {row[next(iter(row))]: row for _, row in fact_rows(name)}
 
 
 def committed_runs():

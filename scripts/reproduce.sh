@@ -18,7 +18,9 @@
 #     (sharded or not) is named.
 #  2. the plan: per run its boots and estimated host time
 #     (plots/estimate.py), whether it is complete (skipped), partial
-#     (resumed: what is left) or to run; the total.
+#     (resumed: what is left) or to run; the kernels the runs left to do
+#     need and are not built yet, with their build time (plots/buildcost.py,
+#     kernel/build-cost; with HOSTS, on each host); the total of both.
 #  3. kernels (make kernels MATRIX=... per matrix) and the image.
 #  4. each run into $(RESULTS)/reproduce/<name>, in the table's order: a
 #     complete run skipped, a partial one resumed (--resume), with a
@@ -134,12 +136,13 @@ if [ ${#hosts[@]} -gt 0 ]; then
 fi
 
 # --- 2. the plan ------------------------------------------------------------------
-# estimate ARGS...: "BOOTS SECONDS" of plots/estimate.py ARGS
+# estimate ARGS...: "BOOTS SECONDS KVM-CANARY-BOOTS CANARY-SECONDS" of plots/estimate.py ARGS
 estimate() {
-	plots/estimate.py "$@" --json | python3 -c 'import json, sys; o = json.load(sys.stdin); print(o["boots"], o["total_s"])'
+	plots/estimate.py "$@" --json | python3 -c 'import json, sys; o = json.load(sys.stdin)
+print(o["boots"], o["total_s"], o["canary_boots"], o["kvm_canary_s"])'
 }
 declare -A state est left boots shards
-total_left=0 total_boots=0
+total_left=0 total_boots=0 canary_boots=0 canary_s=0 canary_runs=
 say "plan (estimates from the committed runs' host times, plots/estimate.py):"
 for name in "${selected[@]}"; do
 	m=${matrix[$name]} dir=$base/$name sd=$base/shards/$name
@@ -159,9 +162,9 @@ for name in "${selected[@]}"; do
 			[ -z "$rec" ] || [ "$rec" = "$n" ] || [ "${s%% *}" = complete ] ||
 				die "$sd was started in $rec shards: give SHARDS=$rec (or move $sd aside to start it again)"
 			shards[$name]=$n
-			e=$(for k in $(seq "$n"); do estimate --matrix "bench/$m.matrix" --shard "$k/$n" || echo "0 0"; done |
-				awk -v hosts=${#hosts[@]} '{ b += $1; s += $2; if ($2 > top) top = $2 }
-					END { w = s / hosts; printf "%d %.1f\n", b, (top > w ? top : w) }')
+			e=$(for k in $(seq "$n"); do estimate --matrix "bench/$m.matrix" --shard "$k/$n" || echo "0 0 0 0"; done |
+				awk -v hosts=${#hosts[@]} '{ b += $1; s += $2; c += $3; if ($4 > cs) cs = $4; if ($2 > top) top = $2 }
+					END { w = s / hosts; printf "%d %.1f %d %d\n", b, (top > w ? top : w), c, cs }')
 			sdone=0
 			for k in $(seq "$n"); do
 				ks=$(plots/runstate.py "$sd/shard-$k") || exit 2
@@ -172,9 +175,9 @@ for name in "${selected[@]}"; do
 			[ ! -d "$sd" ] || [ "${s%% *}" = complete ] ||
 				die "$name was started in shards ($sd): give HOSTS again, or move $sd aside"
 		fi
-		e=${e:-$(estimate --matrix "bench/$m.matrix" || echo "0 0")}
+		e=${e:-$(estimate --matrix "bench/$m.matrix" || echo "0 0 0 0")}
 	fi
-	read -r nb secs_ <<<"$e"
+	read -r nb secs_ kc ks <<<"$e"
 	read -r st d p <<<"$s"
 	state[$name]=$st boots[$name]=$nb est[$name]=$secs_
 	case $st in
@@ -186,9 +189,30 @@ for name in "${selected[@]}"; do
 	left[$name]=$l
 	total_left=$(awk -v a="$total_left" -v b="$l" 'BEGIN { print a + b }')
 	total_boots=$((total_boots + nb))
+	if [ "${kc:-0}" -gt 0 ] && [ "$st" != complete ]; then
+		canary_boots=$((canary_boots + kc)) canary_s=$ks canary_runs="$canary_runs${canary_runs:+, }$name"
+	fi
 	printf '  %-9s %-9s %5d boots  ~%-14s %s%s\n' "$name" "${matrix[$name]}" "$nb" "$(dur "$secs_")" "$word" "$note"
 done
-say "total: $total_boots boots; estimated host time left ~$(dur "$total_left")$([ ${#hosts[@]} -eq 0 ] || echo " (a sharded run: its shards' sum over the hosts, or its longest shard)")"
+[ "$canary_boots" = 0 ] ||
+	echo "  $canary_boots KVM boots ($canary_runs): one canary boot (<=$canary_s s) first; in the reference runs every KVM cell was skipped after its canary made no progress, so they count as none; if KVM works here they take longer"
+# The kernels of the runs left to do (make kernels of their matrices, below):
+# those not built yet, or built from other inputs (kernel/build.sh --status).
+# The guest images (make image, the probe images) take seconds: not counted.
+km=()
+for name in "${selected[@]}"; do [ "${state[$name]}" = complete ] || km+=(--matrix "bench/${matrix[$name]}.matrix"); done
+if [ ${#km[@]} -gt 0 ]; then
+	k=$(plots/buildcost.py --json "${km[@]}" | python3 -c 'import json, sys; o = json.load(sys.stdin)
+print(o["to_build"], o["build_dirs"], o["cold"], o["total_s"], o["table"])') ||
+		die "estimating the kernel builds failed (above)"
+else
+	k="0 0 0 0 kernel/build-cost"
+fi
+read -r kn kd kcold ks ktable <<<"$k"
+dirs=directories
+[ "$kd" != 1 ] || dirs=directory
+echo "  kernels: $kn to build in $kd build $dirs ($kcold from cold), ~$(dur "$ks") ($ktable)$([ ${#hosts[@]} -eq 0 ] || echo ", on each host")"
+say "total: $total_boots boots; estimated time left ~$(dur "$(awk -v a="$total_left" -v b="$ks" 'BEGIN { print a + b }')"), of which kernels ~$(dur "$ks"), boots ~$(dur "$total_left")$([ ${#hosts[@]} -eq 0 ] || echo " (kernels per host; a sharded run's boots: its shards' sum over the hosts, or its longest shard)")"
 [ "$dryrun" != 1 ] || exit 0
 
 # --- 3.-7. build, run, keep, regenerate -------------------------------------------

@@ -184,6 +184,53 @@ text=$("$est" --matrix "$fix/run/run.matrix" --set accel=tcg --from "$fix/run" 2
 grep -qE "^  x86_64 +tcg +[0-9]+ +[0-9.]+ .* exact$" <<<"$text" && grep -q "^estimated host time: ~" <<<"$text" &&
 	ok "the table: a line per arch and accelerator, then the total" || bad "table: $text"
 
+# KVM cells (CRNGBENCH_ESTIMATE_KVM_DEVICE stands in for /dev/kvm): where
+# it does not open, none (the runner skips them); where it opens and the
+# reference runs skipped every KVM boot after a failed canary (the
+# fixture's), one canary boot (the runner's default, or --kvm-canary);
+# where a reference run measured KVM boots, their host times.
+: >"$tmp/kvmdev"
+est_json "tcg alone" "$tmp/k0.json" --matrix "$fix/run/run.matrix" --set accel=tcg --jobs 1 --from "$fix/run"
+canary=$($py -c 'import json, sys; print(json.load(sys.stdin)["default_jobs"]["kvm_canary_s"])' <<<"$($runner --describe)")
+# kvm_case NAME DEVICE WANT-MATCH EXTRA-SECONDS [ESTIMATOR-ARGS...]
+kvm_case() {
+	local name=$1 dev=$2 match=$3 extra=$4
+	shift 4
+	CRNGBENCH_ESTIMATE_KVM_DEVICE=$dev est_json "$name" "$tmp/kvm.json" --matrix "$fix/run/run.matrix" --jobs 1 "$@" &&
+		$py - "$tmp/k0.json" "$tmp/kvm.json" "$match" "$extra" <<'PY' && ok "KVM: $name" || bad "KVM: $name: $(head -c 400 "$tmp/kvm.json")"
+import json, sys
+base, e, match, extra = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3], float(sys.argv[4])
+kvm = [c for c in e["plan"] if c["accel"] == "kvm"]
+assert kvm and all(c["match"] == match for c in kvm), [c["match"] for c in kvm]
+assert abs(e["total_s"] - (base["total_s"] + extra)) < 1e-6, (e["total_s"], base["total_s"], extra)
+assert e["canary_boots"] == (sum(c["reps"] for c in kvm) if match == "canary" else 0)
+PY
+}
+kvm_case "where the device does not open, KVM cells count as none" "$tmp/nokvm" skipped 0 --from "$fix/run"
+kvm_case "where it opens and the reference runs' canaries failed, one canary boot ($canary s)" \
+	"$tmp/kvmdev" canary "$canary" --from "$fix/run"
+kvm_case "the canary's seconds from the run's --kvm-canary" "$tmp/kvmdev" canary 7 --from "$fix/run" -- --kvm-canary 7
+text=$(CRNGBENCH_ESTIMATE_KVM_DEVICE=$tmp/kvmdev "$est" --matrix "$fix/run/run.matrix" --from "$fix/run" 2>&1)
+grep -qE "^[0-9]+ KVM boots: one canary boot \(<=$canary s\) first; in the reference runs every KVM cell was skipped after its canary made no progress, so they count as none; if KVM works here they take longer$" <<<"$text" &&
+	ok "KVM: the table says the KVM cells count as their canary boot" || bad "KVM canary text: $text"
+text=$(CRNGBENCH_ESTIMATE_KVM_DEVICE=$tmp/nokvm "$est" --matrix "$fix/run/run.matrix" --from "$fix/run" 2>&1)
+grep -q "KVM boots count as none: the runner will skip them ($tmp/nokvm: No such file" <<<"$text" &&
+	ok "KVM: the table says why KVM cells count as none" || bad "KVM skipped text: $text"
+# the fixture with its KVM boots measured (3 s each): estimated as any cell
+mkdir -p "$tmp/kvmrun"
+$py - "$fix/run/raw.csv" "$tmp/kvmrun/raw.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+h = rows[0]
+for r in rows[1:]:
+    if r[h.index("accel")] == "kvm":
+        r[h.index("status")], r[h.index("reason")], r[h.index("host_exit_ns")] = "ok", "", "3000000000"
+csv.writer(open(sys.argv[2], "w"), lineterminator="\n").writerows(rows)
+PY
+kvm_boots=$($py -c 'import json, sys; e = json.load(open(sys.argv[1])); print(sum(c["reps"] for c in e["plan"] if c["accel"] == "kvm"))' "$tmp/kvm.json")
+kvm_case "where a reference run measured KVM boots, their host times" "$tmp/kvmdev" exact "$((kvm_boots * 3))" \
+	--from "$fix/run" --from "$tmp/kvmrun"
+
 # Reference runs are untrusted: a bad row is an error naming file and line.
 mkdir -p "$tmp/bad"
 cp "$fix/run/raw.csv" "$tmp/bad/raw.csv"

@@ -7,8 +7,8 @@
 #    entry that is no sshlogin, SHARDS without HOSTS, a row whose matrix
 #    does not exist (even after a good row), a partial run started without
 #    HOSTS given HOSTS;
-#  - DRYRUN=1 prints the plan (boots, estimate per run, total) and runs
-#    nothing;
+#  - DRYRUN=1 prints the plan (boots, estimate per run, the kernels to
+#    build and their estimate, the total of both) and runs nothing;
 #  - a run interrupted by SIGKILL is resumed (--resume: the boots it had
 #    keep their rows), a complete one is skipped (its raw.csv untouched),
 #    progress names the run and an ETA over all runs, both are kept in
@@ -55,10 +55,17 @@ refused "DRYRUN takes 1 or nothing" "DRYRUN='yes'" RUNS=one DRYRUN=yes
 # --- the plan alone ----------------------------------------------------------------
 out=$(mk RUNS=one,two DRYRUN=1)
 rc=$?
+# the stand-in's kernels are absent, in a cold build directory: mini's two
+# (one and two share them) cost kernel/build-cost's cold_s and a variant_s
+read -r cold var < <(cd "$s" && python3 -c 'import sys; sys.path.insert(0, "plots"); import buildcost
+print(*buildcost.read_costs("kernel/build-cost")[("6.1", "x86_64")])')
+kdur=$(awk -v s="$(awk -v c="$cold" -v v="$var" 'BEGIN { print c + v }')" 'BEGIN { s = int(s + 0.5); printf "%d min %d s", s / 60, s % 60 }')
 if [ $rc -eq 0 ] && grep -qE '^  one +mini +6 boots +~[0-9]+ s +to run$' <<<"$out" &&
-	grep -qE '^  two +mini +6 boots' <<<"$out" && grep -q '^\[reproduce\] total: 12 boots; estimated host time left ~' <<<"$out" &&
+	grep -qE '^  two +mini +6 boots' <<<"$out" &&
+	grep -qxF "  kernels: 2 to build in 1 build directory (1 from cold), ~$kdur (kernel/build-cost)" <<<"$out" &&
+	grep -qE "^\[reproduce\] total: 12 boots; estimated time left ~[0-9]+ min [0-9]+ s, of which kernels ~$kdur, boots ~[0-9]+ s$" <<<"$out" &&
 	[ ! -e "$s/results/reproduce" ] && [ ! -e "$s/build.log" ]; then
-	ok "DRYRUN=1 prints each run's boots and estimate and the total, and runs nothing"
+	ok "DRYRUN=1 prints each run's boots and estimate, the kernels to build ($kdur), the total, and runs nothing"
 else
 	bad "DRYRUN=1: exit $rc: $(brief "$out")"
 fi

@@ -11,8 +11,9 @@
 #                       of REPORT.md), ghost (a matrix that does not exist)
 #   kernel/build.sh     a stand-in: --kernels-dir names DIR/k, whose
 #                       "kernels" tell fake-qemu to replay a recorded boot
-#                       (after FAKE_DELAY s); a build is a line in
-#                       DIR/build.log, nothing more
+#                       (after FAKE_DELAY s); --status says every kernel is
+#                       absent, its build directory cold (the plan counts
+#                       them); a build is a line in DIR/build.log, nothing more
 #   build/              the runner of this tree, and an empty probe and
 #                       image, newer than their sources (make builds nothing)
 # Run make there with QEMU=tests/fake-qemu. The make variables a caller's
@@ -52,6 +53,7 @@ standin() {
 		# a stand-in (tests/reproduce_standin.sh): no kernel is built
 		case \$1 in
 		--kernels-dir) echo "$dir/k" ;;
+		--status) for v in \$(echo "\$2" | tr , ' '); do echo "\$v absent cold 0 $dir/kbuild"; done ;;
 		*) echo "KERNEL_BASE=\$KERNEL_BASE KERNEL_ARCH=\$KERNEL_ARCH KERNEL_HZ=\$KERNEL_HZ build.sh \$*" >>"$dir/build.log" ;;
 		esac
 	EOF

@@ -75,6 +75,7 @@ collect "chart 9 and the bases table" tests/bases_plots.sh
 collect "digests of what the reads returned, in results directories" tests/digests.sh
 collect "the kernels of the planned cells" tests/planned_kernels.sh
 collect "the plan and its estimated host time" tests/estimate.sh
+collect "make reproduce's kernel builds in its plan" tests/plan_builds.sh
 collect "REPORT.md and post.txt from the committed runs" tests/report_regen.sh
 collect "REPORT.md's first screen: the answer, against its runs" tests/answer.sh
 collect "REPORT.md's prose numbers against its generated tables" tests/prose_numbers.sh
