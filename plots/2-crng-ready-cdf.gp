@@ -14,6 +14,10 @@ set multiplot layout rows,cols title "CRNG ready time across boots, ".clock."\n"
 do for [c=0:nconds-1] {
 	set title value(sprintf('cond_%d', c))
 	s = value(sprintf('cdf_%d', c))
+	# a panel whose boots were all ready at one moment: its range, from
+	# prepare.py (autoscale would be empty and gnuplot warn)
+	r = value(sprintf('cdfx_%d', c))
+	if (strlen(r) > 0) { eval 'set xrange '.r } else { set autoscale x }
 	if (strlen(s) > 0) { eval 'plot '.s } else { set label 1 'no boot became ready' at graph 0.5,0.5 center; plot 2 notitle; unset label 1 }
 }
 unset multiplot

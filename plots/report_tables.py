@@ -521,8 +521,8 @@ ANSWER = (
      {"arch": "armv7-virt", "accel": "icount", "bootseed": "on", "rtc": "host", "shift": "auto"}),
     ("x86 without RDRAND", "x86_64, -cpu qemu64, TSC", "quick",
      {"arch": "x86_64", "accel": "icount", "cpu": "qemu64", "nocounter": "off"}),
-    ("a fallback clocksource that passes the jitter trial", "m68k-virt, goldfish timer", "bases",
-     {"arch": "m68k-virt", "accel": "icount", "base": "6.1"}),
+    ("a fallback clocksource that passes the jitter trial", "m68k-virt, goldfish timer", "arches",
+     {"arch": "m68k-virt", "accel": "icount", "nocounter": "off"}),
     # the same board as the 1 GHz row below, at an ARM926 board's speed:
     # the trial counts clock steps per CPU speed (What "ready" holds)
     ("a fallback clocksource that passes the jitter trial",
@@ -530,8 +530,8 @@ ANSWER = (
      {"arch": "armv5-versatilepb", "accel": "icount", "shift": "3", "hz": "100", "nocounter": "off"}),
     ("one that fails it", "armv5-versatilepb emulated at 1 GHz (icount shift 0), SP804", "bases",
      {"arch": "armv5-versatilepb", "accel": "icount", "base": "6.1"}),
-    ("one that fails it", "m68k-q800 emulated at 31.25 MHz (icount shift 5), VIA", "bases",
-     {"arch": "m68k-q800", "accel": "icount", "base": "6.1"}),
+    ("one that fails it", "m68k-q800 emulated at 31.25 MHz (icount shift 5), VIA", "entropy",
+     {"arch": "m68k-q800", "accel": "icount", "shift": "5", "hz": "100", "nocounter": "off", "rtc": "host"}),
     ("one that fails it", "x86_64 without a counter (knob), PIT tick", "quick",
      {"arch": "x86_64", "accel": "icount", "cpu": "qemu64", "nocounter": "on", "timer": "pit"}),
     ("no interrupt that credits entropy", "x86_64 without a counter (knob), LAPIC tick", "longwait",

@@ -107,7 +107,7 @@ PY
 		ok "negative check: an answer with $1 disagrees with its run: caught"
 	fi
 }
-mutant "one figure changed" 'b1 = b1.replace("| 989 [989, 989]; n=10 |", "| 988 [989, 989]; n=10 |", 1) if "| 989 [989, 989]" in b1 else re.sub(r"\| (\d+) \[", lambda m: f"| {int(m.group(1)) + 1} [", b1, count=1)'
+mutant "one figure changed" 'b1 = re.sub(r"\| (\d+) \[", lambda m: f"| {int(m.group(1)) + 1} [", b1, count=1)'
 mutant "a measured stock read said not run" 'b1 = re.sub(r"(\| [^|]+ \| [^|]+; n=\d+ \| )[^|]+; n=\d+ \| [^|]+ \|", r"\1not run | not measured |", b1, count=1)'
 mutant "a 1 GHz cell labelled 125 MHz" 'b1 = b1.replace("emulated at 1 GHz", "emulated at 125 MHz", 1)'
 # The mail's first screen is the same answer: each row's block and stock
