@@ -89,7 +89,7 @@ help:
 	@echo "  make report      REPORT.md tables and plots/figures from RUN (and HZRUN, GUESTRUN, SOURCESRUN, LONGWAITRUN, ARCHESRUN, ENTROPYRUN, BASESRUN, SYSTEMDRUN);"
 	@echo "                   FROM=committed: from the committed runs (plots/runs/, bench/report-runs), and post.txt"
 	@echo "  make reproduce   every run of bench/report-runs into $(RESULTS)/reproduce/ (a complete one skipped, a"
-	@echo "                   partial one resumed), kept in plots/runs/, then REPORT.md, charts, post.txt (~3 h from cold here);"
+	@echo "                   partial one resumed), kept in plots/runs/, then REPORT.md, charts, post.txt (~1 h 30 min from cold here);"
 	@echo "                   RUNS=a,b some; HOSTS=':,user@host2' [SHARDS=N] shards across hosts (GNU parallel)"
 	@echo "  make reproduce-plan  its checks and plan only (DRYRUN=1): boots and kernel builds, estimated"
 	@echo "  make unit        the fast tier: unit tests (plain, ASan+UBSan), fuzz smoke,"
