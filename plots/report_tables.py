@@ -19,8 +19,8 @@ import os
 import re
 import sys
 
-from runlib import (CLOCK_WORDS, JITTER_TICKS, condition, die, headline_accel, jitter_rows, jitter_ticks_ms,
-                    kernel_base, measured, pick, read_meta, read_table, value, variants, varying)
+from runlib import (CLOCK_WORDS, JITTER_TICKS, condition, die, fact_table, headline_accel, jitter_rows,
+                    jitter_ticks_ms, kernel_base, measured, pick, read_meta, read_table, value, variants, varying)
 from runlib import summary_rows as _summary_rows
 
 import bases
@@ -700,6 +700,80 @@ def tables(run):
     return "\n".join(p for p in parts if p)
 
 
+RUN_FIELDS = {"commit": re.compile(r"[0-9a-f]{40}\Z"), "seed": re.compile(r"[0-9]{1,20}\Z")}
+
+
+def _run_fact(d, name):
+    """A committed run's one-line file (commit, seed), checked: what is
+    not a commit id or a seed stops the report, naming the file."""
+    path = os.path.join(d, name)
+    try:
+        with open(path) as f:
+            v = f.read().strip()
+    except OSError:
+        return None
+    if not RUN_FIELDS[name].match(v):
+        die(f"{path}: not a {name} ({'40 hex digits' if name == 'commit' else 'a whole number'})")
+    return v
+
+
+def _host_times(d):
+    """host_time.csv's rows (accel, boots, skipped, host_s), checked."""
+    path = os.path.join(d, "host_time.csv")
+    with open(path) as f:
+        lines = f.read().splitlines()
+    if not lines or lines[0] != "accel,boots,skipped,host_s":
+        die(f"{path}: not the runner's host_time.csv (header accel,boots,skipped,host_s)")
+    out = []
+    for i, line in enumerate(lines[1:], 2):
+        m = re.fullmatch(r"([a-z]+),([0-9]+),([0-9]+),([0-9]+(?:\.[0-9]+)?)", line)
+        if not m:
+            die(f"{path} line {i}: not 'accel,boots,skipped,seconds'")
+        out.append((m.group(1), int(m.group(2)), int(m.group(3)), float(m.group(4))))
+    return out
+
+
+def runs_table(runs_dir):
+    """The committed runs themselves, one row per run of bench/report-runs
+    (bench-parallel's two runs each): the commit it was made from, its
+    seed, n per cell (run.matrix's reps), its boots and host time per
+    accelerator (host_time.csv). The figures "How to reproduce" quotes."""
+    out = ["Each run as committed in `plots/runs/<run>/`: the crngbench commit it was made from (`commit`), its "
+           "seed (`seed`), n per cell (`run.matrix`'s reps), boots measured (and skipped: KVM where it cannot run) "
+           "and host time per accelerator (`host_time.csv`: the wall time its boots took; icount's run two at a "
+           "time, so theirs is their span, not their sum).\n",
+           row("run", "matrix", "commit", "seed", "n", "boots", "host time"),
+           "|---|---|---|---|---|---|---|"]
+    total_boots, total_s = 0, 0.0
+    for name, r in fact_table("bench/report-runs").items():
+        d = os.path.join(runs_dir, name)
+        if os.path.isfile(os.path.join(d, "raw.csv")):
+            dirs = [d]
+        else:
+            dirs = sorted(os.path.join(d, s) for s in (os.listdir(d) if os.path.isdir(d) else [])
+                          if os.path.isfile(os.path.join(d, s, "raw.csv")))
+        if not dirs:
+            out.append(row(md(name), md(r["matrix"]), "not committed", "", "", "", ""))
+            continue
+        for sub in dirs:
+            commit = _run_fact(sub, "commit") or _run_fact(d, "commit")
+            seed = _run_fact(sub, "seed")
+            with open(os.path.join(sub, "run.matrix")) as f:
+                m = re.search(r"^reps\s*=\s*([0-9]+)\s*$", f.read(), re.M)
+            times = _host_times(sub)
+            boots = sum(t[1] for t in times)
+            skipped = sum(t[2] for t in times)
+            secs = sum(t[3] for t in times)
+            total_boots, total_s = total_boots + boots, total_s + secs
+            per = ", ".join(f"{a} {s:.1f} s" for a, b, _, s in times if b)
+            out.append(row(md(name if sub == d else f"{name}/{os.path.basename(sub)}"), md(r["matrix"]),
+                           commit[:12] if commit else "none", seed or "none", m.group(1) if m else "?",
+                           f"{boots}" + (f" ({skipped} skipped)" if skipped else ""),
+                           f"{secs:.1f} s ({per})" if per else "0 s"))
+    out.append(row("all", "", "", "", "", f"{total_boots}", f"{total_s:.1f} s ({total_s / 60:.1f} min)"))
+    return "\n".join(out) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description="Regenerate REPORT.md's tables from runs.")
     ap.add_argument("run", help="the main run (results/<run>), or - to keep REPORT.md's main tables as they are")
@@ -713,6 +787,7 @@ def main():
     ap.add_argument("--bases", help="a bases-matrix run: the kernel bases side by side")
     ap.add_argument("--systemd", help="a systemd-matrix run: systemd with PID 1's reads or a child's")
     ap.add_argument("--answer", help="the committed runs' directory (plots/runs): the first screen's answer")
+    ap.add_argument("--runs", help="the committed runs' directory (plots/runs): the table of the runs themselves")
     args = ap.parse_args()
     for d in (args.run if args.run != "-" else None, args.hz, args.guest, args.sources, args.longwait,
               args.arches, args.entropy, args.bases, args.systemd):
@@ -725,7 +800,7 @@ def main():
                           ("guest", args.guest, guest_table), ("longwait", args.longwait, longwait_tables),
                           ("arches", args.arches, arches_tables), ("entropy", args.entropy, entropy_tables),
                           ("bases", args.bases, bases_tables), ("systemd", args.systemd, systemd_tables),
-                          ("answer", args.answer, answer_table)):
+                          ("answer", args.answer, answer_table), ("runs", args.runs, runs_table)):
         if run:
             blocks.append((name, fn(run)))
     if args.report == "-":

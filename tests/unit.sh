@@ -79,6 +79,7 @@ collect "make reproduce's kernel builds in its plan" tests/plan_builds.sh
 collect "REPORT.md and post.txt from the committed runs" tests/report_regen.sh
 collect "REPORT.md's first screen: the answer, against its runs" tests/answer.sh
 collect "REPORT.md's prose numbers against its generated tables" tests/prose_numbers.sh
+collect "REPORT.md's table of the committed runs" tests/runs_table.sh
 collect_wait fake_boots
 collect_wait reproduce
 collect_wait reproduce_shards
