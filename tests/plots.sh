@@ -223,9 +223,24 @@ else
 fi
 rm -rf "$two"
 # Every boot of a cell at an x of its own in charts 1 and 6 (n=10 drawn
-# as 10 points, not folded onto 5 by rep % 5), on the committed quick run.
+# as 10 points, not folded onto 5 by rep % 5), on the committed quick run
+# with each boot's row copied as rep + n (its n doubled: the committed
+# run's n=5 alone would not tell rep % 5 from every rep).
 q=$(mktemp -d)
 cp -r plots/runs/quick "$q/run"
+python3 - "$q/run/raw.csv" <<'PY'
+import csv, sys
+path = sys.argv[1]
+with open(path, newline="") as f:
+    rd = csv.DictReader(f)
+    head, rows = rd.fieldnames, list(rd)
+n = max(int(r["rep"]) for r in rows) + 1
+more = [dict(r, rep=str(int(r["rep"]) + n), boot_id=f"c{r['cell']}-r{int(r['rep']) + n}") for r in rows]
+with open(path, "w", newline="") as f:
+    w = csv.DictWriter(f, head, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows + more)
+PY
 if plots/render.sh "$q/run" >/dev/null 2>&1 && python3 - "$q/run" <<'PY'
 import collections, csv, sys
 run = sys.argv[1]
