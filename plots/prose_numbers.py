@@ -6,13 +6,14 @@
 REPORT.md's generated blocks (between "<!-- tables:NAME:begin -->" and
 "<!-- tables:NAME:end -->") are made from the committed runs
 (plots/report_tables.py); everything else is prose. A number in the prose
-should appear in a generated table, or be derived from one by a formula
-the prose states, or be marked as computed or cited. This lists, per prose
-line, the numbers that appear in no generated block, so that a reader (or
-the next re-run's editor) can check each: after a re-run the ones that
-changed show up here. It is a reading aid, not a verdict: a derived
-number (a ratio, a difference) is listed too, and the prose must say how
-it was derived.
+should appear in a generated table; one that no table of a run holds is
+a row of plots/quoted (measured: a statistic of a committed run's file;
+computed: a formula; cited: a number with its source), which
+plots/quoted.py makes into the block tables:quoted. This lists, per prose
+line, the numbers that appear in no generated block; tests/prose_numbers.sh
+requires none in REPORT.md. A number matches any generated block's, so a
+figure can pass by coincidence: the name the prose gives it (a row of
+plots/quoted) is what a reader checks.
 
 Not counted as numbers: kernel, QEMU, glibc and systemd versions
 (a digit group after "Linux", "QEMU", "glibc", "systemd", "v" or in

@@ -4,7 +4,7 @@
     plots/report_tables.py RUN_DIR REPORT.md|- [--hz HZ_RUN_DIR] [--guest GUEST_RUN_DIR]
                            [--sources SOURCES_RUN_DIR] [--longwait LONGWAIT_RUN_DIR]
                            [--arches ARCHES_RUN_DIR] [--entropy ENTROPY_RUN_DIR]
-                           [--bases BASES_RUN_DIR]
+                           [--bases BASES_RUN_DIR] [--answer RUNS] [--runs RUNS] [--quoted RUNS]
 
 Replaces the text between "<!-- tables:begin -->" and "<!-- tables:end -->"
 in REPORT.md, so the numbers can never drift from the data. With "-" as the
@@ -25,6 +25,7 @@ from runlib import summary_rows as _summary_rows
 
 import bases
 import entropy
+import quoted
 
 
 MD_ESCAPES = {"\\": "\\\\", "`": "\\`", "[": "\\[", "]": "\\]", "&": "&amp;", "<": "&lt;", ">": "&gt;"}
@@ -788,6 +789,8 @@ def main():
     ap.add_argument("--systemd", help="a systemd-matrix run: systemd with PID 1's reads or a child's")
     ap.add_argument("--answer", help="the committed runs' directory (plots/runs): the first screen's answer")
     ap.add_argument("--runs", help="the committed runs' directory (plots/runs): the table of the runs themselves")
+    ap.add_argument("--quoted", help="the committed runs' directory (plots/runs): the figures the prose quotes "
+                    "(plots/quoted)")
     args = ap.parse_args()
     for d in (args.run if args.run != "-" else None, args.hz, args.guest, args.sources, args.longwait,
               args.arches, args.entropy, args.bases, args.systemd):
@@ -800,7 +803,8 @@ def main():
                           ("guest", args.guest, guest_table), ("longwait", args.longwait, longwait_tables),
                           ("arches", args.arches, arches_tables), ("entropy", args.entropy, entropy_tables),
                           ("bases", args.bases, bases_tables), ("systemd", args.systemd, systemd_tables),
-                          ("answer", args.answer, answer_table), ("runs", args.runs, runs_table)):
+                          ("answer", args.answer, answer_table), ("runs", args.runs, runs_table),
+                          ("quoted", args.quoted, quoted.table)):
         if run:
             blocks.append((name, fn(run)))
     if args.report == "-":

@@ -80,6 +80,7 @@ collect "REPORT.md and post.txt from the committed runs" tests/report_regen.sh
 collect "REPORT.md's first screen: the answer, against its runs" tests/answer.sh
 collect "REPORT.md's prose numbers against its generated tables" tests/prose_numbers.sh
 collect "REPORT.md's table of the committed runs" tests/runs_table.sh
+collect "the figures the prose quotes (plots/quoted)" tests/quoted.sh
 collect_wait fake_boots
 collect_wait reproduce
 collect_wait reproduce_shards
