@@ -19,8 +19,11 @@ Not counted as numbers: kernel, QEMU, glibc and systemd versions
 (a digit group after "Linux", "QEMU", "glibc", "systemd", "v" or in
 "6.1"-like release forms listed in RELEASES), commit ids (hex of 12), dates
 (years 1990-2099, month days after a month name), markdown section
-anchors, and the integers 0-10 (counts like "4 of 5" are numerous and
-usually checked against n by the tables' own columns).
+anchors, bit widths ("64-bit"), processors named by number (68040), and
+the integers 0-10 unless a percentage (counts like "4 of 5" are numerous
+and usually checked against n by the tables' own columns; "7%" is a
+figure). Of the block tables:quoted only the value column counts; a
+paragraph that names a row of it (`name`) must give its value.
 --count prints only how many numbers were listed.
 """
 import re
@@ -32,19 +35,32 @@ BLOCK = re.compile(r"<!-- tables:([a-z0-9_-]+):(begin|end) -->")
 NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.]*\d)")
 RELEASES = {"5.17", "5.18", "5.19", "6.0", "6.1", "6.2", "6.11", "6.12", "7.2", "2.41", "2.36", "252",
             "6.1.192", "6.12.118"}
+MODELS = {"68000", "68020", "68030", "68040", "68060", "6502", "8086"}  # processors named by number
 HEX = re.compile(r"\b[0-9a-f]{7,40}\b")
 MONTHS = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
-DATE = re.compile(MONTHS + r"\s+\d{1,2}|\d{1,2}\s+" + MONTHS)
+DATE = re.compile(MONTHS + r"\s+\d{1,2}(?!\d)|\d{1,2}\s+" + MONTHS)
 CODE = re.compile(r"`[^`]*`")
 
 
+QUOTED_ROW = re.compile(r"\| `([a-z0-9][a-z0-9-]*)` \| (.*?) \| (.*) \|\Z")
+
+
 def split(text):
-    """(prose lines as (number, text), the generated blocks' text)."""
-    prose, tables, inside, fence = [], [], None, False
+    """(prose lines as (number, text), the generated blocks' text, the
+    quoted figures {name: value text}). Of the block tables:quoted only
+    the values count as table text: its "from" column holds formulas and
+    sources, whose digits are not figures of the report."""
+    prose, tables, quoted, inside, fence = [], [], {}, None, False
     for i, line in enumerate(text.splitlines(), 1):
         m = BLOCK.search(line)
         if m:
             inside = m.group(1) if m.group(2) == "begin" else None
+            continue
+        if inside == "quoted":
+            q = QUOTED_ROW.match(line)
+            if q:
+                quoted[q.group(1)] = q.group(2)
+                tables.append(q.group(2))
             continue
         if inside:
             tables.append(line)
@@ -54,7 +70,7 @@ def split(text):
             continue
         if not fence:
             prose.append((i, line))
-    return prose, "\n".join(tables)
+    return prose, "\n".join(tables), quoted
 
 
 def numbers(line):
@@ -66,7 +82,10 @@ def numbers(line):
     out = []
     for m in NUMBER.finditer(line):
         v = m.group(1)
-        if v in RELEASES or (v.isdigit() and (int(v) <= 10 or 1990 <= int(v) <= 2099)):
+        percent = line[m.end():m.end() + 1] == "%"  # a small percentage is a figure
+        if line[m.end():m.end() + 4] == "-bit" or v in MODELS:  # a width or a part, no figure
+            continue
+        if v in RELEASES or (v.isdigit() and ((int(v) <= 10 and not percent) or 1990 <= int(v) <= 2099)):
             continue
         before = line[max(0, m.start() - 8):m.start()]
         if re.search(r"(Linux|QEMU|glibc|systemd|\bv)\s*$", before):
@@ -93,7 +112,7 @@ def main(argv):
         text = open(path, encoding="utf-8").read()
     except OSError as e:
         sys.exit(f"prose_numbers.py: {path}: {e.strerror}")
-    prose, tables = split(text)
+    prose, tables, quoted = split(text)
     if not tables:
         sys.exit(f"prose_numbers.py: {path} has no generated block (<!-- tables:NAME:begin -->): nothing to check against")
     in_tables = set()
@@ -109,7 +128,52 @@ def main(argv):
             n += len(missing)
             if not count:
                 print(f"{path}:{i}: {' '.join(dict.fromkeys(missing))}")
+    n += named(path, prose, quoted, count)
     print(n if count else f"{n} prose numbers in no generated table of {path}")
+
+
+def paragraphs(prose):
+    """The prose's paragraphs (a blank line or a new list item or heading
+    starts one), each as its [(line number, text)]."""
+    out, cur = [], []
+    for i, line in prose:
+        new = not line.strip() or re.match(r"\s*([-*]|\d+\.|#+|\|) ", line)
+        if new and cur:
+            out.append(cur)
+            cur = []
+        if line.startswith("#"):  # a heading is a paragraph of its own
+            out.append([(i, line)])
+            continue
+        if line.strip():
+            cur.append((i, line))
+    if cur:
+        out.append(cur)
+    return out
+
+
+def named(path, prose, quoted, count):
+    """A paragraph that names a quoted figure (`name`, a row of
+    tables:quoted) must give that figure's value: every number of the
+    row's value appears in the paragraph (in one of its forms), so a
+    re-run that changes a figure makes the prose that quotes it fail here
+    instead of going stale. Returns how many did not."""
+    n = 0
+    for lines in paragraphs(prose):
+        para = "\n".join(t for _, t in lines)
+        text = CODE.sub(" ", para)
+        said = set()
+        for v in NUMBER.findall(text):
+            said |= variants(v)
+        for name in dict.fromkeys(re.findall(r"`([a-z0-9][a-z0-9-]*)`", para)):
+            if name not in quoted:
+                continue
+            want = [v for v in NUMBER.findall(quoted[name]) if not variants(v) & said]
+            if want:
+                n += 1
+                if not count:
+                    at = next(i for i, t in lines if f"`{name}`" in t)
+                    print(f"{path}:{at}: names `{name}` ({quoted[name]}) but does not give {' '.join(want)}")
+    return n
 
 
 if __name__ == "__main__":

@@ -29,6 +29,27 @@ $tmp/r.md:10: 1200.4
 [ "$out" = "$want" ] && ok "lists 12.5 and 1200.4 only (554.4 s is the table's 554358 ms; code, ids, years, counts, fences skipped)" ||
 	bad "got: $out"
 [ "$(plots/prose_numbers.py "$tmp/r.md" --count)" = 2 ] && ok "--count prints the count" || bad "--count: $(plots/prose_numbers.py "$tmp/r.md" --count 2>&1)"
+cat >"$tmp/q.md" <<'M'
+# A report
+The dance took 12.8 s (`dance`), the wait 7% longer; 64-bit x86, a 68040, April 2022.
+The step was 99 ms (`step`).
+
+A source's digits are no figures: 4242 is in no value.
+<!-- tables:quoted:begin -->
+| figure | value | from |
+|---|---|---|
+| `dance` | 12.8 s | computed: 256*5/100 |
+| `step` | 1024 ms | cited: somewhere-4242 |
+<!-- tables:quoted:end -->
+M
+out=$(plots/prose_numbers.py "$tmp/q.md" 2>&1)
+want="$tmp/q.md:2: 7
+$tmp/q.md:3: 99
+$tmp/q.md:5: 4242
+$tmp/q.md:3: names \`step\` (1024 ms) but does not give 1024
+4 prose numbers in no generated table of $tmp/q.md"
+[ "$out" = "$want" ] && ok "a small percentage counts, a bit width, a processor and a year do not; tables:quoted's sources cover nothing; a paragraph that names a quoted figure must give its value" ||
+	bad "quoted fixture: got: $out"
 sed -i '/tables:x:/d' "$tmp/r.md"
 out=$(plots/prose_numbers.py "$tmp/r.md" 2>&1) && bad "a report without a generated block passed: $out" ||
 	{ grep -q "has no generated block" <<<"$out" && ok "a report without a generated block is refused, saying so" || bad "no-block message: $out"; }
