@@ -8,37 +8,47 @@ plots/quoted is a fact table (plots/runlib.py's fact_rows: '#' comments,
 the first other line names the columns, '-' is empty), one row per figure
 that the prose quotes and no other generated table of REPORT.md holds:
 
-  name    the figure's name, [a-z0-9-]; a computed row refers to it as {name}
+  name    the figure's name, [a-z0-9-]; a computed row refers to it as
+          {name}, to a range's two ends as {name.min} and {name.max}
   kind    measured: a statistic of a committed run's file, computed here;
           computed: a formula (value) of numbers and earlier rows' {name}s;
           cited: a number from elsewhere (value), with its source
   run     measured: the run's directory under RUNS_DIR (quick,
-          parallel/jobs1; '.' for a file of RUNS_DIR itself)
+          parallel/jobs1; '.' for a file of RUNS_DIR itself); neither a
+          symbolic link nor through one to outside RUNS_DIR
   file    measured: a CSV of that run (raw.csv, summary.csv, reads.csv,
           host_time.csv, or another with a header line)
   rows    measured: which rows, col=value[|value...] joined by ','
           (col!=value excludes); every condition must hold; '-': all.
-          Rows whose column is empty are left out of the statistic
+          The selection must be exact: every selected row has the column
+          (a-b: both), and in a file with a status column every selected
+          row's status is ok unless rows names status itself
+          (status=censored|ok: the censored boots are meant)
   column  measured: the column, or a-b (a row's a minus its b, columns
           of one unit); its unit is its name's suffix (_ns, _us, _ms, _s;
           none: a plain number)
-  stat    measured: min, max, range (min-max, one value when equal),
-          spread (max minus min), median, mean, sum, count (rows
-          selected, column non-empty)
+  stat    measured: one (exactly one row selected: a single cell), min,
+          max, range (min-max, one value when equal), spread (max minus
+          min), median, mean, sum, count (rows selected)
   unit    the value's unit: ns, us, ms, s, hms (1 h 2 min 3 s), or '-'
           (a plain number; a time column converted to nothing is refused)
   digits  decimals shown
-  value   computed: the formula (+ - * / ** and parentheses, numbers,
-          {name}); cited: the number; measured: '-'
+  value   computed: the formula, at most 300 characters (+ - * / ** and
+          parentheses, numbers, {name}, {name.min} and {name.max} of a
+          range; each {...} one value, as if parenthesised); cited: the
+          number; measured: '-'
   source  cited: where the number comes from (a file:symbol of the kernel
           or QEMU, a message id, a datasheet); computed and measured: '-'
 
 Every value of a measured row is recomputed from the committed data each
 time, so a changed number in plots/runs/ changes this table (and the
 report's byte-for-byte test fails until the prose is regenerated and read
-again). Anything the table cannot do (a run, file or column that does not
-exist, a selection of no rows, a formula that is not arithmetic) stops it
-with an error naming the row of plots/quoted and what is accepted.
+again); its "from" column says how many rows it used (n=). Anything the
+table cannot do (a run, file or column that does not exist, a selection
+of no rows, of rows without the column or of boots that are not ok
+unasked, a formula that is not arithmetic or whose value, or any step of
+it, is not a finite real number) stops it with an error naming the row of
+plots/quoted and what is accepted.
 """
 import ast
 import math
@@ -48,17 +58,18 @@ import re
 import statistics
 import sys
 
-from runlib import check_path, die, fact_rows, read_table
+from runlib import LINK, check_path, die, fact_rows, read_table
 
 TABLE = "plots/quoted"
 COLUMNS = ["name", "kind", "run", "file", "rows", "column", "stat", "unit", "digits", "value", "source"]
 KINDS = ("measured", "computed", "cited")
-STATS = ("min", "max", "range", "spread", "median", "mean", "sum", "count")
+STATS = ("one", "min", "max", "range", "spread", "median", "mean", "sum", "count")
 SCALE = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0, "hms": 1.0}
 NAME = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
 RUN = re.compile(r"(\.|[a-z0-9][a-z0-9_-]*(/[a-z0-9][a-z0-9_-]*)?)\Z")
 FILE = re.compile(r"[a-z0-9_-]+\.csv\Z")
 CONDITION = re.compile(r"([a-z0-9_]+)(!?=)(.*)\Z")
+FORMULA_MAX = 300
 OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
        ast.Pow: operator.pow}
 
@@ -80,9 +91,10 @@ def column_scale(column):
 
 
 def select(rows, spec, line):
-    """The rows that meet every condition of spec (col=v|w,col!=v)."""
+    """The rows that meet every condition of spec (col=v|w,col!=v), and
+    the columns the conditions name."""
     if not spec:
-        return rows
+        return rows, set()
     conds = []
     for part in spec.split(","):
         m = CONDITION.match(part)
@@ -98,7 +110,7 @@ def select(rows, spec, line):
                 break
         else:
             out.append(r)
-    return out
+    return out, {c for c, _, _ in conds}
 
 
 def number(text, what, line):
@@ -121,8 +133,21 @@ def fmt(v, unit, digits):
     return text + (f" {unit}" if unit else "")
 
 
+def run_dir(runs_dir, run, line):
+    """The run's directory: inside RUNS_DIR, not a symbolic link, nor
+    reached through one that leads outside RUNS_DIR."""
+    path = check_path(os.path.normpath(os.path.join(runs_dir, run)))
+    if run != "." and os.path.islink(path):
+        _where(line, f"run '{run}': {path} {LINK}")
+    top = os.path.realpath(runs_dir)
+    if os.path.commonpath([top, os.path.realpath(path)]) != top:
+        _where(line, f"run '{run}': {path} leads outside {runs_dir} through a symbolic link: refused "
+               "(a run's directory is under RUNS_DIR)")
+    return path
+
+
 def measured(r, runs_dir, line):
-    """(values in the row's unit, how they were selected as text)."""
+    """(values in the row's unit, rows used, how they were selected)."""
     for col in ("run", "file", "column", "stat"):
         if not r[col]:
             _where(line, f"a measured figure needs {col} (see the header of {TABLE})")
@@ -132,70 +157,114 @@ def measured(r, runs_dir, line):
         _where(line, f"file '{r['file']}' is not a CSV file's name ([a-z0-9_-]+.csv)")
     if r["stat"] not in STATS:
         _where(line, f"stat '{r['stat']}' is none of {', '.join(STATS)}")
-    run = os.path.normpath(os.path.join(runs_dir, r["run"]))
+    run = run_dir(runs_dir, r["run"], line)
     if not os.path.isfile(os.path.join(run, r["file"])):
         _where(line, f"{os.path.join(run, r['file'])} not found (a committed run's CSV file)")
-    check_path(run)
     rows = read_table(run, r["file"])
-    picked = select(rows, r["rows"], line)
+    picked, named = select(rows, r["rows"], line)
+    where = f"{r['run']}/{r['file']} where {r['rows'] or 'any row'}"
     cols = r["column"].split("-")
     if len(cols) > 2 or (len(cols) == 2 and column_scale(cols[0]) != column_scale(cols[1])):
         _where(line, f"column '{r['column']}' is not a column or a-b of two columns of one unit")
     for col in cols:
         if rows and col not in rows[0]:
             _where(line, f"column '{col}' not in {r['run']}/{r['file']} (it has {', '.join(rows[0])})")
+    if not picked:
+        _where(line, f"no row of {where}: nothing to quote")
+    n = len(picked)
+    if "status" in picked[0] and "status" not in named:
+        other = sorted({x["status"] for x in picked} - {"ok"})
+        if other:
+            k = sum(1 for x in picked if x["status"] != "ok")
+            _where(line, f"{k} of {n} selected rows of {where} have status {'|'.join(other)}, not ok: "
+                   f"narrow the rows, or say which statuses are meant (status=ok, status={'|'.join(other)}|ok)")
+    empty = sum(1 for x in picked if any(x[c] == "" for c in cols))
+    if empty:
+        _where(line, f"{empty} of {n} selected rows of {where} have no {r['column']}: narrow the rows")
+    if r["stat"] == "one" and n != 1:
+        _where(line, f"stat one: {n} rows of {where}, not exactly one: narrow the rows (or take a statistic)")
     vals = []
     for x in picked:
-        if all(x.get(c, "") != "" for c in cols):
-            v = [number(x[c], c, line) for c in cols]
-            vals.append(v[0] - v[1] if len(v) == 2 else v[0])
-    if not vals:
-        _where(line, f"no row of {r['run']}/{r['file']} has {r['column']} where {r['rows'] or 'any row'}: "
-               "nothing to quote")
+        v = [number(x[c], c, line) for c in cols]
+        vals.append(v[0] - v[1] if len(v) == 2 else v[0])
     if r["stat"] == "count":
-        return [float(len(vals))], True
+        return [float(n)], n, True
     scale = column_scale(cols[0])
     if (scale is None) != (r["unit"] == ""):
         _where(line, f"unit '{r['unit'] or '-'}' for column {r['column']}: a time column (_ns, _us, _ms, _s) "
                "takes a time unit (ns, us, ms, s, hms), a plain column '-'")
     if scale is not None:
         vals = [v * scale / SCALE[r["unit"]] for v in vals]
-    fn = {"min": min, "max": max, "median": statistics.median, "mean": statistics.fmean, "sum": math.fsum,
-          "spread": lambda xs: max(xs) - min(xs)}
-    if r["stat"] == "range":
-        return [min(vals), max(vals)], False
-    return [fn[r["stat"]](vals)], False
+    fn = {"one": lambda xs: xs[0], "min": min, "max": max, "median": statistics.median,
+          "mean": statistics.fmean, "sum": math.fsum, "spread": lambda xs: max(xs) - min(xs)}
+    try:
+        out = [min(vals), max(vals)] if r["stat"] == "range" else [fn[r["stat"]](vals)]
+    except OverflowError:
+        out = [math.inf]
+    if not all(math.isfinite(v) for v in out):
+        _where(line, f"{r['stat']} of {r['column']} in {where} is not a finite number")
+    return out, n, False
+
+
+REF = re.compile(r"\{([a-z0-9-]+)(?:\.(min|max))?\}")
+ARITHMETIC = "numbers, + - * / **, parentheses, {name}, {range.min}, {range.max}"
 
 
 def evaluate(formula, known, line):
     """formula's value: numbers, + - * / ** and parentheses, {name} of an
-    earlier row. Anything else is refused, never run."""
-    def name(m):
-        if m.group(1) not in known:
-            _where(line, f"formula refers to {{{m.group(1)}}}, not a figure of an earlier row")
-        return repr(known[m.group(1)])
-    text = re.sub(r"\{([a-z0-9-]+)\}", name, formula)
-    try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError:
-        _where(line, f"formula '{formula}' is not arithmetic (numbers, + - * / **, parentheses, {{name}})")
+    earlier row ({name.min}, {name.max} of a range). Each {...} is one
+    value (a name in the parsed formula, never its text), every step's
+    result a finite real number. Anything else is refused, never run."""
+    if len(formula) > FORMULA_MAX:
+        _where(line, f"formula of {len(formula)} characters: at most {FORMULA_MAX}")
+    prefix = "_q"
+    while prefix in formula:
+        prefix += "q"
+    values = {}
+
+    def ref(m):
+        name, end = m.group(1), m.group(2)
+        if name not in known:
+            _where(line, f"formula refers to {{{name}}}, not a figure of an earlier row")
+        v = known[name]
+        if isinstance(v, tuple) and not end:
+            _where(line, f"formula refers to {{{name}}}, a range ({v[0]:g}-{v[1]:g}): "
+                   f"say {{{name}.min}} or {{{name}.max}}")
+        if not isinstance(v, tuple) and end:
+            _where(line, f"formula refers to {{{name}.{end}}}, but {name} is one value, not a range: say {{{name}}}")
+        key = f"{prefix}{len(values)}"
+        values[key] = v[0 if end == "min" else 1] if end else v
+        return key
+    text = REF.sub(ref, formula)
+
+    def finite(v):
+        if type(v) is not float or not math.isfinite(v):
+            _where(line, f"formula '{formula}': a step's value is {v!r}, not a finite real number")
+        return v
 
     def ev(node):
         if isinstance(node, ast.Expression):
             return ev(node.body)
+        if isinstance(node, ast.Name) and node.id in values:
+            return values[node.id]
         if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-            return float(node.value)
+            return finite(float(node.value))
         if isinstance(node, ast.BinOp) and type(node.op) in OPS:
-            right = ev(node.right)
+            left, right = ev(node.left), ev(node.right)
             if isinstance(node.op, ast.Div) and right == 0:
                 _where(line, f"formula '{formula}' divides by zero")
             if isinstance(node.op, ast.Pow) and abs(right) > 64:
                 _where(line, f"formula '{formula}': exponent over 64")
-            return OPS[type(node.op)](ev(node.left), right)
+            return finite(OPS[type(node.op)](left, right))
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             return -ev(node.operand)
-        _where(line, f"formula '{formula}' is not arithmetic (numbers, + - * / **, parentheses, {{name}})")
-    return ev(tree)
+        _where(line, f"formula '{formula}' is not arithmetic ({ARITHMETIC})")
+    try:
+        return ev(ast.parse(text, mode="eval"))
+    except SyntaxError:
+        _where(line, f"formula '{formula}' is not arithmetic ({ARITHMETIC})")
+    except (OverflowError, ZeroDivisionError, RecursionError, MemoryError) as e:
+        _where(line, f"formula '{formula}': {type(e).__name__} ({e}): not a finite real number")
 
 
 def figures(runs_dir, table=TABLE):
@@ -220,7 +289,7 @@ def figures(runs_dir, table=TABLE):
         if r["kind"] == "measured":
             if r["value"] or r["source"]:
                 _where(line, "a measured figure has no value or source (it is computed from its run)")
-            vals, is_count = measured(r, runs_dir, line)
+            vals, n, is_count = measured(r, runs_dir, line)
             unit = "" if is_count else r["unit"]
             texts = [fmt(v, "", 0 if is_count else digits) for v in vals]
             if len(texts) == 2 and texts[0] == texts[1]:
@@ -229,10 +298,8 @@ def figures(runs_dir, table=TABLE):
             if unit == "hms":
                 value = "-".join(fmt(v, "hms", 0) for v in vals)
             where = f" where {r['rows']}" if r["rows"] else ""
-            src = f"{r['stat']} of {r['column']} in {r['run']}/{r['file']}{where}"
-            known[r["name"]] = vals[-1] if r["stat"] != "range" else vals[0]
-            if r["stat"] == "range":
-                known[r["name"] + "-max"] = vals[1]
+            src = f"{r['stat']} of {r['column']} in {r['run']}/{r['file']}{where} (n={n})"
+            known[r["name"]] = tuple(vals) if r["stat"] == "range" else vals[0]
         else:
             for col in ("run", "file", "rows", "column", "stat"):
                 if r[col]:
