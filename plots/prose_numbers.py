@@ -15,11 +15,11 @@ requires none in REPORT.md. A number matches any generated block's, so a
 figure can pass by coincidence: the name the prose gives it (a row of
 plots/quoted) is what a reader checks.
 
-Not counted as numbers: kernel, QEMU, glibc and systemd versions
-(a digit group after "Linux", "QEMU", "glibc", "systemd", "v" or in
+Not counted as numbers: kernel, QEMU, glibc, systemd and Debian versions
+(a digit group after "Linux", "QEMU", "glibc", "systemd", "Debian", "v" or in
 "6.1"-like release forms listed in RELEASES), commit ids (hex of 12), dates
 (years 1990-2099, month days after a month name), markdown section
-anchors, bit widths ("64-bit"), processors named by number (68040), and
+anchors, exponents (2^32), bit widths ("64-bit"), processors named by number (68040), and
 the integers 0-10 unless a percentage (counts like "4 of 5" are numerous
 and usually checked against n by the tables' own columns; "7%" is a
 figure). Of the block tables:quoted only the value column counts; a
@@ -88,8 +88,8 @@ def numbers(line):
         if v in RELEASES or (v.isdigit() and ((int(v) <= 10 and not percent) or 1990 <= int(v) <= 2099)):
             continue
         before = line[max(0, m.start() - 8):m.start()]
-        if re.search(r"(Linux|QEMU|glibc|systemd|\bv)\s*$", before):
-            continue
+        if re.search(r"(Linux|QEMU|glibc|systemd|Debian|\bv)\s*$", before) or before.endswith("^"):
+            continue  # a version, or an exponent (2^32)
         out.append(v)
     return out
 

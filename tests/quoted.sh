@@ -167,6 +167,13 @@ refuse "run 'out': .* is a symbolic link: refused" "x measured out raw.csv - ini
 refuse "run 'alias': .* is a symbolic link: refused" "x measured alias raw.csv - init_ns max ms 0 - -"
 refuse "run 'par/jobs1': .* leads outside .* through a symbolic link" "x measured par/jobs1 raw.csv - init_ns max ms 0 - -"
 
+# the cited cold wall time is what the committed GNU time output says
+wall=$(awk '$1 == "reproduce-cold-wall" { print $10 }' plots/quoted)
+el=$(sed -n 's/^\tElapsed (wall clock) time (h:mm:ss or m:ss): //p' plots/runs/reproduce-cold-time.txt |
+	awk -F: '{ print (NF == 3 ? $1 * 3600 + $2 * 60 + $3 : $1 * 60 + $2) }')
+[ -n "$el" ] && [ "$wall" = "$el" ] && ok "reproduce-cold-wall ($wall s) is the Elapsed line of plots/runs/reproduce-cold-time.txt" ||
+	bad "reproduce-cold-wall '$wall' against the committed GNU time output's '$el' s"
+
 # REPORT.md's block is plots/quoted.py of the committed runs
 now=$(python3 plots/quoted.py plots/runs 2>&1)
 have=$(sed -n '/<!-- tables:quoted:begin -->/,/<!-- tables:quoted:end -->/p' REPORT.md | sed '1d;$d')
