@@ -23,7 +23,8 @@ anchors, exponents (2^32), bit widths ("64-bit"), processors named by number (68
 the integers 0-10 unless a percentage (counts like "4 of 5" are numerous
 and usually checked against n by the tables' own columns; "7%" is a
 figure). Of the block tables:quoted only the value column counts; a
-paragraph that names a row of it (`name`) must give its value.
+paragraph that names a row of it (`name`) must give its value, and every
+row must be named by the prose or used by another row's formula.
 --count prints only how many numbers were listed.
 """
 import re
@@ -51,6 +52,7 @@ def split(text):
     the values count as table text: its "from" column holds formulas and
     sources, whose digits are not figures of the report."""
     prose, tables, quoted, inside, fence = [], [], {}, None, False
+    used = set()
     for i, line in enumerate(text.splitlines(), 1):
         m = BLOCK.search(line)
         if m:
@@ -61,6 +63,8 @@ def split(text):
             if q:
                 quoted[q.group(1)] = q.group(2)
                 tables.append(q.group(2))
+                # a formula's {name} or {name.min}: that row is used
+                used.update(re.findall(r"\{([a-z0-9-]+)(?:\.(?:min|max))?\}", q.group(3)))
             continue
         if inside:
             tables.append(line)
@@ -70,7 +74,7 @@ def split(text):
             continue
         if not fence:
             prose.append((i, line))
-    return prose, "\n".join(tables), quoted
+    return prose, "\n".join(tables), quoted, used
 
 
 def numbers(line):
@@ -112,7 +116,7 @@ def main(argv):
         text = open(path, encoding="utf-8").read()
     except OSError as e:
         sys.exit(f"prose_numbers.py: {path}: {e.strerror}")
-    prose, tables, quoted = split(text)
+    prose, tables, quoted, used = split(text)
     if not tables:
         sys.exit(f"prose_numbers.py: {path} has no generated block (<!-- tables:NAME:begin -->): nothing to check against")
     in_tables = set()
@@ -129,6 +133,7 @@ def main(argv):
             if not count:
                 print(f"{path}:{i}: {' '.join(dict.fromkeys(missing))}")
     n += named(path, prose, quoted, count)
+    n += orphans(path, prose, quoted, used, count)
     print(n if count else f"{n} prose numbers in no generated table of {path}")
 
 
@@ -149,6 +154,17 @@ def paragraphs(prose):
     if cur:
         out.append(cur)
     return out
+
+
+def orphans(path, prose, quoted, used, count):
+    """A row of tables:quoted that the prose never names and no formula
+    uses quotes nothing: its figure is tied to no sentence, so a change
+    of it would go unread. Returns how many."""
+    text = "\n".join(t for _, t in prose)
+    lost = [name for name in quoted if name not in used and f"`{name}`" not in text]
+    if lost and not count:
+        print(f"{path}: tables:quoted rows named nowhere in the prose and used by no formula: {' '.join(lost)}")
+    return len(lost)
 
 
 def named(path, prose, quoted, count):

@@ -38,8 +38,10 @@ A source's digits are no figures: 4242 is in no value.
 <!-- tables:quoted:begin -->
 | figure | value | from |
 |---|---|---|
-| `dance` | 12.8 s | computed: 256*5/100 |
+| `base` | 256 | cited: include/linux/random.h |
+| `dance` | 12.8 s | computed: {base}*5/100 |
 | `step` | 1024 ms | cited: somewhere-4242 |
+| `lonely` | 3 | cited: nowhere |
 <!-- tables:quoted:end -->
 M
 out=$(plots/prose_numbers.py "$tmp/q.md" 2>&1)
@@ -47,8 +49,9 @@ want="$tmp/q.md:2: 7
 $tmp/q.md:3: 99
 $tmp/q.md:5: 4242
 $tmp/q.md:3: names \`step\` (1024 ms) but does not give 1024
-4 prose numbers in no generated table of $tmp/q.md"
-[ "$out" = "$want" ] && ok "a small percentage counts, a bit width, a processor and a year do not; tables:quoted's sources cover nothing; a paragraph that names a quoted figure must give its value" ||
+$tmp/q.md: tables:quoted rows named nowhere in the prose and used by no formula: lonely
+5 prose numbers in no generated table of $tmp/q.md"
+[ "$out" = "$want" ] && ok "a small percentage counts, a bit width, a processor and a year do not; tables:quoted's sources cover nothing; a paragraph that names a quoted figure must give its value; a row neither named nor used by a formula is listed" ||
 	bad "quoted fixture: got: $out"
 sed -i '/tables:x:/d' "$tmp/r.md"
 out=$(plots/prose_numbers.py "$tmp/r.md" 2>&1) && bad "a report without a generated block passed: $out" ||
