@@ -354,6 +354,23 @@ for name in "${selected[@]}"; do
 	lap "$name" keep
 done
 
+# When this invocation made every selected run from its start (none was
+# complete or partial before it), its time split up to here is what those
+# runs cost, kernels and image included: kept as committed data
+# (plots/runs/reproduce-time.csv: the commit, the runs, each stage's
+# seconds), so the report can quote a measured wall time instead of a log.
+fresh=1
+for name in "${selected[@]}"; do case ${state[$name]} in complete | partial) fresh=0 ;; esac; done
+if [ $fresh = 1 ]; then
+	c=$(git rev-parse HEAD 2>/dev/null) || c=unknown
+	runs_list=$(IFS=:; echo "${selected[*]}")
+	awk -v c="$c" -v runs="$runs_list" 'BEGIN { print "commit,runs,stage,seconds" }
+		$2 != "skipped" { s[$2] += $3; if (!($2 in o)) { o[$2] = ++n; k[n] = $2 } }
+		END { for (i = 1; i <= n; i++) printf "%s,%s,%s,%.1f\n", c, runs, k[i], s[k[i]] }' "$times" >plots/runs/.reproduce-time.csv &&
+		mv -f plots/runs/.reproduce-time.csv plots/runs/reproduce-time.csv &&
+		say "these runs' time split kept in plots/runs/reproduce-time.csv (every run made from its start)"
+fi
+
 say "REPORT.md, plots/figures/ and post.txt from plots/runs/ (scripts/regen-report.sh)"
 lap_t=$(now)
 scripts/regen-report.sh || die "regenerating the report failed (above); the runs are complete and kept"

@@ -13,7 +13,9 @@
 #    keep their rows), a complete one is skipped (its raw.csv untouched),
 #    progress names the run and an ETA over all runs, both are kept in
 #    plots/runs/ within their budget (keep-run refuses one over it), and
-#    the time split names each run.
+#    the time split names each run; a make reproduce that made every run
+#    it ran from its start keeps its time split in
+#    plots/runs/reproduce-time.csv, one that skipped or resumed one does not.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 tmp=$(mktemp -d)
@@ -74,6 +76,17 @@ fi
 out=$(mk RUNS=one)
 [ $? -eq 0 ] && [ "$(cd "$s" && plots/runstate.py results/reproduce/one)" = "complete 6" ] ||
 	bad "the first run of 'one': $(brief "$out")"
+# a run made from its start: its time split kept as committed data
+rt=$s/plots/runs/reproduce-time.csv
+c=$(git -C "$s" rev-parse HEAD 2>/dev/null)
+if [ -f "$rt" ] && [ "$(head -n 1 "$rt")" = commit,runs,stage,seconds ] &&
+	grep -qE "^$c,one,boots,[0-9]+\.[0-9]\$" "$rt" && grep -qE "^$c,one,keep,[0-9]+\.[0-9]\$" "$rt" &&
+	grep -qE "^$c,one,checks\+plan,[0-9]+\.[0-9]\$" "$rt"; then
+	ok "a make reproduce that made its runs from their start keeps its time split (plots/runs/reproduce-time.csv)"
+else
+	bad "reproduce-time.csv after a fresh run: $(cat "$rt" 2>&1 | head -c 300)"
+fi
+rt_first=$(cat "$rt" 2>/dev/null)
 one_raw=$(cat "$s/results/reproduce/one/raw.csv" 2>/dev/null)
 one_time=$(stat -c %Y "$s/results/reproduce/one/raw.csv" 2>/dev/null)
 # "two" started as make reproduce starts it, SIGKILLed once a boot is recorded
@@ -107,6 +120,9 @@ grep -q "^\[reproduce\] run 1/2 one: results/reproduce/one is complete: skipped"
 	[ "$(cat "$s/results/reproduce/one/raw.csv")" = "$one_raw" ] &&
 	[ "$(stat -c %Y "$s/results/reproduce/one/raw.csv")" = "$one_time" ] &&
 	ok "the complete run is skipped: its raw.csv is untouched" || bad "the complete run: $(grep 'run 1/2' <<<"$out")"
+[ "$(cat "$rt" 2>/dev/null)" = "$rt_first" ] &&
+	ok "a make reproduce that skipped or resumed a run leaves reproduce-time.csv as it was" ||
+	bad "reproduce-time.csv changed by a run that resumed one and skipped another: $(cat "$rt" | head -c 300)"
 missing=$(grep -vxFf "$two/raw.csv" <<<"$rows_before")
 if grep -q "^\[reproduce\] two: resuming results/reproduce/two (--resume)" <<<"$out" &&
 	[ "$(cd "$s" && plots/runstate.py results/reproduce/two)" = "complete 6" ] && [ -z "$missing" ] &&
