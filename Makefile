@@ -119,14 +119,21 @@ deps:
 # HZ), as the runner resolves them (--print-axis kernels: a line per base,
 # kernel/arches row and HZ); build.sh skips up-to-date ones.
 MATRIX_FILE := bench/$(MATRIX).matrix
+# What builds one kernel; tests/make_kernels.sh stands a recorder in for it.
+KERNEL_BUILD ?= kernel/build.sh
 
 kernels: $(RUNNER)
 	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(basename $(notdir $(wildcard bench/*.matrix)))" >&2; exit 2; }
-	@list=$$($(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --print-axis kernels) && \
+	@list=$$($(RUNNER) --matrix $(MATRIX_FILE) $(AXIS_SETS) --print-axis kernels) && \
 	ka=$$(echo "$$list" | awk '{print $$2}' | sort -u) && \
-	for a in $(if $(KERNEL_ARCH),$(KERNEL_ARCH),$$ka); do \
+	kb=$$(echo "$$list" | awk '{print $$1}' | sort -u) && \
+	if [ -n "$${KERNEL_BASE:-}" ] && [ "$$kb" != "$$KERNEL_BASE" ]; then \
+		echo "error: KERNEL_BASE=$$KERNEL_BASE, but MATRIX=$(MATRIX)'s planned cells boot kernels of base $$(echo $$kb) (a kernel of another base is never 'up to date')" >&2; exit 2; fi && \
+	if [ -n "$${KERNEL_ARCH:-}" ] && ! echo "$$ka" | grep -qx -- "$$KERNEL_ARCH"; then \
+		echo "error: KERNEL_ARCH=$$KERNEL_ARCH: MATRIX=$(MATRIX)'s planned cells boot no kernel of that kernel/arches row (they boot: $$(echo $$ka)); pick one of those, or a matrix whose arch axis names its machines" >&2; exit 2; fi && \
+	for a in $${KERNEL_ARCH:-$$ka}; do \
 		echo "$$list" | awk -v a=$$a '$$2 == a' | while read -r b _ h v; do \
-			KERNEL_BASE=$$b KERNEL_ARCH=$$a KERNEL_HZ=$$h kernel/build.sh $$v || exit $$?; \
+			KERNEL_BASE=$$b KERNEL_ARCH=$$a KERNEL_HZ=$$h $(KERNEL_BUILD) $$v || exit $$?; \
 		done || exit $$?; \
 		[ "$$(scripts/table.sh kernel/arches $$a guest)" != probe ] || $(MAKE) --no-print-directory probe-image KERNEL_ARCH=$$a || exit $$?; \
 	done
@@ -146,7 +153,7 @@ probe-image: | $(BUILD)
 
 # Every base of the matrix (or KERNEL_BASE): its patches must apply.
 kernels-check: $(RUNNER)
-	@bases=$$($(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --print-axis base) && \
+	@bases=$$($(RUNNER) --matrix $(MATRIX_FILE) $(AXIS_SETS) --print-axis base) && \
 	for b in $$(echo $$bases | tr , ' '); do \
 		KERNEL_BASE=$$b kernel/build.sh --check $(or $(VARIANTS),$(subst $(space),$(comma),$(ALL_VARIANTS))) || exit $$?; \
 	done
@@ -173,7 +180,15 @@ $(RUNNER): $(RUNNER_SRC) $(RUNNER_HDR) | $(BUILD)
 runner: $(RUNNER)
 
 # --- the main job ----------------------------------------------------------------
-SETS = $(if $(VARIANTS),--set variant=$(VARIANTS)) $(if $(CPUS),--set cpu=$(CPUS)) \
+# SETS is the user's own: extra --set options (SETS='--set rtc=fixed').
+# AXIS_SETS is what every recipe passes: SETS plus what VARIANTS, CPUS,
+# ACCELS, REPS, HZ and KERNEL_BASE say, so that no SETS given on make's
+# command line can drop one of them (a SETS there replaced the whole
+# definition once, and KERNEL_BASE=6.12 built 6.1's kernels). The runner
+# refuses a key set twice, so SETS='--set base=6.1' KERNEL_BASE=6.12 is
+# an error, not a choice.
+SETS ?=
+AXIS_SETS = $(SETS) $(if $(VARIANTS),--set variant=$(VARIANTS)) $(if $(CPUS),--set cpu=$(CPUS)) \
 	$(if $(ACCELS),--set accel=$(ACCELS)) $(if $(REPS),--set reps=$(REPS)) \
 	$(if $(filter command line,$(origin HZ)),--set hz=$(HZ)) $(if $(KERNEL_BASE),--set base=$(KERNEL_BASE))
 
@@ -183,15 +198,15 @@ run: runner image
 	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(basename $(notdir $(wildcard bench/*.matrix)))" >&2; exit 2; }
 	@$(ESTIMATE) || echo "warning: no estimate of the run's host time (plots/estimate.py failed above); running anyway" >&2
 	@out=$(RESULTS)/$(MATRIX)-$$(date -u +%Y%m%dT%H%M%SZ); mkdir -p $(RESULTS); \
-	$(RUNNER) --matrix $(MATRIX_FILE) $(SETS) --image $(IMAGE) --qemu $(QEMU) \
+	$(RUNNER) --matrix $(MATRIX_FILE) $(AXIS_SETS) --image $(IMAGE) --qemu $(QEMU) \
 		--out $$out $(RUNFLAGS) && \
 	ln -sfn $$(basename $$out) $(RESULTS)/latest && echo "results: $$out"
 
-# The boots of MATRIX (with SETS and RUNFLAGS' --jobs, --parallel-jobs,
+# The boots of MATRIX (with AXIS_SETS and RUNFLAGS' --jobs, --parallel-jobs,
 # --shard) and their estimated host time: per arch and accelerator, the
 # median host time of the most alike boots of the reference runs
 # (plots/runs/*/ and the fixture runs; DESIGN.md).
-ESTIMATE = $(WITH_RUNNER) plots/estimate.py --matrix $(MATRIX_FILE) $(SETS) -- $(RUNFLAGS)
+ESTIMATE = $(WITH_RUNNER) plots/estimate.py --matrix $(MATRIX_FILE) $(AXIS_SETS) -- $(RUNFLAGS)
 plan: runner
 	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(basename $(notdir $(wildcard bench/*.matrix)))" >&2; exit 2; }
 	@$(ESTIMATE)
@@ -299,7 +314,7 @@ SHARDS ?=
 DRYRUN ?=
 # The runs are the table's: what would change them (MATRIX's overrides,
 # RUNFLAGS, another kernel) is refused, not applied to some of them.
-REPRODUCE_REFUSED = $(strip $(foreach v,VARIANTS CPUS ACCELS REPS RUNFLAGS KERNEL_BASE KERNEL_TARBALL EXTRA_PATCHES,\
+REPRODUCE_REFUSED = $(strip $(foreach v,VARIANTS CPUS ACCELS REPS SETS RUNFLAGS KERNEL_BASE KERNEL_TARBALL EXTRA_PATCHES,\
 	$(if $(value $v),$v)) $(if $(filter command line,$(origin HZ)),HZ))
 REPRODUCE = $(if $(REPRODUCE_REFUSED),echo "error: make reproduce runs bench/report-runs' runs as their matrices define them: $(REPRODUCE_REFUSED) would change them; leave them out" >&2; exit 2;) \
 	RUNS=$(call q,RUNS) HOSTS=$(call q,HOSTS) SHARDS=$(call q,SHARDS) RESULTS=$(call q,RESULTS) \

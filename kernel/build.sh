@@ -411,7 +411,9 @@ for v in "${variants[@]}"; do
 	release=$(cat "$build/include/config/kernel.release" 2>/dev/null) ||
 		die "$name: $build/include/config/kernel.release missing after the build"
 	check_release "$name" "$release" "-crngbench-$v" "$suffix"
-	note "$name: built in $(($(date +%s) - start)) s ($units files compiled)"
+	# the release in both lines, so a build log accounts for the base of
+	# every kernel it built or found (tests/kernel_accounting.sh)
+	note "$name: built in $(($(date +%s) - start)) s, $units files compiled ($release)"
 	rm -rf "$out.tmp"; mkdir -p "$out.tmp"
 	if [ "$image" = vmlinux ]; then
 		cp "$build/vmlinux" "$out.tmp/$image"

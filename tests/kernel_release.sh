@@ -50,6 +50,10 @@ for v in ${variants//,/ }; do
 	dir=$kernels/$v-hz$hz$suffix
 	want="-crngbench-$v$lv$suffix"
 	if [ ! -r "$dir/$image" ]; then echo "FAIL: release string ($base $v $arch): $dir/$image missing"; continue; fi
+	# under make check, only a kernel this run's build steps accounted for
+	if [ -n "${CRNGBENCH_KERNEL_LEDGER:-}" ] && ! why=$(tests/kernel_accounting.sh dir "$dir" 2>&1); then
+		echo "FAIL: release string ($base $v $arch): $why"; continue
+	fi
 	ver=$(banner "$dir/$image")
 	case "$ver" in
 	"$base".[0-9]*"$want") echo "PASS: release string names base and variant ($base $v $arch: $ver)" ;;

@@ -15,8 +15,23 @@ log=$out/results.txt
 cache=$(scripts/cache-dir.sh)
 kernels=$(kernel/build.sh --kernels-dir)
 export CRNGBENCH_CACHE=$cache
+# every kernel a test uses must be one a build step below accounted for
+# (tests/kernel_accounting.sh): a warm cache hides no cold failure
+export CRNGBENCH_KERNEL_LEDGER=$PWD/$out/kernels.ledger
+: >"$CRNGBENCH_KERNEL_LEDGER"
 
-step() { echo "== $*"; }
+# Each stage's wall time, kept in $out/time-split.txt and printed before
+# the closing line, so the next cold run's split is measured, not guessed.
+split=$out/time-split.txt
+step_name='' step_t0=$(date +%s) run_t0=$step_t0
+: >"$split"
+step_time() {
+	local now
+	now=$(date +%s)
+	[ -z "$step_name" ] || printf '%5d s  %s\n' $((now - step_t0)) "$step_name" >>"$split"
+	step_name=$1 step_t0=$now
+}
+step() { step_time "$*"; echo "== $*"; }
 # shellcheck source=tests/lib.sh
 . tests/lib.sh
 
@@ -42,6 +57,7 @@ for b in $(scripts/table.sh --keys kernel/bases); do
 		else
 			pass "kernel: make kernels prints no make chatter, one line per variant (base $b: $(grep -c -E 'up to date|built in' "$klog") kernels)"
 		fi
+		collect "kernel accounting ($b)" tests/kernel_accounting.sh account "$klog" "$b" x86_64 250 "$variants"
 		collect "kernel release strings ($b)" tests/kernel_release.sh "$(KERNEL_BASE=$b kernel/build.sh --kernels-dir)" "$variants"
 	else
 		fail "kernel: build failed on base $b: $(tail -n 5 "$klog" | tr '\n' ' ')"
@@ -51,7 +67,8 @@ for b in $(scripts/table.sh --keys kernel/bases); do
 	# virt) boot stock and block of every base at HZ=100
 	for a in armv5 m68k; do
 		alog=$out/kernel-build-$b-$a.log
-		if make kernels MATRIX=arches KERNEL_ARCH=$a KERNEL_BASE="$b" SETS="--set variant=stock,block" >"$alog" 2>&1; then
+		if make kernels MATRIX=arches KERNEL_ARCH=$a KERNEL_BASE="$b" VARIANTS=stock,block >"$alog" 2>&1; then
+			collect "kernel accounting ($b, $a)" tests/kernel_accounting.sh account "$alog" "$b" $a 100 stock,block
 			collect "kernel release strings ($b, $a)" tests/kernel_release.sh "$(KERNEL_BASE=$b kernel/build.sh --kernels-dir)" stock,block $a 100
 			[ $a != m68k ] || collect "m68k boot-loader seed ($b)" tests/kernel_seed.sh "$(KERNEL_BASE=$b kernel/build.sh --kernels-dir)"
 		else
@@ -86,7 +103,16 @@ fi
 step "the revert's architectures: cross kernels and probe-only boots (icount)"
 collect "arches" tests/arches.sh
 
+step "the kernels the boots ran: each accounted for by a build step above"
+collect "kernel accounting (boots)" tests/kernel_accounting.sh used "$out"
+
 step "the mutation check: each breakage of tests/mutants must fail a test"
 collect "mutation check" tests/mutation.sh
 
+step_time ''
+printf '%5d s  %s\n' $(($(date +%s) - run_t0)) "make check, in all" >>"$split"
+echo
+echo "time split (wall, this machine):"
+cat "$split"
+grep -h -E '^\[kernel\] .*: built in ' "$out"/kernel-build-*.log "$out"/arches.build-*.log 2>/dev/null | sed 's/^/  /' || true
 closing --skipped

@@ -74,6 +74,7 @@ collect "chart 8 and the entropy tables" tests/entropy_plots.sh
 collect "chart 9 and the bases table" tests/bases_plots.sh
 collect "digests of what the reads returned, in results directories" tests/digests.sh
 collect "the kernels of the planned cells" tests/planned_kernels.sh
+collect "make kernels builds the base asked for" tests/make_kernels.sh
 collect "the plan and its estimated host time" tests/estimate.sh
 collect "make reproduce's kernel builds in its plan" tests/plan_builds.sh
 collect "REPORT.md and post.txt from the committed runs" tests/report_regen.sh
