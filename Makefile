@@ -35,6 +35,19 @@ QEMU ?= qemu-system-x86_64
 
 export CRNGBENCH_CACHE KERNEL_BASE KERNEL_TARBALL EXTRA_PATCHES
 
+# What a user types in these variables is data, never make or shell code:
+# a value holding $, `, ;, |, &, <, >, a parenthesis or a backslash (or a
+# quote, but in SETS and RUNFLAGS, which may quote an exclude= line) is
+# refused here, before anything expands it (MATRIX='quick$(shell touch X)'
+# once ran its command). RUN, FROM, HOSTS and the like are quoted (q) instead.
+lparen := (
+rparen := )
+CODE_CHARS := \ $$ ` ; | & < > $(lparen) $(rparen)
+DATA_VARS := MATRIX VARIANTS CPUS ACCELS REPS RESULTS BUILD HZ KERNEL_BASE KERNEL_ARCH SETS RUNFLAGS
+code_in = $(strip $(foreach c,$(CODE_CHARS) $(if $(filter SETS RUNFLAGS,$1),,' "),$(findstring $c,$(value $1))))
+$(foreach v,$(DATA_VARS),$(if $(call code_in,$v),$(error $v='$(value $v)' holds $(call code_in,$v): \
+	a value here is data (names, numbers, paths, --set options), never make or shell code)))
+
 # Sub-makes (make bench runs make kernels, build.sh runs kbuild) print no
 # "Entering directory" lines: nothing reads or shows make's own chatter.
 MAKEFLAGS += --no-print-directory

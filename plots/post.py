@@ -28,7 +28,7 @@ import textwrap
 from report_tables import ANSWER_FLOOR_MS, ANSWER_NO_STOCK, answer_rows, ms, summary_rows
 from runlib import (CHARTS, CLOCK_WORDS, CONTROL, JITTER_TICKS, ROOT, charts_for, check_path, die, headline_accel,
                     jitter_rows, jitter_ticks_ms, kernel_base, open_new, open_run_file, pick, read_meta, read_table,
-                    refuse_link, release, variants)
+                    refuse_link, release, run_main, variants)
 
 
 def wrap(text, indent=""):
@@ -312,4 +312,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

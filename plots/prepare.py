@@ -22,9 +22,9 @@ names from kernel/variants, colours, column numbers.
 import os
 import sys
 
-from runlib import (CLOCK_WORDS, CONTROL, JITTER_TICKS, accel_title, charts_for, check_path, colours, condition,
-                    die, headline_accel, is_arches, jitter_rows, kernel_base, measured, open_new, pick, read_meta,
-                    read_table, refuse_link, releases, run_kind, summary_rows, value, variants, varying)
+from runlib import (CLOCK_WORDS, CONTROL, JITTER_TICKS, accel_title, charts_for, check_path, colours, condition, die,
+                    headline_accel, is_arches, jitter_rows, kernel_base, measured, open_new, pick, read_meta,
+                    read_table, refuse_link, releases, run_kind, run_main, summary_rows, value, variants, varying)
 
 import bases
 import entropy
@@ -568,4 +568,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

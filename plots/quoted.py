@@ -113,23 +113,44 @@ def select(rows, spec, line):
     return out, {c for c, _, _ in conds}
 
 
-def number(text, what, line):
-    try:
-        v = float(text)
-    except ValueError:
-        _where(line, f"{what} '{text}' is not a number")
-    if not math.isfinite(v):
-        _where(line, f"{what} '{text}' is not a finite number")
+# A number as the runner and the CSV files write it: ASCII digits, an
+# optional sign, '.' and decimals, an exponent (float() alone also takes
+# '1_0', ' 5' and other scripts' digits).
+NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]{1,3})?\Z")
+# Above 2**53 a float no longer holds every integer: such a figure would
+# print with digits that are not the data's.
+EXACT = 2.0 ** 53
+
+
+def exact(v, what, line):
+    if abs(v) > EXACT:
+        _where(line, f"{what} is {v:.17g}, beyond 2**53: a float loses its digits there; refused")
     return v
 
 
+def number(text, what, line):
+    if not NUMBER.match(text):
+        _where(line, f"{what} '{text[:40]}' is not a number (ASCII digits, optional '-', '.' and decimals)")
+    v = float(text)
+    if "." not in text and "e" not in text.lower() and abs(int(text)) > EXACT:
+        _where(line, f"{what} '{text[:40]}' is beyond 2**53: a float loses its digits there; refused")
+    if not math.isfinite(v):
+        _where(line, f"{what} '{text[:40]}' is not a finite number")
+    return exact(v, f"{what} '{text[:40]}'", line)
+
+
 def fmt(v, unit, digits):
-    """v (already in unit) with digits decimals; hms as '1 h 2 min 3 s'."""
+    """v (already in unit) with digits decimals; hms as '1 h 2 min 3 s'
+    (of the absolute value, with its sign: -5 s, never '-1 h 59 min 55 s');
+    a value that rounds to zero is 0, never -0."""
     if unit == "hms":
-        s = int(round(v))
+        s = int(round(abs(v)))
         h, m, sec = s // 3600, s // 60 % 60, s % 60
-        return " ".join(p for p in (f"{h} h" if h else "", f"{m} min" if h or m else "", f"{sec} s") if p)
+        text = " ".join(p for p in (f"{h} h" if h else "", f"{m} min" if h or m else "", f"{sec} s") if p)
+        return ("-" if v < 0 and s else "") + text
     text = f"{v:.{digits}f}"
+    if text.startswith("-") and float(text) == 0:
+        text = text[1:]
     return text + (f" {unit}" if unit else "")
 
 
@@ -203,6 +224,8 @@ def measured(r, runs_dir, line):
         out = [math.inf]
     if not all(math.isfinite(v) for v in out):
         _where(line, f"{r['stat']} of {r['column']} in {where} is not a finite number")
+    for v in out:
+        exact(v, f"{r['stat']} of {r['column']} in {where}", line)
     return out, n, False
 
 
@@ -248,6 +271,8 @@ def evaluate(formula, known, line):
         if isinstance(node, ast.Name) and node.id in values:
             return values[node.id]
         if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+            if abs(node.value) > EXACT:
+                _where(line, f"formula '{formula}': {node.value} is beyond 2**53, where a float loses digits")
             return finite(float(node.value))
         if isinstance(node, ast.BinOp) and type(node.op) in OPS:
             left, right = ev(node.left), ev(node.right)
@@ -255,7 +280,11 @@ def evaluate(formula, known, line):
                 _where(line, f"formula '{formula}' divides by zero")
             if isinstance(node.op, ast.Pow) and abs(right) > 64:
                 _where(line, f"formula '{formula}': exponent over 64")
-            return finite(OPS[type(node.op)](left, right))
+            v = finite(OPS[type(node.op)](left, right))
+            if abs(v) > EXACT:
+                _where(line, f"formula '{formula}': a step's value {v:.17g} is beyond 2**53, where a float "
+                       "loses digits")
+            return v
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             return -ev(node.operand)
         _where(line, f"formula '{formula}' is not arithmetic ({ARITHMETIC})")

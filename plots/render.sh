@@ -37,21 +37,40 @@ link=$(find "$out" -maxdepth 2 -type l -print -quit)
 odd=$(find "$out" -maxdepth 2 ! -type f ! -type d -print -quit)
 [ -z "$odd" ] || die "$odd is not a regular file: refused (RUN/plots and RUN/plots/data hold the charts and their data files only)"
 python3 plots/prepare.py "$run" "$data"
-status=0
+# whole FILE FORMAT: the file ends as a complete one does (a PNG with its
+# IEND chunk, an SVG with </svg>): gnuplot may say nothing when the disk
+# fills, and leave a 0-byte or cut file
+whole() {
+	case $2 in
+	png) [ "$(tail -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 49454e44ae426082 ] ;;
+	svg) tail -c 64 "$1" 2>/dev/null | grep -q '</svg>' ;;
+	esac
+}
+status=0 drawn=0 failed=''
 # prepare.py lists the charts that fit the run (7 for other machines, 1-6 x86)
 for name in $(cat "$data/charts"); do
 	[[ $name =~ ^[1-9]-[a-z0-9-]+$ ]] || die "$data/charts: '$name' is not a chart name"
 	gp=plots/$name.gp
 	[ -f "$gp" ] || die "$data/charts: no chart $gp"
+	ok=1
 	for fmt in png svg; do
+		# a chart gnuplot failed on, or left empty (disk full), is
+		# removed: a cut PNG must never reach plots/figures/ or a count
 		if ! gnuplot -c plots/chart.gp "$data" "$fmt" "$out/$name.$fmt" "$gp" 2>"$data/$name.$fmt.err" ||
-			[ -s "$data/$name.$fmt.err" ]; then
+			[ -s "$data/$name.$fmt.err" ] || ! whole "$out/$name.$fmt" "$fmt"; then
 			echo "plots/render.sh: gnuplot warned or failed on $name ($fmt):" >&2
-			sed 's/^/    /' "$data/$name.$fmt.err" >&2
-			status=1
+			sed 's/^/    /' "$data/$name.$fmt.err" >&2 2>/dev/null || true
+			whole "$out/$name.$fmt" "$fmt" || echo "    ($out/$name.$fmt is missing, empty or cut: is the disk full?)" >&2
+			ok=0 status=1
 		fi
 	done
+	if [ $ok = 1 ]; then drawn=$((drawn + 1)); else rm -f -- "$out/$name.png" "$out/$name.svg"; failed="$failed $name"; fi
 done
-python3 plots/textcharts.py "$data" "$out" || status=1
-echo "[plots] $(ls "$out"/*.png 2>/dev/null | wc -l) charts in $out"
+# text charts cut by a failed write are removed, as the PNGs are
+python3 plots/textcharts.py "$data" "$out" || { status=1; rm -f -- "$out"/[1-9]-*.txt; }
+if [ $status = 0 ]; then
+	echo "[plots] $drawn charts in $out"
+else
+	echo "[plots] failed: $drawn charts drawn in $out${failed:+; not drawn, removed:$failed}" >&2
+fi
 exit $status

@@ -15,6 +15,7 @@ import csv
 import errno
 import functools
 import json
+import math
 import os
 import re
 import stat
@@ -29,6 +30,17 @@ PALETTE = ["#1b9e77", "#7570b3", "#d95f02", "#e7298a", "#66a61e", "#e6ab02", "#a
 def die(msg):
     """The one way a tool stops on bad input: its name, the message, exit 1."""
     sys.exit(f"{os.path.basename(sys.argv[0]) or 'runlib'}: error: {msg}")
+
+
+def run_main(main):
+    """main(), with a write that fails (disk full, a read-only directory)
+    said in one line naming the file, never a traceback; the caller's
+    partly written files are its own to remove (render.sh removes a chart
+    that did not draw whole)."""
+    try:
+        main()
+    except OSError as e:
+        die(f"cannot write or read {e.filename or 'a file'}: {e.strerror or e}")
 
 
 def _output(cmd):
@@ -129,7 +141,12 @@ def condition(r, axes):
 # value as a space, and no label (chart, table, mail) can carry a control
 # character safely.
 CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-INTEGER = re.compile(r"-?[0-9]+\Z")
+# at most 19 digits (and within int64, read_table checks): the runner's
+# integers are int64, and a 400-digit one is a hostile file, not a number
+INTEGER = re.compile(r"-?[0-9]{1,19}\Z")
+COUNT = re.compile(r"[0-9]{1,19}\Z")
+DURATION = re.compile(r"[0-9]{1,15}(\.[0-9]{1,9})?\Z")
+INT64 = (-2**63, 2**63 - 1)
 DECIMAL = re.compile(r"-?([0-9]+(\.[0-9]+)?|nan|inf)\Z")
 # What a read returned, as the guest's record has it (guest-image/record.h:
 # digest=): 16 lowercase hex digits; and a read's status (only "unavailable").
@@ -166,6 +183,17 @@ def _tables():
                      "timed_out": "int", "digest": "digest", "status": "read_status", "ready_before": "int",
                      "ready_after": "int"},
         },
+        # the runner's host time per accelerator (bench/progress.c) and
+        # make reproduce's stage times (scripts/reproduce.sh): counts and
+        # durations, never negative
+        "host_time.csv": {
+            "need": ("accel", "boots", "skipped", "host_s"),
+            "kind": {"boots": "count", "skipped": "count", "host_s": "dur"},
+        },
+        "reproduce-time.csv": {
+            "need": ("commit", "runs", "stage", "seconds"),
+            "kind": {"seconds": "dur"},
+        },
         "traces.csv": {
             "need": ("boot_id", "comm", "pid", "func", "start_ns", "dur_ns"),
             "kind": {"pid": "int!", "start_ns": "int!", "dur_ns": "int!"},
@@ -173,10 +201,16 @@ def _tables():
     }
 
 
-KIND_WORDS = {"int": "an integer or nothing", "int!": "an integer", "dec": "a decimal number or nothing",
+KIND_WORDS = {"int": "an integer of at most 19 digits, within int64, or nothing",
+              "int!": "an integer of at most 19 digits, within int64",
+              "count": "a whole number of at most 19 digits, within int64 (never negative)",
+              "dur": "a duration in seconds (digits, optionally '.' and up to 9 decimals; never negative)",
+              "dec": "a decimal number or nothing",
               "digest": "a digest (16 lowercase hex digits) or nothing",
               "read_status": "'unavailable' or nothing"}
-KIND_RE = {"int": INTEGER, "int!": INTEGER, "dec": DECIMAL, "digest": DIGEST, "read_status": READ_STATUS}
+KIND_RE = {"int": INTEGER, "int!": INTEGER, "count": COUNT, "dur": DURATION, "dec": DECIMAL, "digest": DIGEST,
+           "read_status": READ_STATUS}
+INT_KINDS = ("int", "int!", "count")
 LINK = ("is a symbolic link: refused (a results directory's files are its own; "
         "a link in one could point anywhere on this machine)")
 
@@ -294,10 +328,11 @@ def read_table(run, name, missing_ok=False):
         r = dict(zip(header, fields))
         for col, kind in spec["kind"].items():
             v = r.get(col)
-            if v is None or (v == "" and kind != "int!"):
+            if v is None or (v == "" and kind not in ("int!", "count", "dur")):
                 continue
-            if not KIND_RE[kind].match(v):
-                die(f"{path} line {lineno}, column {col}: {v!r} is not {KIND_WORDS[kind]}")
+            if not KIND_RE[kind].match(v) or (kind in INT_KINDS and not INT64[0] <= int(v) <= INT64[1]):
+                die(f"{path} line {lineno}, column {col}: {v[:40]!r}{'...' if len(v) > 40 else ''} "
+                    f"is not {KIND_WORDS[kind]}")
         if "boot_id" in spec["need"] and not r["boot_id"]:
             die(f"{path} line {lineno}: an empty boot_id (the runner refuses such a row)")
         if name in ("raw.csv", "summary.csv"):
@@ -309,8 +344,50 @@ def read_table(run, name, missing_ok=False):
 
 
 def summary_rows(run):
-    """A run's summary.csv, every row, in the runner's (matrix) order."""
-    return read_table(run, "summary.csv")
+    """A run's summary.csv, every row, in the runner's (matrix) order,
+    each row consistent with itself: a table never publishes a median
+    outside its own [min, max] or CI, a CI upside down, more censored
+    boots than n, or more distinct digests than digests compared (a
+    hand-edited summary once printed a median of 0.001 inside a CI of
+    [1036, 1142] and "7 of 5 distinct"). Checked here, where every table,
+    chart and the mail read it; refused naming the file, line and rule."""
+    path = os.path.join(check_path(run), "summary.csv")
+    rows = read_table(run, "summary.csv")
+    for lineno, r in enumerate(rows, 2):
+        def num(col):
+            v = r.get(col, "")
+            return float(v) if v not in ("", None) and math.isfinite(float(v)) else None
+
+        def refuse(why):
+            die(f"{path} line {lineno} ({r.get('variant', '?')}, {r.get('measure', '?')}): {why}: "
+                "not what the runner writes (crngbench-run --summarize RUN rewrites it from raw.csv)")
+        med, lo, hi = num("median_ms"), num("min_ms"), num("max_ms")
+        clo, chi = num("ci95_lo_ms"), num("ci95_hi_ms")
+        if lo is not None and hi is not None and lo > hi:
+            refuse(f"min {lo:g} ms above max {hi:g} ms")
+        if r.get("median_censored") in ("", "0") and med is not None:
+            if lo is not None and hi is not None and not lo <= med <= hi:
+                refuse(f"median {med:g} ms outside its [min, max] of [{lo:g}, {hi:g}] ms")
+            if clo is not None and chi is not None and not clo <= med <= chi:
+                refuse(f"median {med:g} ms outside its 95% CI [{clo:g}, {chi:g}] ms")
+        if clo is not None and chi is not None and clo > chi:
+            refuse(f"95% CI [{clo:g}, {chi:g}] ms upside down")
+        n = int(r["n"])
+        for col in ("censored",):
+            if r.get(col) not in ("", None) and not 0 <= int(r[col]) <= n:
+                refuse(f"{col} {r[col]} is not between 0 and n={n}")
+        if r.get("digests_n") not in ("", None):
+            k, dn = int(r.get("digests_distinct") or -1), int(r["digests_n"])
+            if dn <= 0:
+                refuse(f"digests_n {dn}: digests are counted over at least one boot (or the cell is empty)")
+            if not 1 <= k <= dn:
+                refuse(f"digests_distinct {r.get('digests_distinct')!r} is not between 1 and digests_n={dn}")
+    return rows
+
+
+# meta.json's objects nest at most this deep (the runner writes 3; a
+# margin for the fields a later runner adds)
+META_DEPTH = 8
 
 
 def read_meta(run):
@@ -325,12 +402,18 @@ def read_meta(run):
             meta = json.load(f)
     except (ValueError, UnicodeDecodeError) as e:
         die(f"{path} is not JSON ({e}): the runner writes it whole; fix or remove it")
+    except RecursionError:
+        die(f"{path} is nested deeper than Python's JSON reader goes: the runner writes depth "
+            f"{META_DEPTH - 1} at most; refused")
 
-    def walk(v, where):
+    def walk(v, where, depth=1):
         if isinstance(v, str) and CONTROL.search(v):
             die(f"{path}: {where} holds a control character: {v!r}; meta.json holds printable text only")
+        if isinstance(v, (dict, list)) and depth > META_DEPTH:
+            die(f"{path}: {where} is nested {depth} deep; the runner writes meta.json at most "
+                f"{META_DEPTH - 1} deep: refused")
         for k, x in v.items() if isinstance(v, dict) else enumerate(v) if isinstance(v, list) else ():
-            walk(x, f"{where}.{k}")
+            walk(x, f"{where}.{k}", depth + 1)
     if not isinstance(meta, dict):
         die(f"{path} is not a JSON object")
     walk(meta, "meta")
@@ -470,15 +553,24 @@ def committed_runs():
     """The committed runs (plots/runs/<name>/ of each row of
     bench/report-runs that holds one): a run's directory, or for a row of
     several runs (bench-parallel: jobs1/, jobs2/) each of its
-    subdirectories that holds a raw.csv, in the table's order."""
+    subdirectories that holds a raw.csv, in the table's order.
+    A committed run is untrusted: a symbolic link at <name>, at a
+    multi-run <name>/<sub> or at its raw.csv is refused before anything
+    reads through it (make report FROM=committed once deleted and drew
+    through such a link, outside the checkout)."""
     out = []
     for name in fact_table("bench/report-runs"):
         d = os.path.join(ROOT, "plots", "runs", name)
-        if os.path.isfile(os.path.join(d, "raw.csv")):
+        refuse_link(d)
+        if os.path.isfile(refuse_link(os.path.join(d, "raw.csv"))):
             out.append(d)
         elif os.path.isdir(d):
-            out += sorted(os.path.join(d, s) for s in os.listdir(d)
-                          if os.path.isfile(os.path.join(d, s, "raw.csv")))
+            for s in sorted(os.listdir(d)):
+                sub = os.path.join(d, s)
+                raw = os.path.join(sub, "raw.csv")
+                if os.path.isfile(raw):  # through links: a linked run is refused, never skipped
+                    out.append(refuse_link(sub))
+                    refuse_link(raw)
     return out
 
 

@@ -14,7 +14,7 @@ import os
 import shlex
 import sys
 
-from runlib import CHARTS, JITTER_TICKS, accel_title, die, jitter_ticks_ms, open_new, refuse_link, variants
+from runlib import CHARTS, JITTER_TICKS, accel_title, die, jitter_ticks_ms, open_new, refuse_link, run_main, variants
 
 WIDTH = 80
 LABEL = 22  # row label column
@@ -307,4 +307,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

@@ -28,6 +28,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/table.sh
 . scripts/table.sh
 index=bench/report-runs
+[ ! -L plots/runs ] || die "plots/runs is a symbolic link: refused (the committed runs are directories of the checkout)"
 main=- post='' posthz='' args=() runs=()
 for name in $(table_keys "$index"); do
 	rep=$(table_get "$index" "$name" report) || exit 2
@@ -37,6 +38,12 @@ for name in $(table_keys "$index"); do
 	esac
 	case $role in '' | run | hz) ;; *) die "$index: $name's post '$role' is none of run, hz, '-'" ;; esac
 	d=plots/runs/$name
+	# a committed run is untrusted: a link at the run, at one of its
+	# runs (parallel/jobs1) or at its raw.csv is refused before anything
+	# is deleted or drawn (rm -rf "$d/plots" once went through one)
+	for l in "$d" "$d"/* "$d"/*/raw.csv; do
+		[ ! -L "$l" ] || die "$l is a symbolic link: refused before anything is deleted or drawn (a committed run is a directory of the checkout, its files its own)"
+	done
 	[ -f "$d/raw.csv" ] || continue
 	[ -n "$rep$role" ] || continue
 	runs+=("$d")

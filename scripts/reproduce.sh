@@ -141,7 +141,7 @@ estimate() {
 	plots/estimate.py "$@" --json | python3 -c 'import json, sys; o = json.load(sys.stdin)
 print(o["boots"], o["total_s"], o["canary_boots"], o["kvm_canary_s"])'
 }
-declare -A state est left boots shards
+declare -A state est left boots shards earlier
 total_left=0 total_boots=0 canary_boots=0 canary_s=0 canary_runs=
 say "plan (estimates from the committed runs' host times, plots/estimate.py):"
 for name in "${selected[@]}"; do
@@ -169,6 +169,9 @@ for name in "${selected[@]}"; do
 			for k in $(seq "$n"); do
 				ks=$(plots/runstate.py "$sd/shard-$k") || exit 2
 				case $ks in complete*) sdone=$((sdone + 1)) ;; esac
+				# a shard made before this invocation: its run is not
+				# made from its start here (reproduce-time.csv)
+				[ ! -e "$sd/shard-$k" ] || earlier[$name]=1
 			done
 			note="; $n shards on ${#hosts[@]} host(s), $sdone complete"
 		else
@@ -360,7 +363,10 @@ done
 # (plots/runs/reproduce-time.csv: the commit, the runs, each stage's
 # seconds), so the report can quote a measured wall time instead of a log.
 fresh=1
-for name in "${selected[@]}"; do case ${state[$name]} in complete | partial) fresh=0 ;; esac; done
+for name in "${selected[@]}"; do
+	case ${state[$name]} in complete | partial) fresh=0 ;; esac
+	[ -z "${earlier[$name]:-}" ] || fresh=0
+done
 if [ $fresh = 1 ]; then
 	c=$(git rev-parse HEAD 2>/dev/null) || c=unknown
 	runs_list=$(IFS=:; echo "${selected[*]}")

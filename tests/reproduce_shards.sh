@@ -84,3 +84,19 @@ if (cd "$s" && build/crngbench-run --quiet --merge "$tmp/half" "$sd/shard-1") >/
 else
 	ok "the runner refuses to merge shard 1 of 2 alone"
 fi
+
+# A sharded run whose shards were all made before this invocation is not
+# "made from its start" here: its merge is no cold time, and
+# plots/runs/reproduce-time.csv is left as it was (it was rewritten as a
+# from-start time after both shards were skipped and nothing booted).
+rt=$s/plots/runs/reproduce-time.csv
+echo "commit,runs,stage,seconds" >"$rt"
+echo "0000000000000000000000000000000000000000,one,boots,999.0" >>"$rt"
+cp "$rt" "$tmp/rt.before"
+rm -rf "$run"
+out=$(cd "$s" && make reproduce RUNS=one HOSTS=: SHARDS=2 QEMU=tests/fake-qemu 2>&1)
+if [ $? -eq 0 ] && grep -q "shard 1/2 is complete: skipped" <<<"$out" && cmp -s "$rt" "$tmp/rt.before"; then
+	ok "a run merged from shards made earlier leaves reproduce-time.csv as it was (no cold time)"
+else
+	bad "shards skipped, merged again: reproduce-time.csv is now '$(tail -n +2 "$rt" | tr '\n' ' ')' ($(brief "$out"))"
+fi

@@ -70,6 +70,7 @@ collect "the chart tools' facts, each from one place" tests/plots_facts.sh
 collect "kernel build progress" tests/kernel_progress.sh
 collect "fact tables and their reader" tests/tables.sh
 collect "hostile and damaged results directories" tests/hostile_plots.sh
+collect "hostile input, round four: committed runs, summaries, quoted figures, disk full" tests/hostile_round4.sh
 collect "chart 8 and the entropy tables" tests/entropy_plots.sh
 collect "chart 9 and the bases table" tests/bases_plots.sh
 collect "digests of what the reads returned, in results directories" tests/digests.sh
