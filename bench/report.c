@@ -54,6 +54,36 @@ static int64_t get(const struct crb_record *rec, const char *key)
 }
 
 /*
+ * One fast pool mix (patch 0007's log, in the order the kernel logged
+ * them): counted, its credit added, and the moments the mixes' credits
+ * first reached 64, 128 and 192 of the 256 bits readiness takes (the
+ * curve of credited bits against guest time, in four points). A record
+ * with a missing or negative field is not a mix and is left out.
+ */
+static void report_mix(struct row *r, const struct crb_record *rec)
+{
+	int64_t t = get(rec, "t_ns"), bits = get(rec, "bits"),
+		by_time = get(rec, "by_time"), before;
+	int64_t *reach[] = { &r->mix_64_ns, &r->mix_128_ns, &r->mix_192_ns };
+
+	/* a mix credits at most the pool's bits (64 or 128): more is no mix */
+	if (t < 0 || bits < 0 || bits > 1024 || (by_time != 0 && by_time != 1))
+		return;
+	if (r->mix_n < 0) {
+		r->mix_n = r->mix_bits = r->mix_time_n = 0;
+		r->mix_first_ns = t;
+		r->mix_first_by_time = by_time;
+	}
+	before = r->mix_bits;
+	r->mix_n++;
+	r->mix_bits += bits;
+	r->mix_time_n += by_time;
+	for (int i = 0; i < 3; i++)
+		if (before < 64 * (i + 1) && r->mix_bits >= 64 * (i + 1))
+			*reach[i] = t;
+}
+
+/*
  * Guest text as one CSV field, streamed into b whatever its length (a
  * record's value is at most CRB_MAX_VALUE): quoted when it holds a comma,
  * quote or line break, quotes doubled, line breaks as spaces, as
@@ -189,6 +219,8 @@ static int on_record(void *vctx, const char *segment,
 				r->jitter_run_ns = get(rec, "t_ns");
 		} else if (!strcmp(s, "jitter-skipped")) {
 			r->jitter_skipped = 1;
+		} else if (!strcmp(s, "mix")) {
+			report_mix(r, rec);
 		} else if (!strcmp(s, "clocksource") && crb_get(rec, "cs") &&
 			   c->ncs < (int)(sizeof(c->cs) / sizeof(c->cs[0]))) {
 			snprintf(c->cs[c->ncs].name, sizeof(c->cs[0].name),

@@ -73,7 +73,23 @@
 	  "1: random.no_cycle_counter made the trial give up unrun")           \
 	X(clocksource_hz,                                                      \
 	  "guest: the rate of the clocksource column's clocksource, from its " \
-	  "registration line in the kernel log")
+	  "registration line in the kernel log")                               \
+	X(mix_n,                                                               \
+	  "guest: fast pool mixes into the input pool before the CRNG was "    \
+	  "ready (kernel log of patch 0007; empty: none logged)")              \
+	X(mix_bits, "guest: the bits those mixes credited")                   \
+	X(mix_time_n,                                                          \
+	  "guest: of those, the mixes a second since the last one made "      \
+	  "(the others: 1024 interrupts)")                                     \
+	X(mix_first_ns, "guest: the first mix")                                \
+	X(mix_first_by_time,                                                   \
+	  "1: the first mix came by the one-second path, 0: by 1024 "          \
+	  "interrupts")                                                        \
+	X(mix_64_ns,                                                           \
+	  "guest: the mixes' credits first reached 64 bits (a quarter of "     \
+	  "what readiness takes)")                                             \
+	X(mix_128_ns, "guest: ... reached 128 bits")                           \
+	X(mix_192_ns, "guest: ... reached 192 bits")
 
 struct row {
 	char boot_id[32];

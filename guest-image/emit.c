@@ -214,6 +214,54 @@ static void emit_jitter(const struct jitter_line *j, int n, int64_t offset)
 }
 
 /*
+ * The fast pool's mixes into the input pool before the CRNG was ready
+ * (kernel patch 0007): each with its interrupt count, the bits it
+ * credited, and whether 1024 interrupts or a second since the last mix
+ * made it. What shows when interrupt entropy is credited: a 32-bit
+ * kernel's first mix waits for 1024 interrupts or ~301 s (its jiffies
+ * start 300 s before they wrap and the fast pool's last mix at 0).
+ * Kept until the printk offset is known, as the jitter lines are.
+ */
+#define MIX_PREFIX "random: fast pool mix: "
+#define MAX_MIX_LINES 2048
+
+struct mix_line {
+	unsigned long long us;
+	unsigned int cpu, count, bits;
+	int by_time;
+};
+
+static int parse_mix(const char *msg, struct mix_line *m)
+{
+	char by[8];
+
+	if (sscanf(msg + strlen(MIX_PREFIX),
+		   "cpu %u, %u interrupts, %u bits, by %7[a-z]", &m->cpu,
+		   &m->count, &m->bits, by) != 4)
+		return -1;
+	if (!strcmp(by, "time"))
+		m->by_time = 1;
+	else if (!strcmp(by, "count"))
+		m->by_time = 0;
+	else
+		return -1;
+	return 0;
+}
+
+static void emit_mixes(const struct mix_line *m, int n, int64_t offset)
+{
+	for (int i = 0; i < n; i++) {
+		int64_t t = (int64_t)m[i].us * 1000 - offset;
+
+		crb_emit(&w, CRB_event,
+			 "name=mix t_ns=%" PRId64
+			 " cpu=%u count=%u bits=%u by_time=%d",
+			 t > 0 ? t : 0, m[i].cpu, m[i].count, m[i].bits,
+			 m[i].by_time);
+	}
+}
+
+/*
  * A clocksource's registration line, "NAME: mask: 0x... max_cycles: 0x...,
  * max_idle_ns: N ns" (__clocksource_update_freq_scale()): the guest's own
  * word on its rate, which the runner derives (report.c). /dev/kmsg has it
@@ -241,7 +289,8 @@ void emit_kmsg(void)
 	int64_t mark = kmsg_mark(), offset = 0;
 	unsigned long long ready_us = 0;
 	struct jitter_line jitter[MAX_JITTER_LINES];
-	int njitter = 0, have_ready = 0,
+	static struct mix_line mix[MAX_MIX_LINES];
+	int njitter = 0, nmix = 0, have_ready = 0,
 	    fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0)
@@ -277,6 +326,11 @@ void emit_kmsg(void)
 				jitter[njitter].us = usec;
 				njitter++;
 			}
+		} else if (!strncmp(msg, MIX_PREFIX, strlen(MIX_PREFIX))) {
+			if (nmix < MAX_MIX_LINES && !parse_mix(msg, &mix[nmix])) {
+				mix[nmix].us = usec;
+				nmix++;
+			}
 		} else if (strstr(msg, "uninitialized urandom read")) {
 			char comm[64], esc[200];
 
@@ -290,6 +344,7 @@ void emit_kmsg(void)
 	}
 	close(fd);
 	emit_jitter(jitter, njitter, offset);
+	emit_mixes(mix, nmix, offset);
 	/* t_ns on CLOCK_BOOTTIME like every guest time; printk_ns as logged. */
 	if (have_ready) {
 		int64_t t = (int64_t)ready_us * 1000 - offset;

@@ -81,11 +81,28 @@ def label(text):
     return '"' + text.replace("\\", "\\\\") + '"'
 
 
+def group_by(rows, key):
+    """rows by key(row), each group in the rows' order: one pass, where a
+    filter per group was groups x rows."""
+    out = {}
+    for r in rows:
+        out.setdefault(key(r), []).append(r)
+    return out
+
+
+_REPS = {}
+
+
 def spread(r, rows):
     """A boot's small, deterministic x offset within its cell, so boots do
     not sit on each other: one step per rep, over +-0.25 of a slot, for as
-    many reps as the run has (each of n=10 boots its own x, not rep % 5)."""
-    reps = max((int(x["rep"]) for x in rows), default=0) + 1
+    many reps as the run has (each of n=10 boots its own x, not rep % 5).
+    The run's largest rep is found once per list of rows, not once per row
+    (that was quadratic: hours for a large run)."""
+    key = (id(rows), len(rows))
+    if key not in _REPS:
+        _REPS[key] = (rows, max((int(x["rep"]) for x in rows), default=0) + 1)
+    reps = _REPS[key][1]
     return (int(r["rep"]) / max(reps - 1, 1) - 0.5) * 0.5 if reps > 1 else 0.0
 
 
@@ -95,8 +112,9 @@ def first_urandom_table(rows, path):
     groups = sorted({r["_cond"] for r in rows})
     with open_new(path) as f:
         f.write("# x variant_index guest_ms guest_censored host_ms group dur_ms\n")
+        by = group_by(rows, lambda r: r["_cond"])
         for gi, g in enumerate(groups):
-            for r in (r for r in rows if r["_cond"] == g):
+            for r in by[g]:
                 e = num(r, "first_urandom_end_ns")
                 if e is None:
                     continue
@@ -122,8 +140,9 @@ def arches_table(rows, path):
     groups = list(dict.fromkeys(sorted((value(r, "arch"), r["_cond"]) for r in rows)))
     with open_new(path) as f:
         f.write("# x variant_index ready_ms ready_censored wait_ms wait_censored group\n")
+        by = group_by(rows, lambda r: (value(r, "arch"), r["_cond"]))
         for gi, g in enumerate(groups):
-            for r in (r for r in rows if (value(r, "arch"), r["_cond"]) == g):
+            for r in by[g]:
                 vi = vindex(r["variant"])
                 x = gi * (len(variants()) + 1) + vi + spread(r, rows)
                 cens = r["crng_ready_censored"] == "1"

@@ -221,10 +221,11 @@ static void trial_runs_on_malta_unless_the_knob_skips_it(void)
 }
 
 /*
- * A probe segment as a guest would send it: a read record (recs[0]), then
- * meta records; NULL if the writer refused one.
+ * A probe segment as a guest would send it: recs[0] a record of type
+ * first, the others of type rest; NULL if the writer refused one.
  */
-static char *segment(const char *const *recs, int n, size_t *len)
+static char *typed_segment(enum crb_type first, enum crb_type rest,
+			   const char *const *recs, int n, size_t *len)
 {
 	struct crb_writer w;
 	struct strbuf b = { 0 };
@@ -236,7 +237,7 @@ static char *segment(const char *const *recs, int n, size_t *len)
 		return NULL;
 	crb_begin(&w, fileno(f), "probe");
 	for (int i = 0; i < n; i++)
-		crb_emit(&w, i ? CRB_meta : CRB_read, "%s", recs[i]);
+		crb_emit(&w, i ? rest : first, "%s", recs[i]);
 	crb_end(&w);
 	rewind(f);
 	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
@@ -248,34 +249,21 @@ static char *segment(const char *const *recs, int n, size_t *len)
 	}
 	*len = b.len;
 	return b.p;
+}
+
+/* A read record (recs[0]), then meta records. */
+static char *segment(const char *const *recs, int n, size_t *len)
+{
+	return typed_segment(CRB_read, CRB_meta, recs, n, len);
+}
+
+/* Read records only. */
+static char *reads_segment(const char *const *recs, int n, size_t *len)
+{
+	return typed_segment(CRB_read, CRB_read, recs, n, len);
 }
 
 /* A probe segment of read records only; NULL if the writer refused one. */
-static char *reads_segment(const char *const *recs, int n, size_t *len)
-{
-	struct crb_writer w;
-	struct strbuf b = { 0 };
-	FILE *f = tmpfile();
-	char buf[4096];
-	size_t got;
-
-	if (!f)
-		return NULL;
-	crb_begin(&w, fileno(f), "probe");
-	for (int i = 0; i < n; i++)
-		crb_emit(&w, CRB_read, "%s", recs[i]);
-	crb_end(&w);
-	rewind(f);
-	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
-		sb_append(&b, buf, got);
-	fclose(f);
-	if (w.error) {
-		sb_free(&b);
-		return NULL;
-	}
-	*len = b.len;
-	return b.p;
-}
 
 /*
  * Each read's digest reaches its reads.csv row (empty where it has none),
@@ -334,6 +322,57 @@ static void digests_reach_reads_and_raw(void)
 	CHECK(!strcmp(READS_HEADER + strlen(READS_HEADER) -
 			      strlen("digest,status,ready_before,ready_after\n"),
 		      "digest,status,ready_before,ready_after\n"));
+	sb_free(&reads);
+	sb_free(&traces);
+}
+
+/*
+ * The fast pool's mixes (patch 0007's log, as the probe emits it): counted
+ * with their credits, the first one's time and cause, and the moments the
+ * credits first reached 64, 128 and 192 bits. A record that is no mix (a
+ * negative or huge credit, a cause that is neither) is left out; a boot
+ * without mixes keeps the columns empty (-1).
+ */
+static void mixes_reach_raw(void)
+{
+	static char recs[80][96];
+	const char *p[80];
+	struct strbuf reads = { 0 }, traces = { 0 };
+	struct report_outcome o;
+	struct row r;
+	size_t len = 0;
+	int n = 0;
+	char *chan;
+
+	/* 32-bit before the fix: the first mix at ~301 s, by time, 13 bits */
+	snprintf(recs[n++], 96, "name=mix t_ns=301010000000 cpu=0 count=870 bits=13 by_time=1");
+	for (int i = 1; i <= 60; i++)
+		snprintf(recs[n++], 96, "name=mix t_ns=%d000000000 cpu=0 count=3 bits=1 by_time=1", 301 + i);
+	/* then 1024 interrupts: 16 bits at once */
+	snprintf(recs[n++], 96, "name=mix t_ns=400000000000 cpu=0 count=1024 bits=16 by_time=0");
+	/* not mixes */
+	snprintf(recs[n++], 96, "name=mix t_ns=401000000000 cpu=0 count=1 bits=-1 by_time=1");
+	snprintf(recs[n++], 96, "name=mix t_ns=402000000000 cpu=0 count=1 bits=100000 by_time=1");
+	snprintf(recs[n++], 96, "name=mix t_ns=403000000000 cpu=0 count=1 bits=1 by_time=2");
+	for (int i = 0; i < n; i++)
+		p[i] = recs[i];
+	chan = typed_segment(CRB_event, CRB_event, p, n, &len);
+	CHECK(chan != NULL);
+	if (!chan)
+		return;
+	row_init(&r);
+	snprintf(r.boot_id, sizeof(r.boot_id), "t");
+	CHECK(r.mix_n == -1 && r.mix_first_ns == -1);
+	report_parse(chan, len, &r, &reads, &traces, &o);
+	free(chan);
+	CHECK(r.mix_n == 62);
+	CHECK(r.mix_bits == 13 + 60 + 16);
+	CHECK(r.mix_time_n == 61);
+	CHECK(r.mix_first_ns == 301010000000 && r.mix_first_by_time == 1);
+	/* 13 + 51 = 64 at the 51st one-bit mix (t = 352 s) */
+	CHECK(r.mix_64_ns == 352000000000);
+	/* 13 + 60 + 16 = 89: 128 and 192 never reached */
+	CHECK(r.mix_128_ns == -1 && r.mix_192_ns == -1);
 	sb_free(&reads);
 	sb_free(&traces);
 }
@@ -565,5 +604,6 @@ int main(int argc, char **argv)
 	TEST(digests_reach_reads_and_raw);
 	TEST(no_digest_is_empty);
 	TEST(row_digest_column);
+	TEST(mixes_reach_raw);
 	return check_any_failed;
 }
