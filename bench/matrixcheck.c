@@ -13,6 +13,7 @@
 #include "accel.h"
 #include "arch.h"
 #include "err.h"
+#include "matrixfile.h"
 #include "plan.h"
 #include "util.h"
 #include "../guest-image/record.h"
@@ -328,4 +329,20 @@ int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 	return matrix_check_size(m, err, errlen) ?
 		       -1 :
 		       validate_settings(m, err, errlen);
+}
+
+int matrix_load_run(const char *path, struct matrix *m, char *err,
+		    size_t errlen)
+{
+	char why[1024];
+
+	matrix_init(m);
+	if (matrix_load(m, path, err, errlen))
+		return -1;
+	if (matrix_validate(m, why, sizeof(why)))
+		return err_set(
+			err, errlen,
+			"%s: %s (a run's matrix is held to the rules a matrix is planned by; nothing was written)",
+			path, why);
+	return 0;
 }

@@ -11,4 +11,13 @@
  * and the size (matrix_check_size, plan.h). */
 int matrix_validate(const struct matrix *m, char *err, size_t errlen);
 
+/*
+ * A results directory's run.matrix at path (a run from elsewhere: a shard,
+ * a colleague's): loaded (matrixfile.c) and held to matrix_validate's
+ * rules, as a matrix to plan is. 0, or -1 with a message naming the file
+ * and the rule.
+ */
+int matrix_load_run(const char *path, struct matrix *m, char *err,
+		    size_t errlen);
+
 #endif /* CRNGBENCH_MATRIXCHECK_H */

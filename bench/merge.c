@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "merge.h"
+#include "matrixfile.h"
 #include "mergeout.h"
+#include "outdir.h"
 #include "plan.h"
 #include "results.h"
 #include "summary.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,14 +177,72 @@ out:
 	return rc ? -1 : 0;
 }
 
-/* Same matrix and seed in every shard; every row read. */
-static int merge_load(struct shard *s, int n, struct matrix *m, uint64_t *seed,
-		      char *err, size_t errlen)
+/* The first line where a and b differ, each up to its line break. */
+static void first_diff(const char **a, const char **b)
+{
+	while (**a && **b) {
+		size_t la = strcspn(*a, "\n"), lb = strcspn(*b, "\n");
+
+		if (la != lb || memcmp(*a, *b, la))
+			return;
+		*a += la + ((*a)[la] == '\n');
+		*b += lb + ((*b)[lb] == '\n');
+	}
+}
+
+/*
+ * Shard i's run.matrix is the text the expected matrix resolves to
+ * (matrix_write's), and its seed the expected seed: --merge --matrix FILE
+ * [--set ...] --seed N. Either may be NULL: not asked.
+ */
+static int as_expected(const struct shard *s, int i, const char *want,
+		       const uint64_t *want_seed, char *err, size_t errlen)
+{
+	struct strbuf b = { 0 };
+	uint64_t seed;
+	int rc = 0;
+
+	if (want && !(rc = shard_file(s[i].dir, "run.matrix", &b, err,
+				      errlen)) &&
+	    strcmp(b.p, want)) {
+		const char *x = b.p, *y = want;
+		char lx[160], ly[160], key[64];
+
+		first_diff(&x, &y);
+		set_text(lx, "%.*s", (int)strcspn(x, "\n"), x);
+		set_text(ly, "%.*s", (int)strcspn(y, "\n"), y);
+		set_text(key, "%.*s", (int)strcspn(*y ? ly : lx, " ="),
+			 *y ? ly : lx);
+		rc = err_set(
+			err, errlen,
+			"%s is a shard of another matrix: key '%s' differs, its run.matrix has '%s' where --matrix resolves to '%s'; merge only the shards of the matrix asked for (nothing was written)",
+			s[i].dir, key, *lx ? lx : "(no such line)",
+			*ly ? ly : "(no such line)");
+	}
+	sb_free(&b);
+	if (!rc && want_seed &&
+	    !(rc = results_read_seed(s[i].dir, &seed, err, errlen)) &&
+	    seed != *want_seed)
+		rc = err_set(
+			err, errlen,
+			"%s was run with seed %" PRIu64
+			", not the --seed %" PRIu64
+			" asked for (key 'seed'); merge only the shards of this run (nothing was written)",
+			s[i].dir, seed, *want_seed);
+	return rc ? -1 : 0;
+}
+
+/* Same matrix and seed in every shard (those asked for, if any); every
+ * row read. */
+static int merge_load(struct shard *s, int n, const char *want,
+		      const uint64_t *want_seed, struct matrix *m,
+		      uint64_t *seed, char *err, size_t errlen)
 {
 	for (int i = 0; i < n; i++) {
 		char path[PATH_MAX];
 
-		if (same_as_first(s, i, "run.matrix", err, errlen) ||
+		if (as_expected(s, i, want, want_seed, err, errlen) ||
+		    same_as_first(s, i, "run.matrix", err, errlen) ||
 		    same_as_first(s, i, "seed", err, errlen) ||
 		    same_args(s, i, err, errlen))
 			return -1;
@@ -351,26 +412,54 @@ static int merge_args(const struct shard *s, const char *tmp, char *err,
 	return rc;
 }
 
-int results_merge(const char *out, char *const *dirs, int ndirs, char *err,
-		  size_t errlen)
+/* want: the expected matrix as run.matrix text (NULL: not asked for). */
+static char *want_text(const struct matrix *want, char *err, size_t errlen)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (!mem || matrix_write(want, mem) || fclose(mem)) {
+		err_set(err, errlen, "out of memory");
+		if (!mem)
+			return NULL;
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+int results_merge(const char *out, char *const *dirs, int ndirs,
+		  const struct matrix *want, const uint64_t *want_seed,
+		  char *err, size_t errlen)
 {
 	struct shard *s = calloc((size_t)ndirs, sizeof(*s));
 	struct matrix m;
 	uint64_t seed = 0;
 	size_t nplan = 0;
-	char tmp[PATH_MAX];
+	char tmp[PATH_MAX], *wtext = want ? want_text(want, err, errlen) : NULL;
 	int rc = -1;
 
-	if (!s)
-		return err_set(err, errlen, "out of memory");
-	for (int i = 0; i < ndirs; i++)
+	if (!s || (want && !wtext)) {
+		free(s);
+		free(wtext);
+		return s ? -1 : err_set(err, errlen, "out of memory");
+	}
+	for (int i = 0; i < ndirs; i++) {
 		s[i].dir = dirs[i];
+		s[i].lock_fd = -1;
+	}
 	if (file_exists(out)) {
 		err_set(err, errlen,
 			"%s already exists; merge into a new directory", out);
 		goto done;
 	}
-	if (merge_load(s, ndirs, &m, &seed, err, errlen) ||
+	/* No shard is read while a runner writes it (its .lock). */
+	for (int i = 0; i < ndirs; i++)
+		if (results_lock_dir(s[i].dir, "--merge", &s[i].lock_fd, err,
+				     errlen))
+			goto done;
+	if (merge_load(s, ndirs, wtext, want_seed, &m, &seed, err, errlen) ||
 	    merge_check(s, ndirs, &m, seed, &nplan, err, errlen))
 		goto done;
 	if (path_fmt(tmp, sizeof(tmp), "%s.merge-%ld", out, (long)getpid()) ||
@@ -398,8 +487,12 @@ int results_merge(const char *out, char *const *dirs, int ndirs, char *err,
 	}
 	rc = 0;
 done:
-	for (int i = 0; i < ndirs; i++)
+	for (int i = 0; i < ndirs; i++) {
 		free(s[i].rows);
+		if (s[i].lock_fd >= 0)
+			close(s[i].lock_fd);
+	}
 	free(s);
+	free(wtext);
 	return rc;
 }

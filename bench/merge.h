@@ -3,7 +3,10 @@
 #ifndef CRNGBENCH_MERGE_H
 #define CRNGBENCH_MERGE_H
 
+#include "matrix.h"
+
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * The shards dirs of one run into out. Every shard must have the same
@@ -13,9 +16,14 @@
  * planned boot exactly once, and no row of a boot the plan does not have
  * (mergeout.h: what else is read, and how). Nothing is written unless all
  * of that holds; the merged run (its run.args the first shard's as shard
- * 1/1) is built in a temporary directory and renamed.
+ * 1/1) is built in a temporary directory and renamed. Each shard's .lock
+ * is held meanwhile (refused while a runner holds one). want, want_seed:
+ * the matrix and seed the shards must have been run with (--merge
+ * --matrix FILE --seed N), each NULL when not asked; a shard whose
+ * run.matrix or seed differs is refused, naming the shard and the key.
  */
-int results_merge(const char *out, char *const *dirs, int ndirs, char *err,
-		  size_t errlen);
+int results_merge(const char *out, char *const *dirs, int ndirs,
+		  const struct matrix *want, const uint64_t *want_seed,
+		  char *err, size_t errlen);
 
 #endif /* CRNGBENCH_MERGE_H */

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "mergeout.h"
+#include "detail.h"
 #include "json.h"
 #include "report.h"
 #include "results.h"
@@ -52,7 +53,7 @@ static int table_rows(const struct shard *s, const char *const *ids,
 		      const char *name, const char *header, FILE *out,
 		      char *err, size_t errlen)
 {
-	char path[PATH_MAX], *line = NULL, *copy = NULL, *field[16];
+	char path[PATH_MAX], *line = NULL, *copy = NULL, *field[16], why[256];
 	size_t cap = 0, lineno = 0;
 	ssize_t len;
 	int rc = 0, want = 1;
@@ -104,6 +105,11 @@ static int table_rows(const struct shard *s, const char *const *ids,
 				"%s line %zu has %s fields than the header's %d: not a row (nothing was written): %.80s",
 				path, lineno, nf < want ? "fewer" : "more",
 				want, copy);
+		else if (detail_row_check(header, field, nf, why, sizeof(why)))
+			rc = err_set(
+				err, errlen,
+				"%s line %zu, %s (runlib.read_table refuses it too); nothing was written",
+				path, lineno, why);
 		else if (!bsearch(&field[0], ids, s->n, sizeof(*ids), by_str))
 			rc = err_set(
 				err, errlen,

@@ -16,6 +16,7 @@ struct shard {
 	const char *dir;
 	struct row *rows; /* its raw.csv, read by row_read_file */
 	size_t n;
+	int lock_fd; /* its .lock, held while it is read */
 };
 
 /*

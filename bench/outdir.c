@@ -17,33 +17,79 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/*
+ * flock dir/.lock (created if it is not there) into *fd: 0, 1 if another
+ * process holds it (its pid, as it wrote it, in pid), -1 with errno. The
+ * holder's pid is written into the file when it can be.
+ */
+static int try_lock(const char *dir, int *fd, char *pid, size_t pidlen)
+{
+	char path[PATH_MAX], me[32];
+	ssize_t n;
+	int e;
+
+	*fd = -1;
+	if (path_fmt(path, sizeof(path), "%s/.lock", dir))
+		return -1;
+	*fd = open_run_file(path, O_RDWR | O_CREAT);
+	if (*fd < 0 && (errno == EACCES || errno == EROFS))
+		*fd = open_run_file(path, O_RDONLY); /* a shard read only */
+	if (*fd < 0)
+		return -1;
+	if (flock(*fd, LOCK_EX | LOCK_NB)) {
+		e = errno;
+		n = pread(*fd, pid, pidlen - 1, 0);
+		pid[n > 0 ? n : 0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		close(*fd);
+		*fd = -1;
+		if (e == EWOULDBLOCK)
+			return 1;
+		errno = e;
+		return -1;
+	}
+	n = snprintf(me, sizeof(me), "%ld\n", (long)getpid());
+	if (ftruncate(*fd, 0) == 0 && pwrite(*fd, me, (size_t)n, 0) != n)
+		return -1;
+	return 0;
+}
+
 /* One runner per directory: a second gets the holder's pid in its error. */
 static int lock_dir(struct run *r)
 {
-	char path[PATH_MAX], pid[32];
-	ssize_t n;
+	char pid[32] = "";
 
-	if (results_path(r, ".lock", path, sizeof(path)))
-		return ERR(r, "results directory path too long: %s",
-			   r->out_dir);
-	r->lock_fd = open_run_file(path, O_RDWR | O_CREAT);
-	if (r->lock_fd < 0)
-		return ERR(r, "cannot use %s as a results directory: .lock: %s",
-			   r->out_dir, run_strerror(errno));
-	if (flock(r->lock_fd, LOCK_EX | LOCK_NB)) {
-		n = pread(r->lock_fd, pid, sizeof(pid) - 1, 0);
-		pid[n > 0 ? n : 0] = '\0';
-		pid[strcspn(pid, "\n")] = '\0';
+	switch (try_lock(r->out_dir, &r->lock_fd, pid, sizeof(pid))) {
+	case 0:
+		return 0;
+	case 1:
 		return ERR(
 			r,
 			"%s is in use by another crngbench-run (pid %s); wait for it or choose another --out",
 			r->out_dir, pid[0] ? pid : "?");
+	default:
+		return ERR(r, "cannot use %s as a results directory: .lock: %s",
+			   r->out_dir, run_strerror(errno));
 	}
-	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-	if (ftruncate(r->lock_fd, 0) ||
-	    pwrite(r->lock_fd, pid, (size_t)n, 0) != n)
-		return ERR(r, "cannot write %s: %s", path, strerror(errno));
-	return 0;
+}
+
+int results_lock_dir(const char *dir, const char *mode, int *fd, char *err,
+		     size_t errlen)
+{
+	char pid[32] = "";
+
+	switch (try_lock(dir, fd, pid, sizeof(pid))) {
+	case 0:
+		return 0;
+	case 1:
+		return err_set(
+			err, errlen,
+			"%s/.lock is held by another crngbench-run (pid %s): a run is writing %s; %s refuses while it runs (wait for it to finish)",
+			dir, pid[0] ? pid : "?", dir, mode);
+	default:
+		return err_set(err, errlen, "%s: cannot lock %s/.lock: %s",
+			       mode, dir, run_strerror(errno));
+	}
 }
 
 int results_is_run(const char *dir)

@@ -17,6 +17,15 @@
  * refused before a file is written there.
  */
 int results_open(struct run *r);
+/*
+ * The lock a runner holds on its results directory (dir/.lock, flock),
+ * taken by the modes that read or rewrite a run (mode: "--summarize",
+ * "--rescan", "--merge") so they never race a live run; refused, naming
+ * the lock and its holder's pid, while another process holds it. 0 with
+ * *fd open (closed at exit), or -1 with a message.
+ */
+int results_lock_dir(const char *dir, const char *mode, int *fd, char *err,
+		     size_t errlen);
 /* Is dir a run of the runner: its run.matrix, starting MATRIX_RESOLVED? */
 int results_is_run(const char *dir);
 

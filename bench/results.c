@@ -2,7 +2,9 @@
 #define _GNU_SOURCE
 #include "results.h"
 #include "arch.h"
+#include "detail.h"
 #include "inputs.h"
+#include "matrixcheck.h"
 #include "matrixfile.h"
 #include "plan.h"
 #include "qemu.h"
@@ -150,8 +152,9 @@ int results_is_done(const struct run *r, const char *id)
  */
 static int prune_detail(struct run *r, const char *name)
 {
-	char path[PATH_MAX], tmp[PATH_MAX + 8], *line = NULL;
-	size_t cap = 0;
+	char path[PATH_MAX], tmp[PATH_MAX + 8], *line = NULL, *hdr = NULL,
+		why[256];
+	size_t cap = 0, lineno = 0;
 	ssize_t len;
 	FILE *in, *out;
 	int first = 1, rc = 0;
@@ -173,17 +176,29 @@ static int prune_detail(struct run *r, const char *name)
 	while (errno = 0, (len = getline(&line, &cap, in)) > 0) {
 		char id[32];
 
-		if (first) {
+		lineno++;
+		if (first) { /* the rows are checked by the file's header */
 			fputs(line, out);
 			first = 0;
+			if (!(hdr = strdup(line)))
+				rc = ERR(r, "out of memory");
+			if (rc)
+				break;
 			continue;
 		}
 		snprintf(id, sizeof(id), "%.*s", (int)strcspn(line, ","), line);
-		if (results_is_done(r, id))
-			fwrite(line, 1, (size_t)len, out);
+		if (!results_is_done(r, id))
+			continue;
+		if (detail_line_check(hdr, line, (size_t)len, why, sizeof(why))) {
+			rc = ERR(r, "cannot resume: %s line %zu, %s; fix or move that line (%s was left as it was)",
+				 path, lineno, why, name);
+			break;
+		}
+		fwrite(line, 1, (size_t)len, out);
 	}
+	free(hdr);
 	/* A read error (memory running out) is no end: nothing replaced. */
-	if (!feof(in) || ferror(in))
+	if (!rc && (!feof(in) || ferror(in)))
 		rc = ERR(r, "cannot read %s: %s", path,
 			 strerror(errno ? errno : EIO));
 	free(line);
@@ -343,11 +358,7 @@ int results_read_matrix(const char *dir, struct matrix *m, char *err,
 	if (check_run_file(path) && errno != ENOENT)
 		return err_set(err, errlen, "cannot read %s: %s", path,
 			       run_strerror(errno));
-	matrix_init(m);
-	return matrix_load(m, path, err, errlen) ||
-			       matrix_check_size(m, err, errlen) ?
-		       -1 :
-		       0;
+	return matrix_load_run(path, m, err, errlen);
 }
 
 /* --- meta.json ------------------------------------------------------------------ */

@@ -3,7 +3,7 @@
 #include "row.h"
 #include "accel.h"
 #include "arch.h"
-#include "matrixfile.h"
+#include "matrixcheck.h"
 #include "plan.h"
 #include "util.h"
 #include "../guest-image/record.h"
@@ -186,13 +186,26 @@ int row_parse_why(const char *line, const char *header, struct row *r,
 
 		if (!strcmp(k, "boot_id"))
 			snprintf(r->boot_id, sizeof(r->boot_id), "%s", v);
-		else if (!strcmp(k, "run_index"))
-			r->run_index = strtol(v, NULL, 10);
-		else if (!strcmp(k, "cell"))
-			r->cell = strtol(v, NULL, 10);
-		else if (!strcmp(k, "rep"))
-			r->rep = (int)strtol(v, NULL, 10);
-		else if (!strcmp(k, "status"))
+		else if (!strcmp(k, "run_index") || !strcmp(k, "cell") ||
+			 !strcmp(k, "rep")) {
+			int64_t x = 0;
+			/* whole-field int64, as runlib.read_table reads it */
+			int bad = parse_int64(v, &x);
+
+			if (bad || x < 0 || x > INT_MAX)
+				return err_set(
+					why, whylen,
+					"column %s: '%.40s%s' is not %s",
+					k, v, strlen(v) > 40 ? "..." : "",
+					bad ? INT64_FIELD_WORDS :
+					      "a count from 0 to 2147483647");
+			if (*k == 'r' && k[1] == 'u')
+				r->run_index = (long)x;
+			else if (*k == 'c')
+				r->cell = (long)x;
+			else
+				r->rep = (int)x;
+		} else if (!strcmp(k, "status"))
 			snprintf(r->status, sizeof(r->status), "%s", v);
 		else if (!strcmp(k, "reason"))
 			snprintf(r->reason, sizeof(r->reason), "%s", v);
@@ -217,17 +230,18 @@ int row_parse_why(const char *line, const char *header, struct row *r,
 		else
 			for (size_t m = 0; m < NMETRICS; m++)
 				if (!strcmp(k, metric_names[m])) {
-					char *end;
-
 					if (!*v) {
 						*metric_ptr(r, m) = -1;
 						break;
 					}
-					errno = 0;
-					*metric_ptr(r, m) =
-						strtoll(v, &end, 10);
-					if (errno || *end)
-						return -1;
+					if (parse_int64(v, metric_ptr(r, m)))
+						return err_set(
+							why, whylen,
+							"column %s: '%.40s%s' is not %s, or empty",
+							k, v,
+							strlen(v) > 40 ? "..." :
+									 "",
+							INT64_FIELD_WORDS);
 					break;
 				}
 	}
@@ -388,11 +402,7 @@ static int plan_of(const char *path, struct matrix *m, char *err, size_t errlen)
 			err, errlen,
 			"cannot read %s: %s; the rows of %s are checked against their run's plan",
 			mpath, run_strerror(errno), path);
-	matrix_init(m);
-	return matrix_load(m, mpath, err, errlen) ||
-			       matrix_check_size(m, err, errlen) ?
-		       -1 :
-		       0;
+	return matrix_load_run(mpath, m, err, errlen);
 }
 
 struct row_line {
@@ -450,7 +460,7 @@ static ssize_t next_line(FILE *f, char **line, size_t *cap, const char *path,
 int row_read_file(const char *path, struct row **rows, size_t *n, char *err,
 		  size_t errlen)
 {
-	char *line = NULL, *header = NULL, why[160];
+	char *line = NULL, *header = NULL, why[256];
 	size_t cap = 0, alloc = 0, lineno = 0, *lines = NULL;
 	ssize_t len = 0;
 	int rc;

@@ -110,6 +110,9 @@ static int summarize(struct run *r, FILE *out)
 static int mode_summarize(struct run *r, const char *dir)
 {
 	set_text(r->out_dir, "%s", dir);
+	if (results_lock_dir(dir, "--summarize", &r->lock_fd, r->err,
+			     sizeof(r->err)))
+		die("cannot summarize: %s", r->err);
 	if (!r->o.seed_given &&
 	    results_read_seed(dir, &r->o.seed, r->err, sizeof(r->err)))
 		die("cannot summarize: %s", r->err);
@@ -119,20 +122,34 @@ static int mode_summarize(struct run *r, const char *dir)
 static int mode_rescan(struct run *r, const char *dir)
 {
 	set_text(r->out_dir, "%s", dir);
-	if (results_rescan(r))
+	if (results_lock_dir(dir, "--rescan", &r->lock_fd, r->err,
+			     sizeof(r->err)) ||
+	    results_rescan(r))
 		die("%s", r->err);
 	return summarize(r, r->o.quiet ? NULL : stdout);
 }
 
+static void load_matrix(struct run *r);
+
+/* --merge OUT DIR... [--matrix FILE] [--set ...] [--seed N]: the shards
+ * must be of that matrix and seed. */
 static int mode_merge(struct run *r, const char *out, int argc, char **argv)
 {
+	int seed_given = r->o.seed_given, want = r->o.matrix_file || r->o.nsets;
+
 	if (optind >= argc)
 		die("--merge OUT DIR...: name the shard directories to merge");
-	if (results_merge(out, argv + optind, argc - optind, r->err,
-			  sizeof(r->err)))
+	r->o.seed_given = 1; /* no seed is drawn for the matrix */
+	if (want)
+		load_matrix(r);
+	if (results_merge(out, argv + optind, argc - optind,
+			  want ? &r->m : NULL, seed_given ? &r->o.seed : NULL,
+			  r->err, sizeof(r->err)))
 		die("cannot merge: %s (nothing was written)", r->err);
 	set_text(r->out_dir, "%s", out);
-	if (results_read_seed(out, &r->o.seed, r->err, sizeof(r->err)))
+	if (results_lock_dir(out, "--merge", &r->lock_fd, r->err,
+			     sizeof(r->err)) ||
+	    results_read_seed(out, &r->o.seed, r->err, sizeof(r->err)))
 		die("%s", r->err);
 	fprintf(stderr, "[merge] %d shards into %s\n", argc - optind, out);
 	return summarize(r, r->o.quiet ? NULL : stdout);

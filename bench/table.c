@@ -11,13 +11,13 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define TABLE_MAX_LINE 4096
 #define TABLE_SPACE " \t\r\n\v\f"
 
 /* One line's fields into row (the header when row is NULL): their count,
@@ -46,58 +46,91 @@ static int split_line(struct fact_table *t, char *line, const char *path,
 	return n;
 }
 
+/* Row k's key (its first column) on an earlier row: that row, or -1. */
+static int key_before(const struct fact_table *t, int k)
+{
+	for (int r = 0; r < k; r++)
+		if (!strcmp(t->cell[r][0], t->cell[k][0]))
+			return r;
+	return -1;
+}
+
+/* One line (NUL-terminated, no line break) into t: 0, or -1. */
+static int table_line(struct fact_table *t, char *line, const char *path,
+		      int lineno, char *err, size_t errlen)
+{
+	int n, dup;
+
+	if (line[0] == '#' || strspn(line, TABLE_SPACE) == strlen(line))
+		return 0;
+	if (t->ncols && t->nrows == TABLE_MAX_ROWS)
+		return err_set(err, errlen, "%s: more than %d rows", path,
+			       TABLE_MAX_ROWS);
+	n = split_line(t, line, path, lineno,
+		       t->ncols ? t->cell[t->nrows] : NULL, err, errlen);
+	if (n < 0)
+		return -1;
+	if (!t->ncols) {
+		t->ncols = n;
+		return 0;
+	}
+	if (n != t->ncols)
+		return err_set(
+			err, errlen,
+			"%s line %d has %d fields, its header %d: every row has every column ('-' for an empty one)",
+			path, lineno, n, t->ncols);
+	t->line[t->nrows] = lineno;
+	if ((dup = key_before(t, t->nrows)) >= 0)
+		return err_set(
+			err, errlen,
+			"%s lines %d and %d both have the key '%s': one row per key (a second row would be shadowed by the first)",
+			path, t->line[dup], lineno, t->cell[dup][0]);
+	t->nrows++;
+	return 0;
+}
+
 int table_read(const char *path, struct fact_table *t, char *err, size_t errlen)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
+	struct strbuf b = { 0 };
+	char *p, *nl;
 	int lineno = 0, rc = 0;
-	FILE *f = fopen(path, "re");
 
 	t->nrows = t->ncols = 0;
-	if (!f)
-		return err_set(err, errlen, "cannot read %s: %s", path,
-			       strerror(errno));
-	while (!rc && (len = getline(&line, &cap, f)) > 0) {
-		int n;
-
-		lineno++;
-		if (len > TABLE_MAX_LINE) {
+	/* A regular file, no link, never blocking, at most TABLE_MAX_BYTES. */
+	if (check_run_file(path) || slurp_at(AT_FDCWD, path, &b,
+					     TABLE_MAX_BYTES) ||
+	    b.oom) {
+		rc = err_set(err, errlen,
+			     "cannot read %s: %s (a table is a regular file of at most %d bytes)",
+			     path,
+			     b.oom ? strerror(ENOMEM) :
+			     errno == EFBIG ? "too long" :
+					      run_strerror(errno),
+			     TABLE_MAX_BYTES);
+		sb_free(&b);
+		return rc;
+	}
+	if (memchr(b.p, '\0', b.len))
+		rc = err_set(err, errlen, "%s holds a NUL byte: not a table",
+			     path);
+	for (p = b.p; !rc && *p; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		if (++lineno > TABLE_MAX_LINES)
+			rc = err_set(err, errlen, "%s: more than %d lines",
+				     path, TABLE_MAX_LINES);
+		else if (strlen(p) >= TABLE_MAX_LINE)
 			rc = err_set(err, errlen,
 				     "%s line %d: longer than %d bytes", path,
-				     lineno, TABLE_MAX_LINE);
-			break;
-		}
-		if (line[0] == '#' || strspn(line, TABLE_SPACE) == (size_t)len)
-			continue;
-		if (t->ncols && t->nrows == TABLE_MAX_ROWS) {
-			rc = err_set(err, errlen, "%s: more than %d rows", path,
-				     TABLE_MAX_ROWS);
-			break;
-		}
-		n = split_line(t, line, path, lineno,
-			       t->ncols ? t->cell[t->nrows] : NULL, err,
-			       errlen);
-		if (n < 0)
-			rc = -1;
-		else if (!t->ncols)
-			t->ncols = n;
-		else if (n != t->ncols)
-			rc = err_set(
-				err, errlen,
-				"%s line %d has %d fields, its header %d: every row has every column ('-' for an empty one)",
-				path, lineno, n, t->ncols);
+				     lineno, TABLE_MAX_LINE - 1);
 		else
-			t->nrows++;
+			rc = table_line(t, p, path, lineno, err, errlen);
 	}
-	if (!rc && ferror(f))
-		rc = err_set(err, errlen, "cannot read %s: %s", path,
-			     strerror(errno));
-	else if (!rc && !t->ncols)
+	if (!rc && !t->ncols)
 		rc = err_set(err, errlen,
 			     "%s has no header line (column names)", path);
-	free(line);
-	fclose(f);
+	sb_free(&b);
 	return rc;
 }
 
@@ -138,8 +171,7 @@ int bases_path(char *buf, size_t len)
 	ssize_t n;
 	char *slash;
 
-	if (!access("kernel/bases", R_OK))
-		return path_fmt(buf, len, "kernel/bases");
+	/* Never the current directory's: the runner's own checkout only. */
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0)
 		return -1;
@@ -148,9 +180,7 @@ int bases_path(char *buf, size_t len)
 	if (!slash)
 		return -1;
 	*slash = '\0';
-	if (path_fmt(buf, len, "%s/../kernel/bases", exe) || access(buf, R_OK))
-		return -1;
-	return 0;
+	return path_fmt(buf, len, "%s/../kernel/bases", exe);
 }
 
 /*
@@ -187,19 +217,16 @@ static int vdso_check(const struct matrix *m, const struct fact_table *t,
 	return 0;
 }
 
-int bases_check(const struct matrix *m, char *err, size_t errlen)
+int bases_check_table(const struct matrix *m, const char *path, char *err,
+		      size_t errlen)
 {
 	struct fact_table *t = malloc(sizeof(*t));
-	char path[PATH_MAX], sub[PATH_MAX + 256];
+	char sub[PATH_MAX + 256];
 	int rc = 0;
 
 	if (!t)
 		return err_set(err, errlen, "out of memory");
-	if (bases_path(path, sizeof(path)))
-		rc = err_set(
-			err, errlen,
-			"cannot read kernel/bases (the kernel bases the base axis names): run crngbench-run from the checkout");
-	else if (table_read(path, t, sub, sizeof(sub)))
+	if (table_read(path, t, sub, sizeof(sub)))
 		rc = err_set(err, errlen, "%s", sub);
 	for (int i = 0; !rc && i < m->nvalues[AX_base]; i++)
 		if (table_row(t, m->values[AX_base][i]) < 0) {
@@ -213,4 +240,15 @@ int bases_check(const struct matrix *m, char *err, size_t errlen)
 		rc = vdso_check(m, t, err, errlen);
 	free(t);
 	return rc;
+}
+
+int bases_check(const struct matrix *m, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+
+	if (bases_path(path, sizeof(path)))
+		return err_set(
+			err, errlen,
+			"cannot find kernel/bases beside the runner (<its directory>/../kernel/bases): run the runner of a checkout, as built there");
+	return bases_check_table(m, path, err, errlen);
 }

@@ -18,15 +18,23 @@
 #define TABLE_MAX_ROWS 32
 #define TABLE_MAX_COLS 16
 #define TABLE_MAX_WORD 256
+/* What a table file may be: bytes, lines, bytes in one line. */
+#define TABLE_MAX_BYTES 65536
+#define TABLE_MAX_LINES 1024
+#define TABLE_MAX_LINE 4096
 
 struct fact_table {
 	char head[TABLE_MAX_COLS][TABLE_MAX_WORD];
 	char cell[TABLE_MAX_ROWS][TABLE_MAX_COLS][TABLE_MAX_WORD];
+	int line[TABLE_MAX_ROWS]; /* each row's line in the file */
 	int nrows, ncols;
 };
 
 /* Read the table at path into t: 0, or -1 with a message naming the file
- * (and line) and what was wrong. */
+ * (and line) and what was wrong. Read as a file from elsewhere: a regular
+ * file (no link, FIFO or device; opened O_NOFOLLOW|O_NONBLOCK), within
+ * TABLE_MAX_BYTES, TABLE_MAX_LINES and TABLE_MAX_LINE; a key (first
+ * column) on two rows is an error naming both lines. */
 int table_read(const char *path, struct fact_table *t, char *err,
 	       size_t errlen);
 /* The row whose first column is key, or -1. */
@@ -37,15 +45,18 @@ const char *table_get(const struct fact_table *t, int row, const char *col);
 void table_keys(const struct fact_table *t, char *buf, size_t len);
 
 /*
- * kernel/bases: in the directory the runner runs in (the checkout, as for
- * kernel/build.sh), else in the checkout its binary was built in
- * (<dir of the binary>/../kernel/bases). 0 with the path, or -1.
+ * kernel/bases of the runner's own checkout, <dir of the binary>/../
+ * kernel/bases, never the current directory's (a directory the runner is
+ * started in may hold anything). 0 with the path, or -1.
  */
 int bases_path(char *buf, size_t len);
 /*
- * Every value of m's base axis is a row of kernel/bases: 0, or -1 with a
- * message naming the value and the known bases.
+ * Every value of m's base axis is a row of kernel/bases (bases_path): 0,
+ * or -1 with a message naming the value and the known bases.
  */
 int bases_check(const struct matrix *m, char *err, size_t errlen);
+/* The same against the table at path. */
+int bases_check_table(const struct matrix *m, const char *path, char *err,
+		      size_t errlen);
 
 #endif /* CRNGBENCH_TABLE_H */

@@ -85,6 +85,27 @@ int parse_int(const char *s, int lo, int hi, int *out)
 	return 0;
 }
 
+int parse_int64(const char *s, int64_t *out)
+{
+	const char *d = s + (*s == '-');
+	size_t n = strspn(d, "0123456789");
+	char *end;
+	long long v;
+
+	if (!n || d[n] || n > 19) {
+		errno = n > 19 && !d[n] ? ERANGE : EINVAL;
+		return -1;
+	}
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end) {
+		errno = errno ? errno : EINVAL;
+		return -1;
+	}
+	*out = (int64_t)v;
+	return 0;
+}
+
 int path_fmt(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;

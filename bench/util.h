@@ -37,6 +37,15 @@ void text_printf(char *dst, size_t len, const char *fmt, ...)
 
 /* A whole decimal number from lo to hi into *out; -1 if s is not one. */
 int parse_int(const char *s, int lo, int hi, int *out);
+/*
+ * A results file's integer field, by plots/runlib.py read_table's rules:
+ * the whole field an optional '-' and 1 to 19 ASCII digits, within int64
+ * (no '+', no white space, no '11.9', nothing after the digits). 0, or -1
+ * with errno EINVAL (not such a field) or ERANGE (past int64).
+ */
+int parse_int64(const char *s, int64_t *out);
+#define INT64_FIELD_WORDS \
+	"an integer (an optional '-' and 1 to 19 digits, within 64 bits)"
 
 /* snprintf for paths: -1 with ENAMETOOLONG when it does not fit. */
 int path_fmt(char *buf, size_t len, const char *fmt, ...)

@@ -312,7 +312,9 @@ run_sharded() {
 		case $ks in complete*) dirs+=("$sd/shard-$k") ;; *) die "$name: shard $k/$n did not finish ($ks; $sd/shard-$k): make reproduce again resumes it" ;; esac
 	done
 	[ ! -e "$dir" ] || die "$name: $dir is in the way of the merge (an interrupted one?): move it aside; the shards are kept"
-	"$runner" --quiet --merge "$dir" "${dirs[@]}" || die "$name: merging its shards into $dir failed (above)"
+	# each shard must have run bench/$m.matrix with this run's seed
+	"$runner" --quiet --merge "$dir" "${dirs[@]}" --matrix "bench/$m.matrix" --seed "$seed" ||
+		die "$name: merging its shards into $dir failed (above)"
 }
 
 i=0

@@ -5,7 +5,8 @@
 # sizes, the runner's input checks, the runner against tests/fake-qemu (the
 # per-machine quirks too), its QEMU command lines against tests/golden/,
 # and the plot, report and mail scripts on the
-# fixture run, and those scripts on hostile and damaged results directories;
+# fixture run, and those scripts on hostile and damaged results directories
+# (the runner too: tests/hostile_runner.sh);
 # make reproduce in stand-in checkouts, and REPORT.md and post.txt
 # regenerated from the committed runs.
 # One PASS:/FAIL: line per check; ends with "N passed, N failed".
@@ -64,6 +65,7 @@ collect "golden QEMU command lines" tests/golden_cmdlines.sh
 collect "the shift axis (icount's CPU speed per cell)" tests/shift.sh
 collect "per-machine quirks against fake-qemu" tests/machine_quirks.sh
 collect "runner on results directories" tests/runner_results.sh
+collect "the runner against issue 35's hostile inputs" tests/hostile_runner.sh
 collect "plots and report tables" tests/plots.sh
 collect "the mail and the terminal summary" tests/post.sh
 collect "the chart tools' facts, each from one place" tests/plots_facts.sh

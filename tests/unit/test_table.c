@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static struct fact_table t;
@@ -82,9 +83,9 @@ static void base_axis_checked_against_kernel_bases(void)
 		      table_get(&t, r, "patches") &&
 		      *table_get(&t, r, "patches"));
 	matrix_init(&m);
-	CHECK(bases_check(&m, err, sizeof(err)) == 0);
+	CHECK(bases_check_table(&m, "kernel/bases", err, sizeof(err)) == 0);
 	CHECK(matrix_set(&m, "base=6.1,no-such-base", err, sizeof(err)) == 0);
-	CHECK(bases_check(&m, err, sizeof(err)) == -1);
+	CHECK(bases_check_table(&m, "kernel/bases", err, sizeof(err)) == -1);
 	table_keys(&t, keys, sizeof(keys));
 	snprintf(
 		want, sizeof(want),
@@ -93,10 +94,59 @@ static void base_axis_checked_against_kernel_bases(void)
 	CHECK(!strcmp(err, want));
 }
 
+/*
+ * A table is a file from elsewhere too (issue 35 item 14): no FIFO that
+ * would hang the runner, no device that grows its memory, no link, lines
+ * and rows bounded, and a key on two rows is named with both lines.
+ */
+static void refuses_hostile_tables(void)
+{
+	char err[512], dir[] = "/tmp/crngbench-table-XXXXXX", path[600];
+	char *big;
+
+	CHECK(table_read("/dev/zero", &t, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "cannot read /dev/zero: not a regular file") != NULL);
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	CHECK(mkfifo(path, 0600) == 0);
+	CHECK(table_read(path, &t, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "not a regular file") != NULL);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/link", dir);
+	CHECK(symlink("/etc/hostname", path) == 0);
+	CHECK(table_read(path, &t, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "symbolic link") != NULL);
+	unlink(path);
+	rmdir(dir);
+	CHECK(read_text("name a\n6.1 x\n6.12 y\n# again\n6.1 z\n", err,
+			sizeof(err)) == -1);
+	CHECK(strstr(err, "lines 2 and 5 both have the key '6.1'") != NULL);
+	big = malloc(TABLE_MAX_BYTES + 2);
+	CHECK(big != NULL);
+	if (!big)
+		return;
+	memset(big, 'x', TABLE_MAX_LINE + 20);
+	memcpy(big, "name a\nr1 ", 10);
+	big[TABLE_MAX_LINE + 20] = '\0';
+	CHECK(read_text(big, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "line 2: longer than 4095 bytes") != NULL);
+	memset(big, '\n', TABLE_MAX_BYTES - 1);
+	memcpy(big, "name a\n", 7);
+	big[TABLE_MAX_BYTES - 1] = '\0';
+	CHECK(read_text(big, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "more than 1024 lines") != NULL);
+	memset(big, '#', TABLE_MAX_BYTES + 1);
+	big[TABLE_MAX_BYTES + 1] = '\0';
+	CHECK(read_text(big, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "at most 65536 bytes") != NULL);
+	free(big);
+}
+
 int main(void)
 {
 	TEST(reads_by_column_name);
 	TEST(refuses_what_it_cannot_read);
 	TEST(base_axis_checked_against_kernel_bases);
+	TEST(refuses_hostile_tables);
 	return check_any_failed;
 }
