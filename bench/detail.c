@@ -36,8 +36,8 @@ static int field_bad(const char *col, const char *v, const char *what,
 		       strlen(v) > 40 ? "..." : "", what);
 }
 
-int detail_row_check(const char *header, char *const *field, int nf,
-		     char *why, size_t whylen)
+int detail_row_check(const char *header, char *const *field, int nf, char *why,
+		     size_t whylen)
 {
 	const char *kinds = "", *col = header;
 
@@ -63,7 +63,7 @@ int detail_row_check(const char *header, char *const *field, int nf,
 			return field_bad(name, v,
 					 k == 'I' ? INT64_FIELD_WORDS :
 						    INT64_FIELD_WORDS
-						    " or nothing",
+						 " or nothing",
 					 why, whylen);
 		if (k == 'd' && *v && !crb_digest_ok(v, strlen(v)))
 			return field_bad(
@@ -76,9 +76,10 @@ int detail_row_check(const char *header, char *const *field, int nf,
 					 "' or nothing",
 					 why, whylen);
 		if (k == 'T' && !*v)
-			return err_set(why, whylen,
-				       "column %s: empty (every row names its boot)",
-				       name);
+			return err_set(
+				why, whylen,
+				"column %s: empty (every row names its boot)",
+				name);
 	}
 	return 0;
 }

@@ -16,8 +16,8 @@
  * break): 0, or -1 with "column C: 'V' is not ..." (what is accepted) in
  * why. A table with another header is checked for control characters only.
  */
-int detail_row_check(const char *header, char *const *field, int nf,
-		     char *why, size_t whylen);
+int detail_row_check(const char *header, char *const *field, int nf, char *why,
+		     size_t whylen);
 
 /*
  * One line of such a table (len bytes, its line break included), split

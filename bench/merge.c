@@ -202,8 +202,8 @@ static int as_expected(const struct shard *s, int i, const char *want,
 	uint64_t seed;
 	int rc = 0;
 
-	if (want && !(rc = shard_file(s[i].dir, "run.matrix", &b, err,
-				      errlen)) &&
+	if (want &&
+	    !(rc = shard_file(s[i].dir, "run.matrix", &b, err, errlen)) &&
 	    strcmp(b.p, want)) {
 		const char *x = b.p, *y = want;
 		char lx[160], ly[160], key[64];

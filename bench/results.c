@@ -153,7 +153,7 @@ int results_is_done(const struct run *r, const char *id)
 static int prune_detail(struct run *r, const char *name)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 8], *line = NULL, *hdr = NULL,
-		why[256];
+						why[256];
 	size_t cap = 0, lineno = 0;
 	ssize_t len;
 	FILE *in, *out;
@@ -189,9 +189,12 @@ static int prune_detail(struct run *r, const char *name)
 		snprintf(id, sizeof(id), "%.*s", (int)strcspn(line, ","), line);
 		if (!results_is_done(r, id))
 			continue;
-		if (detail_line_check(hdr, line, (size_t)len, why, sizeof(why))) {
-			rc = ERR(r, "cannot resume: %s line %zu, %s; fix or move that line (%s was left as it was)",
-				 path, lineno, why, name);
+		if (detail_line_check(hdr, line, (size_t)len, why,
+				      sizeof(why))) {
+			rc = ERR(
+				r,
+				"cannot resume: %s line %zu, %s; fix or move that line (%s was left as it was)",
+				path, lineno, why, name);
 			break;
 		}
 		fwrite(line, 1, (size_t)len, out);

@@ -195,8 +195,8 @@ int row_parse_why(const char *line, const char *header, struct row *r,
 			if (bad || x < 0 || x > INT_MAX)
 				return err_set(
 					why, whylen,
-					"column %s: '%.40s%s' is not %s",
-					k, v, strlen(v) > 40 ? "..." : "",
+					"column %s: '%.40s%s' is not %s", k, v,
+					strlen(v) > 40 ? "..." : "",
 					bad ? INT64_FIELD_WORDS :
 					      "a count from 0 to 2147483647");
 			if (*k == 'r' && k[1] == 'u')

@@ -77,9 +77,9 @@
 	X(mix_n,                                                               \
 	  "guest: fast pool mixes into the input pool before the CRNG was "    \
 	  "ready (kernel log of patch 0007; empty: none logged)")              \
-	X(mix_bits, "guest: the bits those mixes credited")                   \
+	X(mix_bits, "guest: the bits those mixes credited")                    \
 	X(mix_time_n,                                                          \
-	  "guest: of those, the mixes a second since the last one made "      \
+	  "guest: of those, the mixes a second since the last one made "       \
 	  "(the others: 1024 interrupts)")                                     \
 	X(mix_first_ns, "guest: the first mix")                                \
 	X(mix_first_by_time,                                                   \

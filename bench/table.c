@@ -97,16 +97,16 @@ int table_read(const char *path, struct fact_table *t, char *err, size_t errlen)
 
 	t->nrows = t->ncols = 0;
 	/* A regular file, no link, never blocking, at most TABLE_MAX_BYTES. */
-	if (check_run_file(path) || slurp_at(AT_FDCWD, path, &b,
-					     TABLE_MAX_BYTES) ||
-	    b.oom) {
-		rc = err_set(err, errlen,
-			     "cannot read %s: %s (a table is a regular file of at most %d bytes)",
-			     path,
-			     b.oom ? strerror(ENOMEM) :
-			     errno == EFBIG ? "too long" :
-					      run_strerror(errno),
-			     TABLE_MAX_BYTES);
+	if (check_run_file(path) ||
+	    slurp_at(AT_FDCWD, path, &b, TABLE_MAX_BYTES) || b.oom) {
+		rc = err_set(
+			err, errlen,
+			"cannot read %s: %s (a table is a regular file of at most %d bytes)",
+			path,
+			b.oom	       ? strerror(ENOMEM) :
+			errno == EFBIG ? "too long" :
+					 run_strerror(errno),
+			TABLE_MAX_BYTES);
 		sb_free(&b);
 		return rc;
 	}

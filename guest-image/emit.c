@@ -327,7 +327,8 @@ void emit_kmsg(void)
 				njitter++;
 			}
 		} else if (!strncmp(msg, MIX_PREFIX, strlen(MIX_PREFIX))) {
-			if (nmix < MAX_MIX_LINES && !parse_mix(msg, &mix[nmix])) {
+			if (nmix < MAX_MIX_LINES &&
+			    !parse_mix(msg, &mix[nmix])) {
 				mix[nmix].us = usec;
 				nmix++;
 			}

@@ -28,7 +28,7 @@ import textwrap
 from report_tables import ANSWER_FLOOR_MS, ANSWER_NO_STOCK, answer_rows, ms, summary_rows
 from runlib import (CHARTS, CLOCK_WORDS, CONTROL, JITTER_TICKS, ROOT, charts_for, check_path, die, headline_accel,
                     jitter_rows, jitter_ticks_ms, kernel_base, open_new, open_run_file, pick, read_meta, read_table,
-                    refuse_link, release, run_main, variants)
+                    refuse_link, release, run_main, run_variants, variants)
 
 
 def wrap(text, indent=""):
@@ -133,7 +133,7 @@ def setup(meta, rows, run):
     accels = sorted({r["accel"] for r in rows if r["n"] not in ("", "0")})
     out = ["Setup", ""]
     out += wrap(f"kernel: Linux {release(meta)} from Debian's linux-source-{kernel_base(meta)} "
-                f"{meta.get('kernel_package', '?')}, variants {', '.join(variants())}", "  ")
+                f"{meta.get('kernel_package', '?')}, variants {', '.join(run_variants(rows))}", "  ")
     out += ["  patches (sha256, first 12 hex digits):"]
     # whole names (git format-patch's), on a line of their own if need be
     out += [f"  {sha} {name}" if len(f"  {sha} {name}") <= 80 else f"  {sha}\n    {name}"

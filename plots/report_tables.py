@@ -20,7 +20,7 @@ import re
 import sys
 
 from runlib import (CLOCK_WORDS, JITTER_TICKS, condition, die, fact_table, headline_accel, jitter_rows, jitter_ticks_ms,
-                    kernel_base, measured, pick, read_meta, read_table, run_main, value, variants, varying)
+                    kernel_base, measured, pick, read_meta, read_table, run_main, run_variants, value, variants, varying)
 from runlib import summary_rows as _summary_rows
 
 import bases
@@ -76,11 +76,11 @@ def table(rows, measure, title, where=lambda r: True, accel="tcg"):
     if not sel:
         return f"### {title}\n\nNot measured in this run.\n"
     out = [f"### {title}\n", "median ms [95% bootstrap CI of the median]; n boots (censored)\n",
-           row("condition", *variants()),
-           "|---|" + "---|" * len(variants())]
+           row("condition", *run_variants(rows)),
+           "|---|" + "---|" * len(run_variants(rows))]
     for c in conds:
         cells = []
-        for v in variants():
+        for v in run_variants(rows):
             r = pick(sel, _cond=c, variant=v)
             if r is None:
                 cells.append("")
@@ -112,10 +112,10 @@ def hz_table(run):
     hzs = sorted({int(r["hz"]) for r in rows})
     out = [f"### Chart 5: the jitter loop's cost against CONFIG_HZ (run {run_name(run)})\n",
            f"first blocking urandom read's duration, median ms [95% CI]; {JITTER_TICKS}/HZ s for comparison\n",
-           row("CONFIG_HZ", f"{JITTER_TICKS}/HZ", *variants()), "|---|---|" + "---|" * len(variants())]
+           row("CONFIG_HZ", f"{JITTER_TICKS}/HZ", *run_variants(rows)), "|---|---|" + "---|" * len(run_variants(rows))]
     for hz in hzs:
         cells = []
-        for v in variants():
+        for v in run_variants(rows):
             r = pick(rows, hz=str(hz), variant=v)
             cells.append(f"{fmt(r)}; n={r['n']}" if r else "")
         out.append(row(hz, f"{jitter_ticks_ms(hz):.0f}", *cells))

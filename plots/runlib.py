@@ -59,15 +59,39 @@ def _output(cmd):
 # runner's description are asked for on first use, once per process.
 
 @functools.cache
-def variants():
-    """The variants in order (kernel/variants): every chart's and table's."""
+def all_variants():
+    """Every variant kernel/variants defines, in its order."""
     return _output([os.path.join(ROOT, "scripts", "variants.sh"), "--lines"]).split()
 
 
-@functools.cache
+_scope = []
+
+
+def variants():
+    """The variants in order (kernel/variants): every chart's and table's;
+    after scope_variants(), those of the run being drawn."""
+    return list(_scope[0]) if _scope else all_variants()
+
+
+def run_variants(rows):
+    """The variants rows hold, in kernel/variants' order (one it does not
+    define last): a run's tables and charts show those, never a column or
+    slot for a variant it did not boot (stock-fix in a run of stock)."""
+    have = {r.get("variant") for r in rows} - {None, ""}
+    known = all_variants()
+    return [v for v in known if v in have] + sorted(have - set(known))
+
+
+def scope_variants(names):
+    """From here on, variants() is names (a tool that draws one run)."""
+    _scope[:] = [tuple(names)]
+
+
 def colours():
-    """One colour per variant, in variants() order."""
-    return [PALETTE[i % len(PALETTE)] for i in range(len(variants()))]
+    """One colour per variant of variants(), each variant's own whatever
+    the run (its place in kernel/variants)."""
+    known = all_variants()
+    return [PALETTE[(known.index(v) if v in known else len(known)) % len(PALETTE)] for v in variants()]
 
 
 @functools.cache

@@ -100,3 +100,33 @@ if [ $? -eq 0 ] && grep -q "shard 1/2 is complete: skipped" <<<"$out" && cmp -s 
 else
 	bad "shards skipped, merged again: reproduce-time.csv is now '$(tail -n +2 "$rt" | tr '\n' ' ')' ($(brief "$out"))"
 fi
+
+# Shards of another matrix (each edited to reps=1: two boots, not six) are
+# refused at the merge, naming the key, never merged and kept as the run.
+for k in 1 2; do
+	sed -i 's/^reps = .*/reps = 1/' "$sd/shard-$k/run.matrix"
+	python3 - "$sd/shard-$k" <<'PY'
+import csv, os, sys
+d = sys.argv[1]
+rows = list(csv.DictReader(open(os.path.join(d, "raw.csv"), newline="")))
+keep = [r for r in rows if r["rep"] == "0"]
+ids = {r["boot_id"] for r in keep}
+w = csv.DictWriter(open(os.path.join(d, "raw.csv"), "w", newline=""), fieldnames=list(rows[0]), lineterminator="\n")
+w.writeheader()
+w.writerows(keep)
+p = os.path.join(d, "reads.csv")
+if os.path.exists(p):
+    rr = list(csv.DictReader(open(p, newline="")))
+    if rr:
+        w = csv.DictWriter(open(p, "w", newline=""), fieldnames=list(rr[0]), lineterminator="\n")
+        w.writeheader()
+        w.writerows(r for r in rr if r["boot_id"] in ids)
+PY
+done
+rm -rf "$run" "$s/plots/runs/one"
+out=$(cd "$s" && make reproduce RUNS=one HOSTS=: SHARDS=2 QEMU=tests/fake-qemu 2>&1)
+if [ $? -ne 0 ] && grep -q "key 'reps' differs" <<<"$out" && [ ! -e "$run/raw.csv" ] && [ ! -e "$s/plots/runs/one" ]; then
+	ok "shards whose run.matrix is not the matrix's (reps edited) are refused at the merge, naming the key"
+else
+	bad "shards with reps edited: $(brief "$out")"
+fi

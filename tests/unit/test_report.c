@@ -345,15 +345,26 @@ static void mixes_reach_raw(void)
 	char *chan;
 
 	/* 32-bit before the fix: the first mix at ~301 s, by time, 13 bits */
-	snprintf(recs[n++], 96, "name=mix t_ns=301010000000 cpu=0 count=870 bits=13 by_time=1");
+	snprintf(
+		recs[n++], 96,
+		"name=mix t_ns=301010000000 cpu=0 count=870 bits=13 by_time=1");
 	for (int i = 1; i <= 60; i++)
-		snprintf(recs[n++], 96, "name=mix t_ns=%d000000000 cpu=0 count=3 bits=1 by_time=1", 301 + i);
+		snprintf(
+			recs[n++], 96,
+			"name=mix t_ns=%d000000000 cpu=0 count=3 bits=1 by_time=1",
+			301 + i);
 	/* then 1024 interrupts: 16 bits at once */
-	snprintf(recs[n++], 96, "name=mix t_ns=400000000000 cpu=0 count=1024 bits=16 by_time=0");
+	snprintf(
+		recs[n++], 96,
+		"name=mix t_ns=400000000000 cpu=0 count=1024 bits=16 by_time=0");
 	/* not mixes */
-	snprintf(recs[n++], 96, "name=mix t_ns=401000000000 cpu=0 count=1 bits=-1 by_time=1");
-	snprintf(recs[n++], 96, "name=mix t_ns=402000000000 cpu=0 count=1 bits=100000 by_time=1");
-	snprintf(recs[n++], 96, "name=mix t_ns=403000000000 cpu=0 count=1 bits=1 by_time=2");
+	snprintf(recs[n++], 96,
+		 "name=mix t_ns=401000000000 cpu=0 count=1 bits=-1 by_time=1");
+	snprintf(
+		recs[n++], 96,
+		"name=mix t_ns=402000000000 cpu=0 count=1 bits=100000 by_time=1");
+	snprintf(recs[n++], 96,
+		 "name=mix t_ns=403000000000 cpu=0 count=1 bits=1 by_time=2");
 	for (int i = 0; i < n; i++)
 		p[i] = recs[i];
 	chan = typed_segment(CRB_event, CRB_event, p, n, &len);
