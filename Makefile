@@ -99,7 +99,7 @@ help:
 	@echo "  make plan        MATRIX's boots and estimated host time per arch and accelerator"
 	@echo "                   (from the runs in plots/runs/ and the fixtures; plots/estimate.py)"
 	@echo "  make plots       render charts for RUN=<results dir> (default results/latest)"
-	@echo "  make report      REPORT.md tables and plots/figures from RUN (and HZRUN, GUESTRUN, SOURCESRUN, LONGWAITRUN, ARCHESRUN, ENTROPYRUN, BASESRUN, SYSTEMDRUN);"
+	@echo "  make report      REPORT.md tables and plots/figures from RUN (and HZRUN, GUESTRUN, SOURCESRUN, LONGWAITRUN, ARCHESRUN, ENTROPYRUN, BASESRUN, SYSTEMDRUN, FIXRUN);"
 	@echo "                   FROM=committed: from the committed runs (plots/runs/, bench/report-runs), and post.txt"
 	@echo "  make reproduce   every run of bench/report-runs into $(RESULTS)/reproduce/ (a complete one skipped, a"
 	@echo "                   partial one resumed), kept in plots/runs/, then REPORT.md, charts, post.txt (~1 h 30 min from cold here);"
@@ -247,7 +247,7 @@ WITH_RUNNER = CRNGBENCH_RUNNER=$(abspath $(RUNNER))
 # ($(value), so a $(shell ...) in it is not run), single-quoted. A newline
 # would end the recipe line there: refused. They are not exported (make
 # would expand a command-line value to put it into the environment).
-RUN_VARS := RUN HZRUN GUESTRUN SOURCESRUN LONGWAITRUN ARCHESRUN ENTROPYRUN BASESRUN SYSTEMDRUN
+RUN_VARS := RUN HZRUN GUESTRUN SOURCESRUN LONGWAITRUN ARCHESRUN ENTROPYRUN BASESRUN SYSTEMDRUN FIXRUN
 define newline
 
 
@@ -280,6 +280,8 @@ ENTROPYRUN ?=
 BASESRUN ?=
 # systemd measured for itself (PID 1's reads or a child's) from SYSTEMDRUN (MATRIX=systemd).
 SYSTEMDRUN ?=
+# 32-bit kernels without and with patch 0008 from FIXRUN (MATRIX=fix).
+FIXRUN ?=
 # plots/report.sh checks every chart it copies (a file of the run, by its
 # known name, never a link or a FIFO) before REPORT.md is rewritten.
 # FROM=committed: every block, chart and post.txt from the committed runs
@@ -296,7 +298,8 @@ else
 report: runner
 	$(WITH_RUNNER) plots/report.sh $(call q,RUN) $(call qopt,hz,HZRUN) $(call qopt,guest,GUESTRUN) \
 		$(call qopt,sources,SOURCESRUN) $(call qopt,longwait,LONGWAITRUN) $(call qopt,arches,ARCHESRUN) \
-		$(call qopt,entropy,ENTROPYRUN) $(call qopt,bases,BASESRUN) $(call qopt,systemd,SYSTEMDRUN)
+		$(call qopt,entropy,ENTROPYRUN) $(call qopt,bases,BASESRUN) $(call qopt,systemd,SYSTEMDRUN) \
+		$(call qopt,fix,FIXRUN)
 endif
 
 # A plain-text mail of RUN (and HZRUN's CONFIG_HZ table, ARCHESRUN's chart

@@ -2,7 +2,7 @@
 # make report: REPORT.md's tables and the committed charts (plots/figures/)
 # from a run, and from the runs of other matrices beside it:
 #   plots/report.sh RUN [--hz DIR] [--guest DIR] [--sources DIR] [--longwait DIR] [--arches DIR]
-#                       [--entropy DIR] [--bases DIR] [--systemd DIR] [--answer RUNS] [--runs RUNS]
+#                       [--entropy DIR] [--bases DIR] [--systemd DIR] [--fix DIR] [--answer RUNS] [--runs RUNS]
 #                       [--quoted RUNS]   (RUNS: plots/runs; --quoted: the figures of plots/quoted)
 # Chart 5 comes from the --hz run when given, chart 7 from the --arches run,
 # chart 8 from the --entropy run, chart 9 from the --bases run (each only from a run that draws it), every
@@ -18,7 +18,7 @@
 # charts taken, before REPORT.md is rewritten.
 set -euo pipefail
 die() { echo "plots/report.sh: error: $*" >&2; exit 2; }
-usage="usage: plots/report.sh RUN [--hz DIR] [--guest DIR] [--sources DIR] [--longwait DIR] [--arches DIR] [--entropy DIR] [--bases DIR] [--systemd DIR] [--answer RUNS_DIR] [--runs RUNS_DIR] [--quoted RUNS_DIR]"
+usage="usage: plots/report.sh RUN [--hz DIR] [--guest DIR] [--sources DIR] [--longwait DIR] [--arches DIR] [--entropy DIR] [--bases DIR] [--systemd DIR] [--fix DIR] [--answer RUNS_DIR] [--runs RUNS_DIR] [--quoted RUNS_DIR]"
 [ $# -ge 1 ] || die "$usage"
 root=$(cd "$(dirname "$0")/.." && pwd)
 run=$1
@@ -26,7 +26,7 @@ shift
 declare -A opt=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	--hz | --guest | --sources | --longwait | --arches | --entropy | --bases | --systemd | --answer | --runs | --quoted)
+	--hz | --guest | --sources | --longwait | --arches | --entropy | --bases | --systemd | --fix | --answer | --runs | --quoted)
 		if [ $# -lt 2 ] || [ -z "$2" ]; then die "$1 needs a results directory"; fi
 		[ -z "${opt[${1#--}]+set}" ] || die "$1 given twice"
 		opt[${1#--}]=$2
@@ -126,7 +126,7 @@ done
 [ "$run" = - ] || [ $from_run -gt 0 ] || die "$run/plots holds none of the charts ${known[*]}: draw them first (make plots RUN=...)"
 
 args=()
-for o in hz guest sources longwait arches entropy bases systemd answer runs quoted; do
+for o in hz guest sources longwait arches entropy bases systemd fix answer runs quoted; do
 	[ -z "${opt[$o]:-}" ] || args+=("--$o=${opt[$o]}")
 done
 python3 "$root/plots/report_tables.py" "${args[@]}" -- "$run" "$root/REPORT.md"

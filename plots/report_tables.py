@@ -2,7 +2,7 @@
 """Generate REPORT.md's tables from a run's summary.csv (make report).
 
     plots/report_tables.py RUN_DIR REPORT.md|- [--hz HZ_RUN_DIR] [--guest GUEST_RUN_DIR]
-                           [--sources SOURCES_RUN_DIR] [--longwait LONGWAIT_RUN_DIR]
+                           [--sources SOURCES_RUN_DIR] [--longwait LONGWAIT_RUN_DIR] [--fix FIX_RUN_DIR]
                            [--arches ARCHES_RUN_DIR] [--entropy ENTROPY_RUN_DIR]
                            [--bases BASES_RUN_DIR] [--answer RUNS] [--runs RUNS] [--quoted RUNS]
 
@@ -25,6 +25,7 @@ from runlib import summary_rows as _summary_rows
 
 import bases
 import entropy
+import fix
 import quoted
 
 
@@ -781,6 +782,19 @@ def runs_table(runs_dir):
     return "\n".join(out) + "\n"
 
 
+def fix_tables(run):
+    """A fix for 32-bit kernels (the fix matrix): CRNG ready and the first
+    fast pool mix, without and with patch 0008 (plots/fix.py)."""
+    t = fix.fix_table(run, read_table(run, "raw.csv"))
+    return "\n".join([
+        f"### Without and with patch 0008: CRNG ready and the first fast pool mix (run {run_name(run)})\n",
+        "Seconds from kernel start under icount, each cell's boots as raw.csv has them (\"k identical\": every "
+        "boot the same nanosecond); counter \"none (knob)\": `random.no_cycle_counter`, the jitter trial skipped, "
+        "so interrupts alone credit; first mix: patch 0007's log of the first mix of a fast pool before the CRNG "
+        "was ready, made by 1024 interrupts (count) or by a second since the last mix (time).\n",
+        row(*t[0]), "|" + "---|" * len(t[0])] + [row(*(md(c) for c in r)) for r in t[1:]]) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description="Regenerate REPORT.md's tables from runs.")
     ap.add_argument("run", help="the main run (results/<run>), or - to keep REPORT.md's main tables as they are")
@@ -793,13 +807,14 @@ def main():
     ap.add_argument("--entropy", help="an entropy-matrix run: what \"ready\" holds")
     ap.add_argument("--bases", help="a bases-matrix run: the kernel bases side by side")
     ap.add_argument("--systemd", help="a systemd-matrix run: systemd with PID 1's reads or a child's")
+    ap.add_argument("--fix", help="a fix-matrix run: 32-bit kernels without and with patch 0008")
     ap.add_argument("--answer", help="the committed runs' directory (plots/runs): the first screen's answer")
     ap.add_argument("--runs", help="the committed runs' directory (plots/runs): the table of the runs themselves")
     ap.add_argument("--quoted", help="the committed runs' directory (plots/runs): the figures the prose quotes "
                     "(plots/quoted)")
     args = ap.parse_args()
     for d in (args.run if args.run != "-" else None, args.hz, args.guest, args.sources, args.longwait,
-              args.arches, args.entropy, args.bases, args.systemd):
+              args.arches, args.entropy, args.bases, args.systemd, args.fix):
         if d and not os.path.exists(os.path.join(d, "summary.csv")):
             die(f"{d}/summary.csv not found (a results/<run> directory?)")
     # Each run's tables live in a block of their own, so a report can be
@@ -809,6 +824,7 @@ def main():
                           ("guest", args.guest, guest_table), ("longwait", args.longwait, longwait_tables),
                           ("arches", args.arches, arches_tables), ("entropy", args.entropy, entropy_tables),
                           ("bases", args.bases, bases_tables), ("systemd", args.systemd, systemd_tables),
+                          ("fix", args.fix, fix_tables),
                           ("answer", args.answer, answer_table), ("runs", args.runs, runs_table),
                           ("quoted", args.quoted, quoted.table)):
         if run:

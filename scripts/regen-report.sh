@@ -33,8 +33,8 @@ main=- post='' posthz='' args=() runs=()
 for name in $(table_keys "$index"); do
 	rep=$(table_get "$index" "$name" report) || exit 2
 	role=$(table_get "$index" "$name" post) || exit 2
-	case $rep in '' | main | hz | guest | sources | longwait | arches | entropy | bases | systemd) ;;
-	*) die "$index: $name's report '$rep' is none of main, hz, guest, sources, longwait, arches, entropy, bases, systemd, '-'" ;;
+	case $rep in '' | main | hz | guest | sources | longwait | arches | entropy | bases | systemd | fix) ;;
+	*) die "$index: $name's report '$rep' is none of main, hz, guest, sources, longwait, arches, entropy, bases, systemd, fix, '-'" ;;
 	esac
 	case $role in '' | run | hz) ;; *) die "$index: $name's post '$role' is none of run, hz, '-'" ;; esac
 	d=plots/runs/$name
