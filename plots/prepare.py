@@ -24,8 +24,7 @@ import sys
 
 from runlib import (CLOCK_WORDS, CONTROL, JITTER_TICKS, accel_title, charts_for, check_path, colours, condition, die,
                     headline_accel, is_arches, jitter_rows, kernel_base, measured, open_new, pick, read_meta,
-                    read_table, refuse_link, releases, run_kind, run_main, run_variants, scope_variants, summary_rows, value,
-                    variants, varying)
+                    read_table, refuse_link, releases, run_kind, run_main, summary_rows, value, variants, varying)
 
 import bases
 import entropy
@@ -515,11 +514,6 @@ def main():
     run, out = (check_path(a) for a in sys.argv[1:])
     os.makedirs(refuse_link(out), exist_ok=True)
     raw = read_table(run, "raw.csv")
-    # this run's variants only, in every slot, colour and legend; the list
-    # goes to DATA_DIR/variants for textcharts.py
-    scope_variants(run_variants(raw))
-    with open_new(os.path.join(out, "variants")) as f:
-        f.write("".join(f"{v}\n" for v in variants()))
     reads, traces = (read_table(run, n, missing_ok=True) for n in ("reads.csv", "traces.csv"))
     summary = summary_rows(run)
     meta = read_meta(run)

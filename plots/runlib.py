@@ -64,13 +64,10 @@ def all_variants():
     return _output([os.path.join(ROOT, "scripts", "variants.sh"), "--lines"]).split()
 
 
-_scope = []
-
-
 def variants():
-    """The variants in order (kernel/variants): every chart's and table's;
-    after scope_variants(), those of the run being drawn."""
-    return list(_scope[0]) if _scope else all_variants()
+    """The variants in order (kernel/variants): every chart's slots and
+    colours (a table's columns are run_variants())."""
+    return all_variants()
 
 
 def run_variants(rows):
@@ -82,16 +79,10 @@ def run_variants(rows):
     return [v for v in known if v in have] + sorted(have - set(known))
 
 
-def scope_variants(names):
-    """From here on, variants() is names (a tool that draws one run)."""
-    _scope[:] = [tuple(names)]
-
-
+@functools.cache
 def colours():
-    """One colour per variant of variants(), each variant's own whatever
-    the run (its place in kernel/variants)."""
-    known = all_variants()
-    return [PALETTE[(known.index(v) if v in known else len(known)) % len(PALETTE)] for v in variants()]
+    """One colour per variant, in variants() order."""
+    return [PALETTE[i % len(PALETTE)] for i in range(len(variants()))]
 
 
 @functools.cache

@@ -14,7 +14,7 @@ import os
 import shlex
 import sys
 
-from runlib import CHARTS, JITTER_TICKS, accel_title, die, jitter_ticks_ms, open_new, refuse_link, run_main, scope_variants, variants
+from runlib import CHARTS, JITTER_TICKS, accel_title, die, jitter_ticks_ms, open_new, refuse_link, run_main, variants
 
 WIDTH = 80
 LABEL = 22  # row label column
@@ -281,10 +281,6 @@ def main():
     if len(sys.argv) != 3:
         die("usage: plots/textcharts.py DATA_DIR OUT_DIR")
     data, out = sys.argv[1], refuse_link(sys.argv[2])
-    # the run's variants, as prepare.py laid out the charts' slots
-    if os.path.isfile(os.path.join(data, "variants")):
-        with open(os.path.join(data, "variants")) as f:
-            scope_variants(f.read().split())
     charts = {  # a text version of every chart of runlib.CHARTS
         "1-nethack": lambda: first_read(data, "nethack.dat", "When the first /dev/urandom read returns: "
                                         + var(data, "clock"))

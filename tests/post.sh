@@ -79,7 +79,8 @@ for c in charts:
     txt = open(f"{run}/plots/{c}.txt").read()
     assert max(len(l) for l in txt.splitlines()) <= 80, c
     if c in drawn:
-        dat = open(data + drawn[c]).read()
+        # the data rows (a header comment names every column, drawn or not)
+        dat = "".join(l for l in open(data + drawn[c]) if not l.startswith("#"))
         for v in VARIANTS:
             shown = f"'{v}'" in open(f"{run}/plots/data/series.gp").read() or f" {v}" in dat or f'"{v}' in dat
             if shown:
