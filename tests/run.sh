@@ -69,9 +69,9 @@ for b in $(scripts/table.sh --keys kernel/bases); do
 	# against block by tests/fix_boots.sh)
 	for a in armv5 m68k; do
 		alog=$out/kernel-build-$b-$a.log
-		av=stock,block
-		[ $a != armv5 ] || av=stock,block,block-fix
-		if make kernels MATRIX=fix KERNEL_ARCH=$a KERNEL_BASE="$b" VARIANTS=$av >"$alog" 2>&1; then
+		av=stock,block am=arches
+		[ $a != armv5 ] || av=stock,block,block-fix am=fix
+		if make kernels MATRIX=$am KERNEL_ARCH=$a KERNEL_BASE="$b" VARIANTS=$av >"$alog" 2>&1; then
 			collect "kernel accounting ($b, $a)" tests/kernel_accounting.sh account "$alog" "$b" $a 100 $av
 			collect "kernel release strings ($b, $a)" tests/kernel_release.sh "$(KERNEL_BASE=$b kernel/build.sh --kernels-dir)" $av $a 100
 			[ $a != m68k ] || collect "m68k boot-loader seed ($b)" tests/kernel_seed.sh "$(KERNEL_BASE=$b kernel/build.sh --kernels-dir)"
