@@ -155,8 +155,11 @@ CAVEATS = [
     "kernel runs several times slower than on hardware. Compare variants "
     "within a condition, not against a real machine's seconds.",
     "\"no counter\" is simulated on x86 by a test-only boot parameter "
-    "(random.no_cycle_counter=1) that makes the jitter loop give up; a machine "
-    "whose random_get_entropy() returns 0 may do worse.",
+    "(random.no_cycle_counter=1) that makes the jitter loop give up at once, "
+    "as it did on 5.17's counter-less machines, whose random_get_entropy() "
+    "returned 0; on 6.1, m68k and ARM without a counter read the clocksource "
+    "instead (random_get_entropy_fallback()), and the trial passes or gives "
+    "up by that clock's rate against the CPU's and HZ.",
     "An idle guest gets few interrupts: a wait that depends on interrupt "
     "entropy is longer here than on a busy machine, and is cut at the run's "
     "bound (shown with '>').",
