@@ -49,13 +49,16 @@ def first_mix(boots):
     """The first mix of a cell's boots: 'T s, by count|time' (the first
     boot's; the others' said only where they differ), '-' where no mix
     was logged before the CRNG was ready."""
-    got = sorted({(b.get("mix_first_ns") or "", b.get("mix_first_by_time") or "") for b in boots})
     words = []
-    for t, by in got:
+    for b in boots:
+        t, by = b.get("mix_first_ns") or "", b.get("mix_first_by_time") or ""
         if not t:
-            words.append("none logged")
+            w = "none logged"
         else:
-            words.append(f"{int(t) / 1e9:.1f} s, by {'time' if by == '1' else 'count'}")
+            s = int(t) / 1e9
+            w = (f"{s:.1f} s" if s >= 1 else f"{s * 1e3:.0f} ms") + f", by {'time' if by == '1' else 'count'}"
+        if w not in words:
+            words.append(w)
     return "; ".join(words) if words else "-"
 
 
