@@ -789,8 +789,8 @@ def fix_tables(run):
     t = fix.fix_table(run, read_table(run, "raw.csv"))
     return "\n".join([
         f"### Without and with patch 0008: CRNG ready and the first fast pool mix (run {run_name(run)})\n",
-        "Seconds from kernel start under icount, each cell's boots as raw.csv has them (\"k identical\": every "
-        "boot the same nanosecond); counter \"none (knob)\": `random.no_cycle_counter`, the jitter trial skipped, "
+        "Seconds from kernel start under icount, each cell's boots as raw.csv has them: the median, with the range "
+        "(\"k identical\": every boot the same nanosecond; '>': not ready at the run's bound); counter \"none (knob)\": `random.no_cycle_counter`, the jitter trial skipped, "
         "so interrupts alone credit; first mix: patch 0007's log of the first mix of a fast pool before the CRNG "
         "was ready, made by 1024 interrupts (count) or by a second since the last mix (time).\n",
         row(*t[0]), "|" + "---|" * len(t[0])] + [row(*(md(c) for c in r)) for r in t[1:]]) + "\n"
