@@ -108,6 +108,9 @@ fi
 step "the revert's architectures: cross kernels and probe-only boots (icount)"
 collect "arches" tests/arches.sh
 
+step "the mail: the series for the list, on the base's tree (git am, checkpatch, get_maintainer.pl)"
+collect "series" tests/series.sh
+
 step "the kernels the boots ran: each accounted for by a build step above"
 collect "kernel accounting (boots)" tests/kernel_accounting.sh used "$out"
 
