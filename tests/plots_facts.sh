@@ -11,7 +11,7 @@ export CRNGBENCH_RUNNER=$runner
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Every status a boot can end with (README, Results), each given to every
+# Every status a boot can end with (docs/results.md), each given to every
 # row of one cell of the fixture: the runner's summary counts the cell's
 # boots as data (n), failed or skipped. The statuses it counts as data are
 # runlib.MEASURED, and runlib.measured() keeps those rows.

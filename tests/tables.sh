@@ -132,7 +132,7 @@ done
 
 # bench/report-runs: each row's matrix exists, how, report and post are
 # values make reproduce knows, each report block is in REPORT.md, one row
-# feeds the main block, and the budgets add up to at most 5 MiB (README).
+# feeds the main block, and the budgets add up to at most 5 MiB (docs/reproduce.md).
 bad='' kib=0 mains=0
 for r in $(table_keys bench/report-runs); do
 	m=$(table_get bench/report-runs "$r" matrix) how=$(table_get bench/report-runs "$r" how)
