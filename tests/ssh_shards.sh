@@ -11,7 +11,8 @@
 # PARALLEL_SSH ('ssh -F <config>'), as README says; nothing of ~/.ssh is
 # read or written. Checked:
 #   - the two shards run one on each host, the remote one comes back over
-#     ssh (rsync), the merged run holds every boot of the plan once;
+#     ssh (rsync) and is removed on B, the merged run holds every boot of
+#     the plan once;
 #   - a host at another commit is refused before anything runs, naming it;
 #   - a host that drops mid-run (every process of B killed) leaves the run
 #     unmerged with "make reproduce again resumes it", and it does;
@@ -47,6 +48,7 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
 ip netns add "$na" 2>"$tmp/err" && ip netns add "$nb" 2>>"$tmp/err" ||
 	skip "cannot make a network namespace here (ip netns add: $(head -c 200 "$tmp/err"))"
 # the veth's two ends made inside the namespaces: the root one is untouched
@@ -61,7 +63,7 @@ fi
 # shellcheck source=tests/reproduce_standin.sh
 . tests/reproduce_standin.sh
 s=$tmp/s remote=$tmp/remote
-FAKE_DELAY=1 standin "$s" || { bad "cannot make the stand-in checkout"; exit 0; }
+FAKE_DELAY=2 standin "$s" || { bad "cannot make the stand-in checkout"; exit 0; }
 git clone -q "$s" "$remote" && cp -a "$s/build" "$remote/" && touch "$remote"/build/* ||
 	{ bad "cannot clone the stand-in checkout"; exit 0; }
 
