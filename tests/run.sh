@@ -105,6 +105,9 @@ else
 	fail "boots: not run, the kernels or the image did not build"
 fi
 
+step "make reproduce over real ssh: a second host in a network namespace (fake-qemu boots)"
+collect "ssh shards" tests/ssh_shards.sh
+
 step "the revert's architectures: cross kernels and probe-only boots (icount)"
 collect "arches" tests/arches.sh
 
