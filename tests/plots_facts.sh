@@ -18,7 +18,8 @@ trap 'rm -rf "$tmp"' EXIT
 cp -r tests/fixtures/run "$tmp/st"
 python3 - "$tmp/st" "$runner" <<'PY' && echo "PASS: measured: runlib.MEASURED is the runner's rule (its summary counts exactly those statuses as data)" || echo "FAIL: measured: runlib.MEASURED and the runner's summary disagree on which statuses are data"
 import csv, subprocess, sys
-from plots import runlib
+sys.path.insert(0, "plots")
+import runlib
 run, runner = sys.argv[1:]
 STATUSES = ["ok", "censored", "timeout", "panic", "corrupt", "qemu-failed", "guest-failed", "skipped"]
 with open(run + "/raw.csv", newline="") as f:
@@ -52,8 +53,9 @@ PY
 # The chart list: runlib.CHARTS names every plots/N-*.gp once, and the
 # mail puts each in a place of its own.
 python3 - <<'PY' && echo "PASS: charts: runlib.CHARTS lists every chart of plots/ once, each with its own place in the mail" || echo "FAIL: charts: runlib.CHARTS and plots/*.gp disagree"
-import glob, os
-from plots.runlib import CHARTS
+import glob, os, sys
+sys.path.insert(0, "plots")
+from runlib import CHARTS
 files = sorted(os.path.basename(p)[:-3] for p in glob.glob("plots/[0-9]-*.gp"))
 assert sorted(CHARTS) == files, (sorted(CHARTS), files)
 assert sorted(place for _, place in CHARTS.values()) == list(range(1, len(CHARTS) + 1)), CHARTS
@@ -62,8 +64,9 @@ PY
 # 256/HZ: chart 5's gnuplot script draws runlib's number (handed to it in
 # vars.gp), not a number of its own.
 python3 - <<'PY' && echo "PASS: 256/HZ: chart 5's script takes jitter_ticks from prepare.py, with no number of its own" || echo "FAIL: 256/HZ: plots/5-jitter-vs-hz.gp spells the jitter loop's ticks itself"
-import re
-from plots.runlib import JITTER_TICKS, jitter_ticks_ms
+import re, sys
+sys.path.insert(0, "plots")
+from runlib import JITTER_TICKS, jitter_ticks_ms
 gp = open("plots/5-jitter-vs-hz.gp").read()
 code = "\n".join(l for l in gp.splitlines() if not l.lstrip().startswith("#"))
 assert "jitter_ticks" in code and not re.search(str(JITTER_TICKS), code), code
