@@ -13,7 +13,8 @@ import os
 import re
 import stat
 
-from tool import _axes, _defaults, describe, die
+from formats import axis_defaults, axis_names, raw_int_columns
+from tool import die
 
 
 # A results file holds printable text: the runner writes a newline in a
@@ -31,22 +32,22 @@ DECIMAL = re.compile(r"-?([0-9]+(\.[0-9]+)?|nan|inf)\Z")
 # digest=): 16 lowercase hex digits; and a read's status (only "unavailable").
 DIGEST = re.compile(r"[0-9a-f]{16}\Z")
 READ_STATUS = re.compile(r"unavailable\Z")
-# raw.csv's text columns; every other column the runner describes is a
-# number (urandom_digest a digest). A column a run is older than (no digest,
-# no status) is not checked: it reads as missing, not as an error.
-RAW_TEXT = {"boot_id", "status", "reason", "release", "crng_ready_src", "clocksource", "urandom_digest"}
 
 
 # Per file: the columns every tool reads, and what a value may be: "int"
 # (an integer or empty), "int!" (an integer), "dec" (a decimal or empty),
 # "digest" (a digest or empty), "read_status" ("unavailable" or empty).
-# raw.csv's number columns are the runner's (describe()), hence a function.
+# raw.csv's number columns are the runner's (bench/row.h, read by
+# formats.py), hence a function: its other columns are text (boot_id,
+# status, reason, release, crng_ready_src, clocksource), the axes and
+# urandom_digest (a digest). A column a run is older than (no digest, no
+# status) is not checked: it reads as missing, not as an error.
 @functools.cache
 def _tables():
     return {
         "raw.csv": {
             "need": ("boot_id", "rep", "status", "crng_ready_censored", "first_urandom_censored"),
-            "kind": dict({c: "int" for c in describe()["raw_columns"] if c not in RAW_TEXT and c not in _axes()},
+            "kind": dict({c: "int" for c in raw_int_columns()},
                          run_index="int!", cell="int!", rep="int!", hz="int", urandom_digest="digest"),
         },
         "summary.csv": {
@@ -215,9 +216,9 @@ def read_table(run, name, missing_ok=False):
         if "boot_id" in spec["need"] and not r["boot_id"]:
             die(f"{path} line {lineno}: an empty boot_id (the runner refuses such a row)")
         if name in ("raw.csv", "summary.csv"):
-            for a in _axes():
+            for a in axis_names():
                 if not r.get(a):
-                    r[a] = _defaults()[a]
+                    r[a] = axis_defaults()[a]
         rows.append(r)
     return rows
 

@@ -12,7 +12,8 @@ import functools
 import os
 
 # tool.py's and runfiles.py's names, given to the tools from here
-from tool import RUNNER, ROOT, _axes, _defaults, _output, describe, die, fact_rows, fact_table, run_main  # noqa: F401
+from formats import axis_defaults, axis_names
+from tool import RUNNER, ROOT, _output, describe, die, fact_rows, fact_table, run_main  # noqa: F401
 from runfiles import (CONTROL, INTEGER, LINK, check_path, open_new, open_run_file, read_meta,  # noqa: F401
                       read_table, refuse_link, run_setting, summary_rows)
 
@@ -73,12 +74,12 @@ SHOWN_APART = ("variant", "accel")  # a chart's series and panels, not its label
 
 def varying(rows):
     """The axes whose value differs between rows (cells) of a run."""
-    return [a for a in _axes() if a not in SHOWN_APART and len({value(r, a) for r in rows}) > 1]
+    return [a for a in axis_names() if a not in SHOWN_APART and len({value(r, a) for r in rows}) > 1]
 
 
 def value(r, axis):
     """A row's value of axis; an axis newer than the run reads as its default."""
-    return r.get(axis) or _defaults()[axis]
+    return r.get(axis) or axis_defaults()[axis]
 
 
 def condition(r, axes):
@@ -220,7 +221,7 @@ def jitter_rows(rows):
     chart 5 from its plain cells instead of merging them."""
     return [r for r in rows if r["measure"] == "first_urandom_latency" and r["accel"] == "tcg"
             and r["cpu"] == "qemu64" and r["nocounter"] == "off"
-            and all(value(r, a) == _defaults()[a] for a in JITTER_PLAIN_AXES)]
+            and all(value(r, a) == axis_defaults()[a] for a in JITTER_PLAIN_AXES)]
 
 
 # The axes whose default is the plain condition chart 5 measures.

@@ -1,6 +1,8 @@
 """What every tool of plots/ stands on: the checkout's root, the runner
 (CRNGBENCH_RUNNER, else build/crngbench-run) and its own description of
-its axes and columns (crngbench-run --describe, asked on first use, once),
+its axes and columns (crngbench-run --describe, asked on first use, once: what only the
+runner knows, such as its plan and default jobs; a run's files are read
+without it),
 the one way a tool stops (die), a helper program's output, and the fact
 tables (kernel/arches, kernel/bases, bench/report-runs, ...) as
 scripts/table.sh reads them. It imports nothing of plots/."""
@@ -60,16 +62,6 @@ def describe():
         die(f"{RUNNER} --describe did not print the runner's description (an older or foreign build? "
             "make runner)")
     return d
-
-
-@functools.cache
-def _axes():
-    return [a["name"] for a in describe()["axes"]]
-
-
-@functools.cache
-def _defaults():
-    return {a["name"]: a["default"] for a in describe()["axes"]}
 
 
 def fact_rows(name):
