@@ -59,7 +59,8 @@ ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS)
 
 RECORD_SRC := guest-image/record.c
 # The probe: main() and PID 1 (probe.c), what its roles share (guest.c,
-# reads.c, emit.c), the game stand-in and the two reporters.
+# reads.c, emit.c; the header of every role, guest.h), the game stand-in and
+# the two reporters.
 PROBE_SRC := $(addprefix guest-image/,probe.c guest.c reads.c emit.c game.c report_x86.c report_probe_only.c \
 	analyze.c blake2s.c vdso.c) $(RECORD_SRC)
 RUNNER_SRC := bench/run.c bench/accel.c bench/arch.c bench/classify.c bench/matrix.c bench/matrixfile.c bench/qemu.c bench/report.c \

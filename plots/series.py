@@ -7,7 +7,7 @@
 OUT_DIR/0000-cover-letter.patch is [PATCH 0/N]: plots/cover-letter.txt
 with every figure recomputed from the committed runs in RUNS_DIR
 (plots/quoted, plots/cover-quoted) and the answer table written from
-report_tables.ANSWER's cells. OUT_DIR/000k-*.patch is [PATCH k/N]: the
+tables_runs.ANSWER's cells. OUT_DIR/000k-*.patch is [PATCH k/N]: the
 patches of kernel/series, byte for byte as in the base's series but for
 the Subject's numbering and the added headers. To and Cc come from the
 base tree's own scripts/get_maintainer.pl run on those patches (the tree
@@ -31,7 +31,7 @@ import textwrap
 
 import quoted
 from entropy import cpu_mhz
-from report_tables import ANSWER, answer_cell
+from tables_runs import ANSWER, answer_cell
 from runlib import (MEASURED, ROOT, all_variants, die, fact_rows, fact_table, open_new, read_meta, read_table, refuse_link,
                     releases, run_main, summary_rows, value)
 

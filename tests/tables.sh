@@ -90,7 +90,8 @@ for f in kernel/arches kernel/bases bench/report-runs; do
 	done)
 	got=$(python3 -c '
 import sys
-from plots import runlib
+sys.path.insert(0, "plots")
+import runlib
 for k, row in runlib.fact_table(sys.argv[1]).items():
     for c, v in row.items():
         print(f"{k} {c}={v}")' "$f" 2>&1)
