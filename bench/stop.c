@@ -76,7 +76,7 @@ static int precise(const struct stop_rule *sr, const struct row *const *by,
 	struct sample *s = calloc((size_t)n, sizeof(*s));
 	struct summary su;
 	size_t k = 0;
-	int ok;
+	int ok, varied = 0;
 
 	if (!s)
 		return -1;
@@ -95,8 +95,12 @@ static int precise(const struct stop_rule *sr, const struct row *const *by,
 		else if (r->crng_ready_ns >= 0)
 			s[k++] = (struct sample){ (double)r->crng_ready_ns, 0 };
 	}
-	ok = k >= STOP_PRECISE_MIN && !summarize(s, k, sr->seed, 0, &su) &&
-	     !su.median_censored && !su.ci_censored &&
+	/* boots that all say one value give a CI of no width: no precision */
+	for (size_t i = 1; i < k && !varied; i++)
+		varied = s[i].v != s[0].v || s[i].censored != s[0].censored;
+	ok = varied && k >= STOP_PRECISE_MIN &&
+	     !summarize(s, k, sr->seed, 0, &su) && !su.median_censored &&
+	     !su.ci_censored &&
 	     (su.ci_hi - su.ci_lo) / 2 <=
 		     su.median * (double)sr->precision / 100.0;
 	free(s);

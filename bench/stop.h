@@ -12,7 +12,8 @@
  *    or more apart). Boots that agree with nothing varied between them
  *    prove nothing (two boots in one RTC second): the cell goes on;
  *  - precise: n >= max(min_reps, STOP_PRECISE_MIN), the boots not all
- *    identical as above, and the bootstrap 95% CI of the median of CRNG
+ *    identical as above, their CRNG ready not one value for all (a CI of
+ *    no width says nothing), and the bootstrap 95% CI of the median of CRNG
  *    ready (summary.csv's main measure, censored boots at their bound) has
  *    a half-width within precision percent of the median, neither of them
  *    censored;
@@ -46,14 +47,14 @@
 #define STOP_RTC_APART 2
 
 /* The rule in a sentence, for --describe (README says the same). */
-#define STOP_RULE_TEXT                                                        \
-	"a cell takes at least min_reps boots and at most reps; after each "  \
-	"boot, in rep order, it stops as identical when its boots agree to "  \
-	"the nanosecond in every guest time and digest and got different "    \
-	"inputs (a saved seed, or RTC seconds 2 or more apart), as precise "  \
-	"when, with 5 boots or more that are not all identical, the 95% CI "  \
-	"half-width of the CRNG ready median is within precision percent of " \
-	"the median, else at the limit (reps); boots started before the "     \
+#define STOP_RULE_TEXT                                                          \
+	"a cell takes at least min_reps boots and at most reps; after each "    \
+	"boot, in rep order, it stops as identical when its boots agree to "    \
+	"the nanosecond in every guest time and digest and got different "      \
+	"inputs (a saved seed, or RTC seconds 2 or more apart), as precise "    \
+	"when, with 5 boots or more whose CRNG ready times differ, the 95% CI " \
+	"half-width of the CRNG ready median is within precision percent of "   \
+	"the median, else at the limit (reps); boots started before the "       \
 	"stop are kept"
 
 enum stop_why { STOP_NO, STOP_IDENTICAL, STOP_PRECISE, STOP_LIMIT };
