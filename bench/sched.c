@@ -420,6 +420,11 @@ int sched_print_plan(struct run *r, const struct boot_plan *plan, size_t nplan,
 			matrix_ncells(&r->m) * (size_t)r->m.reps, r->o.shard_k,
 			r->o.shard_n, nplan, r->o.seed, r->o.jobs,
 			r->o.par_jobs, speeds[0] ? "; " : "", speeds);
+	if (out)
+		fprintf(out,
+			"stop rule: a cell takes %d to %d boots, stopping before %d when identical or precise to %d%% (--describe)\n",
+			matrix_min_reps(&r->m), r->m.reps, r->m.reps,
+			r->m.precision);
 	for (size_t i = 0; i < nplan; i++) {
 		struct slot s = { .busy = 0 };
 		struct argv_buf a = { .n = 0 };
