@@ -196,6 +196,10 @@ static int past_stop(struct sweep *w, const struct boot_plan *p)
  */
 static int uncount_stopped(struct run *r, struct sweep *w, size_t cell)
 {
+	int at, why = stop_book_cell(&w->book, cell, &at);
+
+	if (why <= STOP_NO)
+		return why < 0 ? ERR(r, "out of memory") : 0;
 	for (size_t i = w->next; i < w->nplan; i++) {
 		const struct boot_plan *p = &w->plan[i];
 		struct acc_span *sp;
@@ -274,6 +278,7 @@ static int reap_slots(struct run *r, struct sweep *w, struct slot *slots,
 		char id[32];
 		size_t cell;
 		struct row row;
+		int was; /* the cell's verdict before this boot */
 
 		if (!slots[j].busy || !boot_ended(&slots[j], &timed_out))
 			continue;
@@ -282,9 +287,10 @@ static int reap_slots(struct run *r, struct sweep *w, struct slot *slots,
 		if (finish_boot(r, &slots[j], w->plan, w->run_index++,
 				timed_out, &row))
 			return -1;
+		was = w->book.why[cell];
 		if (stop_book_add(&w->book, &row))
 			return ERR(r, "out of memory");
-		if (uncount_stopped(r, w, cell))
+		if (was == STOP_NO && uncount_stopped(r, w, cell))
 			return -1;
 		end_leftovers(r, slots, MAX_JOBS, id);
 		sp = span_of(&w->spans,
