@@ -59,7 +59,8 @@ ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS)
 
 RECORD_SRC := guest-image/record.c
 # The probe: main() and PID 1 (probe.c), what its roles share (guest.c,
-# reads.c, emit.c), the game stand-in and the two reporters.
+# reads.c, emit.c; the header of every role, guest.h), the game stand-in and
+# the two reporters.
 PROBE_SRC := $(addprefix guest-image/,probe.c guest.c reads.c emit.c game.c report_x86.c report_probe_only.c \
 	analyze.c blake2s.c vdso.c) $(RECORD_SRC)
 RUNNER_SRC := bench/run.c bench/accel.c bench/arch.c bench/classify.c bench/matrix.c bench/matrixfile.c bench/qemu.c bench/report.c \
@@ -108,6 +109,7 @@ help:
 	@echo "  make unit        the fast tier: unit tests (plain, ASan+UBSan), fuzz smoke,"
 	@echo "                   the runner against tests/fake-qemu, plots on the fixture (< 1 min)"
 	@echo "  make post        RUN/post.txt (plain-text mail) and post.mbox (charts attached)"
+	@echo "                   FROM=committed: the series for the list, plots/series/ ([PATCH 0/N] and kernel/series)"
 	@echo "  make check       unit, then kernels and real boots; ends 'N passed, N failed, N skipped'"
 	@echo "  make lint        clang-format check, cppcheck, checkpatch on every base's patches"
 	@echo "  make bench-build kernel build speed figures per base (cold builds: ~15 min a base;"
@@ -306,12 +308,20 @@ endif
 # 7; make report FROM=committed adds the answer): RUN/post.txt,
 # post.mbox. The charts are drawn again first: a run from elsewhere may
 # bring charts and text charts of its own, which are never mailed.
+ifeq ($(FROM),committed)
+# The mail for the list as a patch series (plots/series.py): [PATCH 0/N]
+# from the committed runs, [PATCH k/N] the patches of kernel/series, To
+# and Cc from the base tree's get_maintainer.pl; into plots/series/.
+post: runner
+	$(WITH_RUNNER) plots/series.py plots/runs plots/series
+else
 post: runner
 	@r=$(call q,RUN); h=$(call q,HZRUN); a=$(call q,ARCHESRUN); \
 	$(WITH_RUNNER) plots/render.sh "$$r" && \
 	{ [ -z "$$h" ] || [ "$$h" = "$$r" ] || $(WITH_RUNNER) plots/render.sh "$$h"; } && \
 	{ [ -z "$$a" ] || $(WITH_RUNNER) plots/render.sh "$$a"; } && \
 	$(WITH_RUNNER) plots/post.py $${h:+--hz="$$h"} $${a:+--arches="$$a"} -- "$$r"
+endif
 
 bench-build:
 	scripts/bench-build.sh

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * reads.csv's and traces.csv's rows as plots/runlib.py read_table reads
+ * reads.csv's and traces.csv's rows as plots/runfiles.py read_table reads
  * them (its _tables() spec): the same kinds, so the runner never passes a
  * row (through --merge or --resume) that make report refuses later.
  */

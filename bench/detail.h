@@ -2,7 +2,7 @@
 /*
  * A row of reads.csv or traces.csv from a results directory that may come
  * from elsewhere (a shard, a resumed run), checked by the rules of
- * plots/runlib.py read_table (detail.c): integer columns whole-field
+ * plots/runfiles.py read_table (detail.c): integer columns whole-field
  * int64, digest a digest, status 'unavailable', no control character.
  */
 #ifndef CRNGBENCH_DETAIL_H

@@ -116,7 +116,7 @@ static void csv_text(struct strbuf *b, const char *v)
 		sb_append(b, "\"", 1);
 }
 
-/* The marker that ends guest text cut to fit a raw.csv column (README). */
+/* Ends guest text cut to fit a raw.csv column (docs/results.md). */
 #define CUT_MARK "[cut]"
 
 /* Guest text into a fixed raw.csv column: whole, or cut and marked. */

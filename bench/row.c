@@ -215,7 +215,7 @@ int row_parse_why(const char *line, const char *header, struct row *r,
 		else if (!strcmp(k, "run_index") || !strcmp(k, "cell") ||
 			 !strcmp(k, "rep")) {
 			int64_t x = 0;
-			/* whole-field int64, as runlib.read_table reads it */
+			/* whole-field int64, as runfiles.read_table reads it */
 			int bad = parse_int64(v, &x);
 
 			if (bad || x < 0 || x > INT_MAX)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The C reader of crngbench's fact tables (kernel/bases), by the rules of
- * the shell's (scripts/table.sh) and Python's (plots/runlib.py
+ * the shell's (scripts/table.sh) and Python's (plots/tool.py
  * fact_table()): a line starting with '#' is a comment and a blank line
  * nothing; the first other line names the columns; fields are separated
  * by white space; '-' is an empty value; columns are read by name. A row

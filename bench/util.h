@@ -38,7 +38,7 @@ void text_printf(char *dst, size_t len, const char *fmt, ...)
 /* A whole decimal number from lo to hi into *out; -1 if s is not one. */
 int parse_int(const char *s, int lo, int hi, int *out);
 /*
- * A results file's integer field, by plots/runlib.py read_table's rules:
+ * A results file's integer field, by plots/runfiles.py read_table's rules:
  * the whole field an optional '-' and 1 to 19 ASCII digits, within int64
  * (no '+', no white space, no '11.9', nothing after the digits). 0, or -1
  * with errno EINVAL (not such a field) or ERANGE (past int64).

@@ -6,7 +6,7 @@
  * log says (CRNG ready, the jitter trial, clocksources, urandom warnings).
  */
 #define _GNU_SOURCE
-#include "probe.h"
+#include "guest.h"
 
 #include <ctype.h>
 #include <errno.h>

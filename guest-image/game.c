@@ -4,7 +4,7 @@
  * game would, and leaves when it got it in GAME_FILE for the reporter.
  */
 #define _GNU_SOURCE
-#include "probe.h"
+#include "guest.h"
 
 #include <inttypes.h>
 #include <stdio.h>

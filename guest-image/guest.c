@@ -5,7 +5,7 @@
  * clocks, and the state files other roles leave for the reporter.
  */
 #define _GNU_SOURCE
-#include "probe.h"
+#include "guest.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * crngbench guest probe. One static binary, four roles, a file each (what
- * they share: guest.c, reads.c, emit.c; probe.h):
+ * they share: guest.c, reads.c, emit.c; guest.h):
  *
  *   /init                 PID 1 (this file): timestamp entry, fork the
  *                         CRNG watcher, time the early reads named on the
@@ -51,7 +51,7 @@
  * guest never hangs the host.
  */
 #define _GNU_SOURCE
-#include "probe.h"
+#include "guest.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,7 +5,7 @@
  * read_timeout budget per process; a read it cuts off is timed_out.
  */
 #define _GNU_SOURCE
-#include "probe.h"
+#include "guest.h"
 #include "blake2s.h"
 #include "vdso.h"
 

@@ -5,7 +5,7 @@
  * the end of the VM.
  */
 #define _GNU_SOURCE
-#include "probe.h"
+#include "guest.h"
 
 #include <errno.h>
 #include <fcntl.h>

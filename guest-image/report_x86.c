@@ -7,7 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "analyze.h"
-#include "probe.h"
+#include "guest.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -11,7 +11,8 @@ per bit and the cap HZ/15 are raw.csv's, shown as they are or as their
 range over a cell's boots."""
 import functools
 
-from runlib import INTEGER, PALETTE, WORDS, describe, die, probe_only_machines, run_setting, value, varying
+from formats import axis_names
+from runlib import INTEGER, PALETTE, WORDS, die, probe_only_machines, run_setting, value, varying
 
 # The axes a cell's entropy condition is said in (condition_words()), and
 # those the tables show in columns of their own.
@@ -109,10 +110,6 @@ def extra_axes(rows):
     if len({r["variant"] for r in rows}) > 1:
         out.insert(0, "variant")
     return out
-
-
-def axis_names():
-    return [a["name"] for a in describe()["axes"]]
 
 
 def cell_key(r):

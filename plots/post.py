@@ -25,10 +25,11 @@ import subprocess
 import tempfile
 import textwrap
 
-from report_tables import ANSWER_FLOOR_MS, ANSWER_NO_STOCK, answer_rows, ms, summary_rows
+from cells import ms, summary_rows
 from runlib import (CHARTS, CLOCK_WORDS, CONTROL, JITTER_TICKS, ROOT, charts_for, check_path, die, headline_accel,
                     jitter_rows, jitter_ticks_ms, kernel_base, open_new, open_run_file, pick, read_meta, read_table,
                     refuse_link, release, run_main, run_variants, variants)
+from tables_runs import ANSWER_FLOOR_MS, ANSWER_NO_STOCK, answer_rows
 
 
 def wrap(text, indent=""):
@@ -80,7 +81,7 @@ def hz_table(run):
 def answer(runs_dir):
     """The mail's first screen, as REPORT.md's: per class of machine, what
     the first /dev/urandom read waited on block and on stock, and block's
-    extra wait (report_tables.answer_rows, from the committed runs)."""
+    extra wait (tables_runs.answer_rows, from the committed runs)."""
     out = ["What making /dev/urandom block costs at boot (Linux 6.1; median ms;",
            "instruction time unless marked; '>': still waiting at the bound;",
            f"added: block minus stock, ~0 under {ANSWER_FLOOR_MS:g} ms; run: plots/runs/<run>):", ""]

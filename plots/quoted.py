@@ -58,6 +58,7 @@ import re
 import statistics
 import sys
 
+from markup import code, md, row
 from runlib import LINK, check_path, die, fact_rows, read_table
 
 TABLE = "plots/quoted"
@@ -353,7 +354,6 @@ def figures(runs_dir, table=TABLE):
 
 def table(runs_dir, path=TABLE):
     """The Markdown of REPORT.md's block tables:quoted."""
-    from report_tables import code, md, row
     out = ["Every figure the prose quotes that no table above holds, from `plots/quoted` (`plots/quoted.py`): "
            "a measured one is recomputed from the committed run each time; a computed one from the formula "
            "shown (names are figures above it); a cited one is given with its source.\n",

@@ -35,8 +35,10 @@ pkgs=(
 	systemd qemu-system-x86 linux-perf
 	# charts and tests
 	gnuplot-nox clang clang-format cppcheck libclang-rt-14-dev python3
-	# make reproduce HOSTS=... (GNU parallel, on every host) and its test
-	parallel
+	# make reproduce HOSTS=... (GNU parallel, and rsync for the shards'
+	# return, on every host) and its tests (tests/ssh_shards.sh's second
+	# host is an sshd of openssh-server in a network namespace)
+	parallel rsync openssh-server
 )
 
 [ -z "${KERNEL_BASE:-}" ] || pkgs+=("$(base_pkg "$KERNEL_BASE" KERNEL_BASE)")

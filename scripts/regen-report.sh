@@ -69,7 +69,7 @@ for d in "${runs[@]}"; do
 done
 if [ "$main" != - ] || [ ${#args[@]} -gt 0 ]; then
 	# the first screen's answer: cells of several committed runs
-	# (plots/report_tables.py's ANSWER); and the runs themselves; and the figures the prose quotes (plots/quoted)
+	# (plots/tables_runs.py's ANSWER); and the runs themselves; and the figures the prose quotes (plots/quoted)
 	plots/report.sh "$main" "${args[@]}" --answer plots/runs --runs plots/runs --quoted plots/runs
 fi
 if [ -n "$post" ]; then

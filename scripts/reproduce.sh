@@ -8,7 +8,8 @@
 # parallel --sshlogin list: each run split into shards across them),
 # SHARDS (default: the number of HOSTS), DRYRUN=1 (the checks and the plan
 # only), RESULTS (default results), QEMU, REPRODUCE_TICK (seconds between
-# progress lines, default 60).
+# progress lines, default 60); PARALLEL_SSH (GNU parallel's own: the ssh
+# command, e.g. 'ssh -F FILE', for the checks, the shards and their return).
 # In order:
 #  1. checks, before anything runs: RUNS names rows of the table; each
 #     row's matrix exists and the runner takes it; its packages are
@@ -28,8 +29,9 @@
 #     runs (this run's estimate left, the later runs' estimates). With
 #     HOSTS, GNU parallel runs scripts/shard-run.sh for each shard K of N on
 #     the hosts (one at a time per host), brings each shard directory back
-#     (--return, --cleanup) into $(RESULTS)/reproduce/shards/<name>/, and
-#     the runner merges them (--merge) into the run's directory.
+#     (--return) into $(RESULTS)/reproduce/shards/<name>/, removes it on
+#     the host once it is back complete, and the runner merges them
+#     (--merge) into the run's directory.
 #  5. after each run its compact data into plots/runs/<name>/
 #     (scripts/keep-run.sh: the row's size budget, checked).
 #  6. REPORT.md's blocks, plots/figures/ and post.txt from plots/runs/
@@ -96,7 +98,7 @@ if [ -n "${HOSTS:-}" ]; then
 	declare -A seen=()
 	for h in "${hosts[@]}"; do
 		[[ $h =~ ^([1-9][0-9]*/)?(:|([A-Za-z0-9._-]+@)?[A-Za-z0-9][A-Za-z0-9._-]*)$ ]] ||
-			die "HOSTS: '$h' is not an sshlogin make reproduce takes: ':' (this machine) or [user@]host, each optionally after N/ (N CPUs), separated by commas (HOSTS=':,user@host2'); anything more (a port, a key) belongs in ~/.ssh/config"
+			die "HOSTS: '$h' is not an sshlogin make reproduce takes: ':' (this machine) or [user@]host, each optionally after N/ (N CPUs), separated by commas (HOSTS=':,user@host2'); anything more (a port, a key) belongs in ~/.ssh/config, or in PARALLEL_SSH='ssh -F FILE' (GNU parallel's ssh command)"
 		login=${h#*/}
 		[ -z "${seen[$login]:-}" ] || die "HOSTS names '$login' twice"
 		seen[$login]=1
@@ -278,6 +280,25 @@ start_ticker() { : >"$flag"; ticker "$@" & tpid=$!; }
 stop_ticker() { rm -f "$flag"; [ -z "$tpid" ] || wait "$tpid" 2>/dev/null || true; tpid=; }
 trap 'rm -f "$flag"' EXIT
 
+# remove_returned SD ID...: each shard of SD/.joblog (job I is shard ID[I])
+# that another host ran and that is back here complete is removed on that
+# host (parallel --nonall, the ssh of the run; GNU parallel's --cleanup
+# does rm -f, which leaves a returned directory in place). A shard not
+# back complete stays there: make reproduce again resumes it there.
+remove_returned() {
+	local sd=$1 seq host ev k
+	shift
+	local ids=("$@")
+	while IFS=$'\t' read -r seq host _ _ _ _ ev _; do
+		[[ $seq =~ ^[1-9][0-9]*$ ]] && [ "$seq" -le ${#ids[@]} ] || continue
+		k=${ids[seq - 1]} host=${host#*/}
+		[ "$host" != : ] && [ "$ev" = 0 ] || continue
+		case $(plots/runstate.py "$sd/shard-$k" 2>/dev/null) in complete*) ;; *) continue ;; esac
+		parallel --will-cite --nonall -S "$host" -q rm -rf -- "$sd/shard-$k" >/dev/null 2>&1 ||
+			say "warning: shard $k is back, and removing it on $host failed: $sd/shard-$k stays there"
+	done < <(tail -n +2 "$sd/.joblog")
+}
+
 # run_sharded NAME: its shards through GNU parallel, then --merge
 run_sharded() {
 	local name=$1 m=${matrix[$1]} n=${shards[$1]} sd=$abs/shards/$1 dir=$base/$1 seed k ks ret=() ids=()
@@ -299,12 +320,13 @@ run_sharded() {
 		*) ids+=("$k") ;;
 		esac
 	done
-	[ $remote = 0 ] || ret=(--return "$sd/shard-{}" --cleanup)
+	[ $remote = 0 ] || ret=(--return "$sd/shard-{}")
 	if [ ${#ids[@]} -gt 0 ]; then
 		say "$name: shards ${ids[*]} of $n through GNU parallel on $HOSTS (seed $seed)"
 		parallel --will-cite -j1 -S "$HOSTS" --workdir "$root" --line-buffer --tagstring "[$name {}/$n]" \
-			"${ret[@]}" -q scripts/shard-run.sh "$commit" "$m" "$seed" {} "$n" "$sd" "$qemu" ::: "${ids[@]}" ||
-			say "$name: GNU parallel: some shards failed (above)"
+			--joblog "$sd/.joblog" "${ret[@]}" -q scripts/shard-run.sh "$commit" "$m" "$seed" {} "$n" "$sd" "$qemu" \
+			::: "${ids[@]}" || say "$name: GNU parallel: some shards failed (above)"
+		[ $remote = 0 ] || remove_returned "$sd" "${ids[@]}"
 	fi
 	local dirs=()
 	for k in $(seq "$n"); do
@@ -314,7 +336,7 @@ run_sharded() {
 	[ ! -e "$dir" ] || die "$name: $dir is in the way of the merge (an interrupted one?): move it aside; the shards are kept"
 	# each shard must have run bench/$m.matrix with this run's seed
 	"$runner" --quiet --merge "$dir" "${dirs[@]}" --matrix "bench/$m.matrix" --seed "$seed" ||
-		die "$name: merging its shards into $dir failed (above)"
+		die "$name: merging its shards into $dir failed (above); they are kept in $sd: a shard the runner names as not of this run, moved aside, is run again by make reproduce"
 }
 
 i=0

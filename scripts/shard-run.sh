@@ -9,8 +9,10 @@
 # when they are up to date), then boots shard K of N of
 # bench/MATRIX.matrix with --seed SEED into DIR/shard-K: kept when it is
 # complete, resumed (--resume) when partial (interrupted on this host),
-# started otherwise. GNU parallel brings DIR/shard-K back from another
-# host (--return) and make reproduce merges the shards (--merge).
+# started otherwise; one of another run (seed, K/N or plan) is set aside
+# (DIR/shard-K.other-<time>) and started again. GNU parallel brings
+# DIR/shard-K back from another host (--return) and make reproduce merges
+# the shards (--merge).
 set -euo pipefail
 die() { echo "scripts/shard-run.sh on $(hostname): error: $*" >&2; exit 2; }
 [ $# -eq 7 ] || die "usage: scripts/shard-run.sh COMMIT MATRIX SEED K N DIR QEMU"
@@ -28,6 +30,32 @@ make -s runner image >&2 || die "make runner image failed"
 out=$dir/shard-$k
 mkdir -p "$dir"
 state=$(plots/runstate.py "$out") || exit 2
+# A shard already here is kept or resumed only when it is this one: the
+# seed SEED, shard K/N, and bench/MATRIX.matrix's plan (cells, reps,
+# axes, timeout). One of another run (left here by an earlier one whose
+# shard never came back, or made before bench/MATRIX.matrix changed) is
+# set aside, named, and the shard run again from its start: never
+# returned to be merged with this run's.
+want=$(build/crngbench-run --matrix "bench/$matrix.matrix" --shard "$k/$n" --print-axis plan 2>&1) ||
+	die "bench/$matrix.matrix: ${want#*error: }"
+other() {
+	local got
+	[ "$(cat "$out/seed" 2>/dev/null)" = "$seed" ] || { echo "its seed is '$(cat "$out/seed" 2>/dev/null)', not $seed"; return; }
+	got=$(sed -n 's/^shard = //p' "$out/run.args" 2>/dev/null)
+	[ "${got:-1/1}" = "$k/$n" ] || { echo "it is shard ${got:-1/1}, not $k/$n"; return; }
+	got=$(build/crngbench-run --matrix "$out/run.matrix" --shard "$k/$n" --print-axis plan 2>&1) || { echo "its run.matrix is not read: ${got#*error: }"; return; }
+	[ "$got" = "$want" ] || echo "its plan (run.matrix) is not bench/$matrix.matrix's: $(diff <(echo "$want") <(echo "$got") | grep -m 1 '^>' | cut -c3-)"
+}
+case $state in
+complete* | partial*)
+	why=$(other)
+	if [ -n "$why" ]; then
+		aside=$out.other-$(date -u +%Y%m%dT%H%M%SZ)
+		mv -- "$out" "$aside"
+		echo "scripts/shard-run.sh on $(hostname): $out is not shard $k/$n of this run ($why): set aside as $aside, run again from its start" >&2
+		state=none
+	fi ;;
+esac
 case $state in
 complete*) echo "$out is complete: kept" ;;
 partial*)

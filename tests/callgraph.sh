@@ -99,3 +99,32 @@ if [ -n "$long" ]; then
 else
 	echo "PASS: callgraph: every bench/*.c is at most $max_lines lines"
 fi
+
+# plots/ alike (DESIGN.md, plots/runlib.py): an edge A -> B where A.py
+# imports B.py (import B, from B import ...), in the symbols format above;
+# no circle, and no plots/*.py over max_lines.
+python3 - plots/*.py >"$tmp/plots.sym" <<'PY'
+import ast, os, sys
+mine = {os.path.basename(p)[:-3] for p in sys.argv[1:]}
+for p in sys.argv[1:]:
+    name = os.path.basename(p)
+    print("D", name, name[:-3])
+    for node in ast.walk(ast.parse(open(p).read(), p)):
+        mods = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module] if isinstance(node, ast.ImportFrom) and node.module else []
+        for m in mods:
+            if m in mine:
+                print("U", name, m)
+PY
+c=$(cycle "$tmp/plots.sym")
+if [ -n "$c" ]; then
+	echo "FAIL: callgraph: plots/*.py import each other in a circle: $c"
+else
+	echo "PASS: callgraph: no two plots/*.py import each other, directly or round a circle ($(ls plots/*.py | wc -l) files)"
+fi
+long=$(wc -l plots/*.py | awk -v m=$max_lines '$2 != "total" && $1 > m { printf " %s (%d lines)", $2, $1 }')
+if [ -n "$long" ]; then
+	echo "FAIL: callgraph: plots/*.py over $max_lines lines:$long"
+else
+	echo "PASS: callgraph: every plots/*.py is at most $max_lines lines"
+fi

@@ -20,7 +20,7 @@
 #     tests/golden_cmdlines.sh --update
 # rewrites tests/golden/*.txt (never run by make unit); review every line
 # of `git diff tests/golden` against bench/qemu.c, accel.c, arch.c and
-# README.md before committing it.
+# docs/matrices.md before committing it.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 root=$PWD

@@ -567,7 +567,7 @@ why=$(python3 - "$tmp/md.md" 2>&1 <<'PY'
 import re, sys
 full = open(sys.argv[1]).read()
 # a run's free text (host_cpu, qemu) is in code spans, shown as it is and
-# never rendered (report_tables.code()); everything else is escaped text
+# never rendered (markup.code()); everything else is escaped text
 for s in ("`<script>alert(1)</script> [a](javascript:b)`", "`QEMU <b>7.2</b>`"):
     assert s in full, s
 t = re.sub(r"(`+)(?!`).*?(?<!`)\1(?!`)", " ", full)

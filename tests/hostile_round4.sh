@@ -75,7 +75,7 @@ out=$(cd "$co/plots" && python3 -c 'import runlib; runlib.committed_runs()' 2>&1
 	ok "a linked run of a multi-run row (parallel/jobs2) is refused too" || bad "parallel/jobs2 as a link: $(brief "$out")"
 
 # --- 5, 10: a summary.csv that contradicts itself ------------------------
-tables() { (cd plots && python3 -c 'import sys, report_tables; report_tables.summary_rows(sys.argv[1])' "$1") 2>&1; }
+tables() { (cd plots && python3 -c 'import sys, cells; cells.summary_rows(sys.argv[1])' "$1") 2>&1; }
 for attack in "median:rows[0]['median_ms'] = '0.001'" \
 	"ci:rows[1]['ci95_lo_ms'] = '5000'; rows[1]['ci95_hi_ms'] = '6000'" \
 	"digests:rows[0]['digests_distinct'] = '7'; rows[0]['digests_n'] = '5'" \
@@ -176,11 +176,11 @@ fi
 cp -r plots/runs/quick "$tmp/r15"
 python3 -c 'import json, sys; p = sys.argv[1]; d = json.load(open(p)); d["host_cpu"] = "https://evil.example *bold*"
 json.dump(d, open(p, "w"))' "$tmp/r15/meta.json"
-out=$(cd plots && python3 -c 'import sys, report_tables; print(report_tables.tables(sys.argv[1]))' "$tmp/r15" 2>&1)
+out=$(cd plots && python3 -c 'import sys, tables_main; print(tables_main.tables(sys.argv[1]))' "$tmp/r15" 2>&1)
 grep -q 'host `https://evil.example \*bold\*`,' <<<"$out" &&
 	ok "a run's host_cpu reaches REPORT.md in a code span (no live link, no emphasis)" ||
 	bad "host_cpu in REPORT.md: $(grep -o 'host [^,]*,' <<<"$out" | head -1)"
-out=$(cd plots && python3 -c 'import report_tables as t; print(t.md("*a* _b_ ~c~ x86_64"))' 2>&1)
+out=$(cd plots && python3 -c 'import markup as t; print(t.md("*a* _b_ ~c~ x86_64"))' 2>&1)
 [ "$out" = '\*a\* \_b\_ \~c\~ x86_64' ] && ok "md() escapes emphasis and strike-through, keeps x86_64 as it is" ||
 	bad "md(): $out"
 

@@ -3,7 +3,8 @@
 # the copies elsewhere that must agree with it: which statuses are measured
 # (runlib.MEASURED against the runner's summary), the chart list
 # (runlib.CHARTS against plots/*.gp), 256/HZ, the kernel base (from a run's
-# meta.json, never a literal), and that importing runlib runs nothing.
+# meta.json, never a literal), that importing runlib runs nothing, and
+# the runner's formats as plots/formats.py reads them (no runner needed).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 runner=${CRNGBENCH_RUNNER:-build/crngbench-run}
@@ -11,14 +12,15 @@ export CRNGBENCH_RUNNER=$runner
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Every status a boot can end with (README, Results), each given to every
+# Every status a boot can end with (docs/results.md), each given to every
 # row of one cell of the fixture: the runner's summary counts the cell's
 # boots as data (n), failed or skipped. The statuses it counts as data are
 # runlib.MEASURED, and runlib.measured() keeps those rows.
 cp -r tests/fixtures/run "$tmp/st"
 python3 - "$tmp/st" "$runner" <<'PY' && echo "PASS: measured: runlib.MEASURED is the runner's rule (its summary counts exactly those statuses as data)" || echo "FAIL: measured: runlib.MEASURED and the runner's summary disagree on which statuses are data"
 import csv, subprocess, sys
-from plots import runlib
+sys.path.insert(0, "plots")
+import runlib
 run, runner = sys.argv[1:]
 STATUSES = ["ok", "censored", "timeout", "panic", "corrupt", "qemu-failed", "guest-failed", "skipped"]
 with open(run + "/raw.csv", newline="") as f:
@@ -52,8 +54,9 @@ PY
 # The chart list: runlib.CHARTS names every plots/N-*.gp once, and the
 # mail puts each in a place of its own.
 python3 - <<'PY' && echo "PASS: charts: runlib.CHARTS lists every chart of plots/ once, each with its own place in the mail" || echo "FAIL: charts: runlib.CHARTS and plots/*.gp disagree"
-import glob, os
-from plots.runlib import CHARTS
+import glob, os, sys
+sys.path.insert(0, "plots")
+from runlib import CHARTS
 files = sorted(os.path.basename(p)[:-3] for p in glob.glob("plots/[0-9]-*.gp"))
 assert sorted(CHARTS) == files, (sorted(CHARTS), files)
 assert sorted(place for _, place in CHARTS.values()) == list(range(1, len(CHARTS) + 1)), CHARTS
@@ -62,8 +65,9 @@ PY
 # 256/HZ: chart 5's gnuplot script draws runlib's number (handed to it in
 # vars.gp), not a number of its own.
 python3 - <<'PY' && echo "PASS: 256/HZ: chart 5's script takes jitter_ticks from prepare.py, with no number of its own" || echo "FAIL: 256/HZ: plots/5-jitter-vs-hz.gp spells the jitter loop's ticks itself"
-import re
-from plots.runlib import JITTER_TICKS, jitter_ticks_ms
+import re, sys
+sys.path.insert(0, "plots")
+from runlib import JITTER_TICKS, jitter_ticks_ms
 gp = open("plots/5-jitter-vs-hz.gp").read()
 code = "\n".join(l for l in gp.splitlines() if not l.lstrip().startswith("#"))
 assert "jitter_ticks" in code and not re.search(str(JITTER_TICKS), code), code
@@ -110,3 +114,28 @@ assert len(calls) == 1 and calls[0][0].endswith("scripts/variants.sh"), calls
 ' 2>&1)
 [ $? -eq 0 ] && echo "PASS: runlib: importing it (and the tools) runs nothing; the variant list is asked for once, on first use" ||
 	echo "FAIL: runlib: importing runs a program: $(echo "$out" | tail -2 | tr '\n' ' ')"
+
+# The runner's formats as plots/formats.py reads them from its headers
+# (bench/matrix.h's AXES, bench/row.h's ROW_METRICS) are what the runner
+# says (--describe): its axes and defaults in order, and raw.csv's integer
+# measures (its columns between crng_ready_src and clocksource).
+out=$(python3 - "$runner" <<'PY' 2>&1
+import json, subprocess, sys
+sys.path.insert(0, "plots")
+import formats
+d = json.loads(subprocess.run([sys.argv[1], "--describe"], capture_output=True, text=True, check=True).stdout)
+assert formats.axes() == [(a["name"], a["default"]) for a in d["axes"]], (formats.axes(), d["axes"])
+cols = d["raw_columns"]
+assert formats.raw_int_columns() == cols[cols.index("crng_ready_src") + 1:cols.index("clocksource")], formats.raw_int_columns()
+PY
+)
+[ $? -eq 0 ] && echo "PASS: formats: plots/formats.py reads the axes, their defaults and raw.csv's integer columns from the runner's headers as the runner describes them" ||
+	echo "FAIL: formats: plots/formats.py and crngbench-run --describe disagree: $(echo "$out" | tail -2 | tr '\n' ' ')"
+
+# Reading a committed run needs no C build: the figures the prose quotes
+# and the tables of the committed runs, with no runner to ask.
+out=$(CRNGBENCH_RUNNER=$tmp/no-runner python3 plots/quoted.py plots/runs 2>&1 >/dev/null &&
+	CRNGBENCH_RUNNER=$tmp/no-runner python3 plots/report_tables.py - - --answer plots/runs --runs plots/runs \
+		--entropy plots/runs/entropy --bases plots/runs/bases 2>&1 >/dev/null)
+[ $? -eq 0 ] && echo "PASS: formats: quoted.py and report_tables.py read the committed runs without a runner" ||
+	echo "FAIL: formats: reading the committed runs asks for the runner: $(echo "$out" | tail -2 | tr '\n' ' ')"

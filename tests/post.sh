@@ -68,7 +68,8 @@ PY
 /usr/bin/python3 - "$tmp/run" <<'PY' && echo "PASS: post: every chart has a text version naming every variant it draws, within 80 columns" || echo "FAIL: post: a text chart is missing, too wide, or leaves a variant unnamed"
 import glob, os, sys
 run = sys.argv[1]
-from plots.runlib import variants
+sys.path.insert(0, "plots")
+from runlib import variants
 VARIANTS = variants()
 data = run + "/plots/data/"
 charts = open(data + "charts").read().split()  # the ones that fit the run (prepare.py)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make reproduce HOSTS=... as README documents it, on this machine alone
+# make reproduce HOSTS=... as docs/sharding.md documents it, on this machine alone
 # (HOSTS=:, GNU parallel's "no ssh" sshlogin) with two shards, in a
 # stand-in checkout whose run "one" is two fake-qemu cells
 # (tests/reproduce_standin.sh): GNU parallel runs scripts/shard-run.sh for
@@ -28,7 +28,7 @@ expected=$(cd "$s" && build/crngbench-run --matrix bench/mini.matrix --print-axi
 cells() { paste -d, <(tests/csvget.py "$1/raw.csv" cell) <(tests/csvget.py "$1/raw.csv" rep) | sort; }
 same_as_plan() { [ -n "$expected" ] && [ "$(cells "$1" 2>/dev/null)" = "$expected" ]; }
 
-# The documented command (README), with this machine as the only host.
+# The documented command (docs/sharding.md), with this machine as the only host.
 out=$(cd "$s" && make reproduce RUNS=one HOSTS=: SHARDS=2 QEMU=tests/fake-qemu 2>&1)
 rc=$?
 run=$s/results/reproduce/one sd=$s/results/reproduce/shards/one

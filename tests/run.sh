@@ -105,8 +105,14 @@ else
 	fail "boots: not run, the kernels or the image did not build"
 fi
 
+step "make reproduce over real ssh: a second host in a network namespace (fake-qemu boots)"
+collect "ssh shards" tests/ssh_shards.sh
+
 step "the revert's architectures: cross kernels and probe-only boots (icount)"
 collect "arches" tests/arches.sh
+
+step "the mail: the series for the list, on the base's tree (git am, checkpatch, get_maintainer.pl)"
+collect "series" tests/series.sh
 
 step "the kernels the boots ran: each accounted for by a build step above"
 collect "kernel accounting (boots)" tests/kernel_accounting.sh used "$out"

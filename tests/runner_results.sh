@@ -300,7 +300,7 @@ mshard nq >/dev/null
 sed -i 's/^  "qemu": .*/  "qemu": "QEMU emulator version 99.0",/' "$tmp/nq/meta.json"
 refused "of a shard run with another QEMU version" "99.0" "$tmp/s1" "$tmp/nq"
 # What differs between machines is no reason to refuse: jobs defaults by
-# the CPU count (README's recipe runs the shards on different machines).
+# the CPU count (docs/sharding.md's recipe runs the shards on different machines).
 mshard nj >/dev/null
 sed -i 's/^jobs = .*/jobs = 7/' "$tmp/nj/run.args"
 sed -i 's/^  "jobs": [0-9]*/  "jobs": 7/' "$tmp/nj/meta.json"

@@ -70,9 +70,9 @@ n=$(rows "$tmp/par")
 # varying cell keeps its CI.
 PYTHONPATH=plots python3 - "$tmp/same" "$tmp/vary" <<'PY' &&
 import sys
-import report_tables, runlib
-same = {r["seed"]: report_tables.fmt(r) for r in runlib.summary_rows(sys.argv[1]) if r["measure"] == "crng_ready"}
-vary = [report_tables.fmt(r) for r in runlib.summary_rows(sys.argv[2]) if r["measure"] == "crng_ready"]
+import cells, runlib
+same = {r["seed"]: cells.fmt(r) for r in runlib.summary_rows(sys.argv[1]) if r["measure"] == "crng_ready"}
+vary = [cells.fmt(r) for r in runlib.summary_rows(sys.argv[2]) if r["measure"] == "crng_ready"]
 assert same["saved"].endswith("(identical in 2 boots)"), same
 assert "[" in same["none"] and "identical" not in same["none"], same
 assert all("[" in v for v in vary), vary

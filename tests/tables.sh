@@ -90,7 +90,8 @@ for f in kernel/arches kernel/bases bench/report-runs; do
 	done)
 	got=$(python3 -c '
 import sys
-from plots import runlib
+sys.path.insert(0, "plots")
+import runlib
 for k, row in runlib.fact_table(sys.argv[1]).items():
     for c, v in row.items():
         print(f"{k} {c}={v}")' "$f" 2>&1)
@@ -132,7 +133,7 @@ done
 
 # bench/report-runs: each row's matrix exists, how, report and post are
 # values make reproduce knows, each report block is in REPORT.md, one row
-# feeds the main block, and the budgets add up to at most 5 MiB (README).
+# feeds the main block, and the budgets add up to at most 5 MiB (docs/reproduce.md).
 bad='' kib=0 mains=0
 for r in $(table_keys bench/report-runs); do
 	m=$(table_get bench/report-runs "$r" matrix) how=$(table_get bench/report-runs "$r" how)

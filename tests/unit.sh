@@ -8,7 +8,8 @@
 # fixture run, and those scripts on hostile and damaged results directories
 # (the runner too: tests/hostile_runner.sh);
 # make reproduce in stand-in checkouts, and REPORT.md and post.txt
-# regenerated from the committed runs.
+# regenerated from the committed runs; the commands README.md and docs/
+# give, against the Makefile, the scripts and the runner.
 # One PASS:/FAIL: line per check; ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -72,6 +73,7 @@ collect "the mail and the terminal summary" tests/post.sh
 collect "the chart tools' facts, each from one place" tests/plots_facts.sh
 collect "kernel build progress" tests/kernel_progress.sh
 collect "fact tables and their reader" tests/tables.sh
+collect "the commands of README.md and docs/" tests/docs_commands.sh
 collect "hostile and damaged results directories" tests/hostile_plots.sh
 collect "hostile input, round four: committed runs, summaries, quoted figures, disk full" tests/hostile_round4.sh
 collect "chart 8 and the entropy tables" tests/entropy_plots.sh

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the probe's files share (probe.c: PID 1 and main(); guest.c: knobs,
- * result channel, failure path; reads.c: timed reads; game.c: the game
- * stand-in; emit.c, report_x86.c, report_probe_only.c: the reporters).
- * One static binary; see probe.c for its roles and knobs.
+ * What every role of the probe shares, the header of all its files
+ * (probe.c: PID 1 and main(), on top; guest.c: knobs, result channel,
+ * failure path; reads.c: timed reads; game.c: the game stand-in; emit.c,
+ * report_x86.c, report_probe_only.c: the reporters). One static binary;
+ * see probe.c for its roles and knobs.
  */
-#ifndef CRNGBENCH_PROBE_H
-#define CRNGBENCH_PROBE_H
+#ifndef CRNGBENCH_GUEST_H
+#define CRNGBENCH_GUEST_H
 
 #include "record.h"
 

@@ -1,0 +1,103 @@
+"""What every tool of plots/ stands on: the checkout's root, the runner
+(CRNGBENCH_RUNNER, else build/crngbench-run) and its own description of
+its axes and columns (crngbench-run --describe, asked on first use, once: what only the
+runner knows, such as its plan and default jobs; a run's files are read
+without it),
+the one way a tool stops (die), a helper program's output, and the fact
+tables (kernel/arches, kernel/bases, bench/report-runs, ...) as
+scripts/table.sh reads them. It imports nothing of plots/."""
+import functools
+import json
+import os
+import subprocess
+import sys
+
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+RUNNER = os.environ.get("CRNGBENCH_RUNNER", os.path.join(ROOT, "build", "crngbench-run"))
+
+
+def die(msg):
+    """The one way a tool stops on bad input: its name, the message, exit 1."""
+    sys.exit(f"{os.path.basename(sys.argv[0]) or 'runlib'}: error: {msg}")
+
+
+def run_main(main):
+    """main(), with a write that fails (disk full, a read-only directory)
+    said in one line naming the file, never a traceback; the caller's
+    partly written files are its own to remove (render.sh removes a chart
+    that did not draw whole)."""
+    try:
+        main()
+    except OSError as e:
+        die(f"cannot write or read {e.filename or 'a file'}: {e.strerror or e}")
+
+
+def _output(cmd):
+    """A helper program's stdout; a clean error when it cannot run or fails."""
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError as e:
+        die(f"cannot run {cmd[0]}: {e.strerror}")
+    if p.returncode != 0:
+        why = (p.stderr.strip().splitlines() or ["no message"])[-1]
+        die(f"{' '.join(cmd)} failed (exit status {p.returncode}): {why}")
+    return p.stdout
+
+
+# Nothing runs when this module is imported: the runner's description is
+# asked for on first use, once per process.
+
+@functools.cache
+def describe():
+    """The runner's axes, measures and columns (crngbench-run --describe)."""
+    if not os.access(RUNNER, os.X_OK):
+        die(f"{RUNNER} not found: build it with 'make runner'")
+    try:
+        d = json.loads(_output([RUNNER, "--describe"]))
+        if not all(isinstance(a.get("name"), str) and "default" in a for a in d["axes"]) or \
+                not isinstance(d["raw_columns"], list):
+            raise ValueError
+    except (ValueError, KeyError, TypeError, AttributeError):
+        die(f"{RUNNER} --describe did not print the runner's description (an older or foreign build? "
+            "make runner)")
+    return d
+
+
+def fact_rows(name):
+    """A fact table's rows, as scripts/table.sh reads it: '#' comments, the
+    first other line names the columns, '-' is empty; [(line number,
+    {column: value})], in the table's order, for a table keyed by more
+    than its first column (kernel/build-cost). A row with another number
+    of fields than the header is an error naming the file and line. name:
+    one of kernel/ (arches, bases), or a path from the checkout's root
+    (bench/report-runs), or an absolute path."""
+    rows, head = [], None
+    path = os.path.join(ROOT, name if "/" in name else os.path.join("kernel", name))
+    shown = name if "/" in name else os.path.join("kernel", name)
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        die(f"cannot read {shown}: {getattr(e, 'strerror', None) or e}")
+    for lineno, line in enumerate(lines, 1):
+        if line.startswith("#") or not line.split():
+            continue
+        cells = [c if c != "-" else "" for c in line.split()]
+        if head is None:
+            head = cells
+        elif len(cells) != len(head):
+            die(f"{shown} line {lineno} has {len(cells)} fields where its header has {len(head)} "
+                f"({' '.join(head)}): fix that line")
+        else:
+            rows.append((lineno, dict(zip(head, cells))))
+    if head is None:
+        die(f"{shown} has no header line (the first line that is not a '#' comment names the columns)")
+    return rows
+
+
+@functools.lru_cache(maxsize=None)
+def fact_table(name):
+    """A fact table by column name (fact_rows), keyed by its first column:
+    {first column: {column: value}}, in the table's order."""
+    return {row[next(iter(row))]: row for _, row in fact_rows(name)}
