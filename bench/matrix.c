@@ -99,9 +99,18 @@ void matrix_init(struct matrix *m)
 		m->nvalues[a] = 1;
 	}
 	m->reps = 3;
+	m->min_reps = -1;
+	m->precision = PRECISION_DEFAULT;
 	for (int i = 0; i < SET_N; i++)
 		m->setting[i] = setting_defaults[i];
 	snprintf(m->icount, sizeof(m->icount), "shift=0,sleep=off");
+}
+
+int matrix_min_reps(const struct matrix *m)
+{
+	if (m->min_reps > 0)
+		return m->min_reps;
+	return m->reps < MIN_REPS_DEFAULT ? m->reps : MIN_REPS_DEFAULT;
 }
 
 char *matrix_trim(char *s)
@@ -329,6 +338,18 @@ int matrix_set(struct matrix *m, const char *assignment, char *err,
 				       "reps=%s: need a whole number from 1 to 10000",
 				       val) :
 			       0;
+	if (!strcmp(key, "min_reps"))
+		return parse_int(val, 1, 10000, &m->min_reps) ?
+			       err_set(err, errlen,
+				       "min_reps=%s: need a whole number from 1 to 10000, at most reps",
+				       val) :
+			       0;
+	if (!strcmp(key, "precision"))
+		return parse_int(val, 1, 100, &m->precision) ?
+			       err_set(err, errlen,
+				       "precision=%s: need a whole number of percent from 1 to 100 (the 95%% CI's half-width of CRNG ready against its median)",
+				       val) :
+			       0;
 	if (strchr(key, '.') || setting_lookup(key) >= 0)
 		return set_setting(m, key, val, err, errlen);
 	/* What a matrix file cannot hold cannot be saved in run.matrix. */
@@ -363,7 +384,7 @@ int matrix_set(struct matrix *m, const char *assignment, char *err,
 		}
 		return err_set(
 			err, errlen,
-			"unknown axis '%s'; axes are: %sand settings reps timeout read_timeout ready_timeout (each also as setting.ACCEL) icount exclude name",
+			"unknown axis '%s'; axes are: %sand settings reps min_reps precision timeout read_timeout ready_timeout (each also as setting.ACCEL) icount exclude name",
 			key, known);
 	}
 	n = set_values(m, a, key, val, err, errlen);

@@ -57,6 +57,14 @@ enum axis {
 #define MAX_VALUE_LEN 96
 #define MAX_EXCLUDES 48
 #define MAX_ACCEL_OVERRIDES 4
+/*
+ * min_reps by default: two boots from different inputs (RTC second,
+ * saved seed) that agree to the nanosecond already show that the outcome
+ * does not follow those inputs; more would only repeat one trajectory.
+ */
+#define MIN_REPS_DEFAULT 2
+/* precision by default: the CI's half-width within 5% of the median. */
+#define PRECISION_DEFAULT 5
 /* Cells x reps a run may plan: far beyond any run (a boot takes seconds to
  * minutes), and a bound on what planning allocates. */
 #define MAX_PLAN_BOOTS 1000000
@@ -87,7 +95,13 @@ struct matrix {
 	char name[64];
 	char values[AX_N][MAX_VALUES][MAX_VALUE_LEN];
 	int nvalues[AX_N];
-	int reps;
+	int reps; /* the most boots a cell may take */
+	/* The stop rule (stop.h): the fewest boots a cell takes (-1: the
+	 * default, MIN_REPS_DEFAULT, or reps if that is less), and the 95% CI
+	 * half-width of its CRNG ready median, in percent of the median, at
+	 * which a cell is precise enough to stop. */
+	int min_reps;
+	int precision;
 	int setting[SET_N];
 	/* Per-accelerator values; -1 where the base value applies. */
 	char ovr_accel[MAX_ACCEL_OVERRIDES][16];
@@ -133,6 +147,9 @@ const char *axis_default(enum axis a);
 /* s without leading and trailing white space (in place). */
 char *matrix_trim(char *s);
 /* Defaults for every axis, reps 3, the settings' defaults above. */
+/* min_reps as the stop rule applies it: the setting, or its default
+ * capped at reps. */
+int matrix_min_reps(const struct matrix *m);
 void matrix_init(struct matrix *m);
 /*
  * Apply one "axis=v1,v2" or "setting=value" assignment (a matrix file's

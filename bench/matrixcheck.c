@@ -174,6 +174,11 @@ static int validate_settings(const struct matrix *m, char *err, size_t errlen)
 	if (validate_arches(m, err, errlen) ||
 	    validate_shift_cells(m, err, errlen))
 		return -1;
+	if (m->min_reps > m->reps)
+		return err_set(
+			err, errlen,
+			"min_reps=%d is above reps=%d: reps is the most boots a cell may take and min_reps the fewest; give min_reps <= reps",
+			m->min_reps, m->reps);
 	for (int i = 0; i < m->nvalues[AX_accel]; i++) {
 		const char *acc = m->values[AX_accel][i];
 		int rd = matrix_setting(m, SET_read_timeout, acc),

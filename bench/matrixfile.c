@@ -123,6 +123,9 @@ int matrix_write(const struct matrix *m, FILE *f)
 {
 	fprintf(f, "%s\nname = %s\nreps = %d\n", MATRIX_RESOLVED, m->name,
 		m->reps);
+	if (m->min_reps > 0)
+		fprintf(f, "min_reps = %d\n", m->min_reps);
+	fprintf(f, "precision = %d\n", m->precision);
 	for (int s = 0; s < SET_N; s++)
 		if (m->setting[s] >= 0)
 			fprintf(f, "%s = %d\n", setting_name((enum setting)s),

@@ -6,6 +6,7 @@
 #include "outdir.h"
 #include "plan.h"
 #include "results.h"
+#include "stop.h"
 #include "summary.h"
 
 #include <dirent.h>
@@ -266,6 +267,7 @@ static int merge_load(struct shard *s, int n, const char *want,
 struct rowref {
 	char id[32];
 	int shard;
+	int optional; /* a planned boot past its cell's stop (stop.h) */
 };
 
 static int by_id(const void *a, const void *b)
@@ -282,7 +284,7 @@ static int has_id(const struct rowref *sorted, size_t n, const char *id)
 	return bsearch(&key, sorted, n, sizeof(*sorted), by_id) != NULL;
 }
 
-/* Every row a planned boot, none twice, none missing. */
+/* Every row a planned boot, none twice, none the stop rule needs missing. */
 static int check_rows(const struct shard *s, struct rowref *plan, size_t nplan,
 		      struct rowref *rows, size_t nrows, char *err,
 		      size_t errlen)
@@ -302,14 +304,42 @@ static int check_rows(const struct shard *s, struct rowref *plan, size_t nplan,
 				rows[j].id, s[rows[j - 1].shard].dir,
 				s[rows[j].shard].dir);
 	}
-	/* Every row is a distinct planned boot: nrows of them are there. */
-	for (size_t p = 0; nrows < nplan && p < nplan; p++)
-		if (!has_id(rows, nrows, plan[p].id))
+	/* Every row is a distinct planned boot; those the stop rule needs
+	 * are there. */
+	for (size_t p = 0; p < nplan; p++)
+		if (!plan[p].optional && !has_id(rows, nrows, plan[p].id))
 			return err_set(
 				err, errlen,
-				"the shards hold %zu of %zu planned boots (%zu missing, first %s): is a shard missing or unfinished (--resume it)?",
-				nrows, nplan, nplan - nrows, plan[p].id);
+				"the shards lack boot %s, which its cell's stop rule still needs (they hold %zu of at most %zu planned boots): is a shard missing or unfinished (--resume it)?",
+				plan[p].id, nrows, nplan);
 	return 0;
+}
+
+/*
+ * The plan's ids into pid, each marked optional when its cell stopped
+ * before its rep: the stop rule on the shards' rows, as each shard's
+ * sweep judged them (a cell's boots are in one shard). 0, or -1 ENOMEM.
+ */
+static int optional_boots(const struct shard *s, int n, const struct matrix *m,
+			  uint64_t seed, const struct boot_plan *plan,
+			  size_t nplan, struct rowref *pid)
+{
+	struct stop_book b;
+	int rc =
+		stop_book_init(&b, m, summary_measure_seed("crng_ready", seed));
+
+	for (int i = 0; i < n && !rc; i++)
+		for (size_t j = 0; j < s[i].n && !rc; j++)
+			rc = stop_book_add(&b, &s[i].rows[j]);
+	for (size_t p = 0; p < nplan && !rc; p++) {
+		int at, why = stop_book_cell(&b, plan[p].cell, &at);
+
+		boot_id(&plan[p], pid[p].id, sizeof(pid[p].id));
+		pid[p].optional = why > STOP_NO && plan[p].rep >= at;
+		rc = why < 0;
+	}
+	stop_book_free(&b);
+	return rc;
 }
 
 /* Every planned boot exactly once across the shards, nothing else. */
@@ -332,14 +362,16 @@ static int merge_check(const struct shard *s, int n, const struct matrix *m,
 		rc = err_set(err, errlen, "out of memory checking the shards");
 		goto out;
 	}
-	for (size_t p = 0; p < nplan; p++)
-		boot_id(&plan[p], pid[p].id, sizeof(pid[p].id));
 	for (int i = 0; i < n; i++)
 		for (size_t j = 0; j < s[i].n; j++, k++) {
 			snprintf(rid[k].id, sizeof(rid[k].id), "%s",
 				 s[i].rows[j].boot_id);
 			rid[k].shard = i;
 		}
+	if (optional_boots(s, n, m, seed, plan, nplan, pid)) {
+		rc = err_set(err, errlen, "out of memory checking the shards");
+		goto out;
+	}
 	rc = check_rows(s, pid, nplan, rid, nrows, err, errlen);
 	*nplan_out = nplan;
 out:

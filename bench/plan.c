@@ -153,6 +153,45 @@ void boot_id(const struct boot_plan *p, char *buf, size_t len)
 	snprintf(buf, len, "c%zu-r%d", p->cell, p->rep);
 }
 
+/*
+ * The shard of each cell: the planned cells, shuffled by a fixed seed
+ * (so no axis lines up with the shards: TCG cells in one, icount in the
+ * other), dealt to the shards in turn; -1 for a cell not planned. A
+ * cell's boots stay in one shard, where the stop rule (stop.h) judges
+ * them. Malloc'd, NULL out of memory.
+ */
+int *matrix_cell_shards(const struct matrix *m, int shard_n)
+{
+	size_t ncells = matrix_ncells(m), np = 0;
+	size_t *planned = malloc((ncells ? ncells : 1) * sizeof(*planned));
+	int *shard = malloc((ncells ? ncells : 1) * sizeof(*shard));
+	uint64_t st = 0x5eed5eedULL;
+
+	if (!planned || !shard) {
+		free(planned);
+		free(shard);
+		return NULL;
+	}
+	for (size_t i = 0; i < ncells; i++) {
+		struct cell c;
+
+		matrix_cell(m, i, &c);
+		shard[i] = -1;
+		if (matrix_cell_planned(m, &c))
+			planned[np++] = i;
+	}
+	for (size_t i = np; i > 1; i--) { /* Fisher-Yates */
+		size_t j = rng_next(&st) % i, t = planned[i - 1];
+
+		planned[i - 1] = planned[j];
+		planned[j] = t;
+	}
+	for (size_t i = 0; i < np; i++)
+		shard[planned[i]] = (int)(i % (size_t)shard_n);
+	free(planned);
+	return shard;
+}
+
 struct boot_plan *matrix_plan(const struct matrix *m, uint64_t seed,
 			      int shard_k, int shard_n, size_t *count)
 {
@@ -160,6 +199,7 @@ struct boot_plan *matrix_plan(const struct matrix *m, uint64_t seed,
 	size_t ncells, total, n = 0;
 	struct boot_plan *plan;
 	size_t *order;
+	int *shard;
 	uint64_t st = seed;
 
 	*count = 0;
@@ -169,9 +209,11 @@ struct boot_plan *matrix_plan(const struct matrix *m, uint64_t seed,
 	total = ncells * (size_t)m->reps;
 	plan = calloc(total ? total : 1, sizeof(*plan));
 	order = malloc((ncells ? ncells : 1) * sizeof(*order));
-	if (!plan || !order) {
+	shard = matrix_cell_shards(m, shard_n);
+	if (!plan || !order || !shard) {
 		free(plan);
 		free(order);
+		free(shard);
 		return NULL;
 	}
 	for (int rep = 0; rep < m->reps; rep++) {
@@ -185,13 +227,8 @@ struct boot_plan *matrix_plan(const struct matrix *m, uint64_t seed,
 		}
 		for (size_t i = 0; i < ncells; i++) {
 			size_t canon = order[i] * (size_t)m->reps + (size_t)rep;
-			struct cell c;
 
-			matrix_cell(m, order[i], &c);
-			if (!matrix_cell_planned(m, &c))
-				continue;
-
-			if ((int)(canon % (size_t)shard_n) != shard_k - 1)
+			if (shard[order[i]] != shard_k - 1)
 				continue;
 			plan[n].cell = order[i];
 			plan[n].rep = rep;
@@ -200,6 +237,7 @@ struct boot_plan *matrix_plan(const struct matrix *m, uint64_t seed,
 		}
 	}
 	free(order);
+	free(shard);
 	*count = n;
 	return plan;
 }

@@ -25,11 +25,17 @@ int matrix_cell_planned(const struct matrix *m, const struct cell *c);
 struct boot_plan {
 	size_t cell;
 	int rep;
-	size_t canonical; /* cell * reps + rep: the shard key */
+	size_t canonical; /* cell * reps + rep */
 };
 
 /* The "c<cell>-r<rep>" id of a planned boot (boots/<id>, raw.csv). */
 void boot_id(const struct boot_plan *p, char *buf, size_t len);
+
+/*
+ * The 0-based shard of each cell of m among n shards (-1: not planned):
+ * a malloc'd array of matrix_ncells(m), NULL out of memory.
+ */
+int *matrix_cell_shards(const struct matrix *m, int shard_n);
 
 /*
  * The boots of shard k of n (1-based k; n = 1 for everything), in run order:

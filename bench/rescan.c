@@ -109,6 +109,9 @@ static int rescan_boot(struct run *r, const struct row *old, struct row *nr,
 	nr->rep = old->rep;
 	memcpy(nr->axis, old->axis, sizeof(nr->axis));
 	classify_boot(&f, nr, reads, traces);
+	/* what the boot got, which its files do not say */
+	nr->input_rtc_s = old->input_rtc_s;
+	nr->input_seed = old->input_seed;
 out:
 	sb_free(&chan);
 	sb_free(&qerr);

@@ -32,6 +32,32 @@ static int64_t *metric_ptr(struct row *r, size_t i)
 	return p[i];
 }
 
+static const char *const metric_docs[] = {
+#define ROW_DOC(name, doc) doc,
+	ROW_METRICS(ROW_DOC)
+#undef ROW_DOC
+};
+
+size_t row_nmetrics(void)
+{
+	return NMETRICS;
+}
+
+int64_t row_metric(const struct row *r, size_t i)
+{
+	return *metric_ptr((struct row *)r, i);
+}
+
+/* From the doc's first word, which says whose a column is. */
+char row_metric_kind(size_t i)
+{
+	if (!strncmp(metric_docs[i], "host:", 5))
+		return 'h';
+	if (!strncmp(metric_docs[i], "input:", 6))
+		return 'i';
+	return 'g';
+}
+
 void row_init(struct row *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -260,6 +286,11 @@ int row_parse_why(const char *line, const char *header, struct row *r,
 	return r->boot_id[0] ? 0 : -1;
 }
 
+int row_measured(const struct row *r)
+{
+	return !strcmp(r->status, "ok") || !strcmp(r->status, "censored");
+}
+
 void row_derive(struct row *r)
 {
 	r->crng_ready_ns = -1;
@@ -290,16 +321,19 @@ void row_set_axes(struct row *row, const struct cell *c)
 
 /*
  * --print-axis plan: a line per planned cell with boots in shard k of n
- * (plan.c's shard key, cell * reps + rep), in matrix order. The axis
+ * (plan.c's matrix_cell_shards: all of its boots), in matrix order. The axis
  * values as raw.csv records them (row_set_axes), quoted by csv_field().
  */
 int row_print_plan(const struct matrix *m, int shard_k, int shard_n, FILE *out,
 		   char *err, size_t errlen)
 {
 	char line[AX_N * (2 * MAX_VALUE_LEN + 3) + 64];
+	int *shard;
 
 	if (matrix_check_size(m, err, errlen))
 		return -1;
+	if (!(shard = matrix_cell_shards(m, shard_n)))
+		return err_set(err, errlen, "out of memory planning");
 	fputs("cell,reps", out);
 	for (int a = 0; a < AX_N; a++)
 		fprintf(out, ",%s", axis_name((enum axis)a));
@@ -308,24 +342,19 @@ int row_print_plan(const struct matrix *m, int shard_k, int shard_n, FILE *out,
 		struct row row;
 		struct cell c;
 		size_t off = 0;
-		int reps = 0;
 
 		matrix_cell(m, i, &c);
-		if (!matrix_cell_planned(m, &c))
-			continue;
-		for (int rep = 0; rep < m->reps; rep++)
-			reps += (int)((i * (size_t)m->reps + (size_t)rep) %
-				      (size_t)shard_n) == shard_k - 1;
-		if (!reps)
+		if (shard[i] != shard_k - 1)
 			continue;
 		row_set_axes(&row, &c);
 		for (int a = 0; a < AX_N; a++)
 			csv_field(line, sizeof(line), &off, row.axis[a], !a);
-		fprintf(out, "%zu,%d,%s,%d,%d,%d\n", i, reps, line,
+		fprintf(out, "%zu,%d,%s,%d,%d,%d\n", i, m->reps, line,
 			matrix_setting(m, SET_timeout, c.v[AX_accel]),
 			accel_parallel_safe(c.v[AX_accel]),
 			accel_find(c.v[AX_accel])->needs_kvm);
 	}
+	free(shard);
 	return fflush(out) || ferror(out) ?
 		       err_set(err, errlen, "writing the plan: %s",
 			       strerror(errno)) :

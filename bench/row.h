@@ -89,7 +89,13 @@
 	  "guest: the mixes' credits first reached 64 bits (a quarter of "     \
 	  "what readiness takes)")                                             \
 	X(mix_128_ns, "guest: ... reached 128 bits")                           \
-	X(mix_192_ns, "guest: ... reached 192 bits")
+	X(mix_192_ns, "guest: ... reached 192 bits")                           \
+	X(input_rtc_s,                                                         \
+	  "input: the host's wall-clock second (Unix time) QEMU started in, "  \
+	  "the RTC's date under rtc=host (empty: rtc=fixed, or not recorded)") \
+	X(input_seed,                                                          \
+	  "input: seed=saved's per-boot seed, its first 15 hex digits as a "   \
+	  "number (empty: seed=none, or not recorded)")
 
 struct row {
 	char boot_id[32];
@@ -113,6 +119,15 @@ struct row {
 };
 
 void row_init(struct row *r);
+/*
+ * The integer columns by index (0 <= i < row_nmetrics()), and their kind:
+ * 'g' the guest's (a time, count or flag the guest reported), 'h' the
+ * host's (its times vary with load), 'i' a per-boot input the runner
+ * chose (input_*). The stop rule (stop.c) compares the 'g' ones.
+ */
+size_t row_nmetrics(void);
+int64_t row_metric(const struct row *r, size_t i);
+char row_metric_kind(size_t i);
 void row_write_header(FILE *f);
 /* One line, CSV-quoted where needed; the caller writes it in one write(). */
 int row_format(const struct row *r, char *buf, size_t len);
@@ -121,6 +136,12 @@ int row_parse(const char *line, const char *header, struct row *r);
 /* The same, with why it is no row in why when it can say (else ""). */
 int row_parse_why(const char *line, const char *header, struct row *r,
 		  char *why, size_t whylen);
+
+/*
+ * Is the boot data: status ok or censored (runlib.MEASURED; summary.c
+ * counts the others as failed or skipped)?
+ */
+int row_measured(const struct row *r);
 
 /* One definition of "CRNG ready": the kernel log's time, else the watcher's. */
 void row_derive(struct row *r);

@@ -27,6 +27,7 @@
 #include "row.h"
 #include "runargs.h"
 #include "sched.h"
+#include "stop.h"
 #include "summary.h"
 #include "table.h"
 #include "../guest-image/record.h"
@@ -187,8 +188,9 @@ static int mode_describe(void)
 	for (int a = 0; a < AX_N; a++)
 		printf("%s\n    {\"name\": \"%s\", \"default\": \"%s\"}",
 		       a ? "," : "", axis_name((enum axis)a), m.values[a][0]);
-	printf("\n  ],\n  \"settings\": {\"reps\": %d, \"icount\": \"%s\"",
-	       m.reps, m.icount);
+	printf("\n  ],\n  \"stop_rule\": \"%s\",\n  \"settings\": {\"reps\": %d, \"min_reps\": %d, \"precision\": %d, \"icount\": \"%s\"",
+	       STOP_RULE_TEXT, m.reps, matrix_min_reps(&m), m.precision,
+	       m.icount);
 	for (int s = 0; s < SET_N; s++)
 		printf(", \"%s\": %d", setting_name((enum setting)s),
 		       m.setting[s]);

@@ -10,10 +10,13 @@
 #include "qemu.h"
 #include "results.h"
 #include "slot.h"
+#include "stop.h"
+#include "summary.h"
 #include "vm.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +37,7 @@ struct sweep {
 	int64_t tick; /* when the loop last came round */
 	struct spans spans;
 	size_t shown; /* the progress line's last length */
+	struct stop_book book; /* the boots done per cell, and the stop rule */
 };
 
 /* Set when the runner is continued after a stop (SIGSTOP, Ctrl-Z). */
@@ -148,6 +152,8 @@ static int skip_boot(struct run *r, struct sweep *w, const struct cell *c)
 	set_text(row.status, "skipped");
 	set_text(row.reason, "KVM unusable: %s", r->kvm_why);
 	w->done++;
+	if (stop_book_add(&w->book, &row))
+		return ERR(r, "out of memory");
 	return results_commit(r, &row, NULL, NULL);
 }
 
@@ -174,6 +180,51 @@ static int may_start(const struct run *r, const struct slot *slots,
 }
 
 /*
+ * Is the boot past its cell's stop (stop.h): 1 (not to start), 0, or -1
+ * out of memory. The verdict rests on the cell's boots done, in rep order.
+ */
+static int past_stop(struct sweep *w, const struct boot_plan *p)
+{
+	int at, why = stop_book_cell(&w->book, p->cell, &at);
+
+	return why < 0 ? -1 : why != STOP_NO && p->rep >= at;
+}
+
+/*
+ * A boot of this cell just ended: if that stopped the cell, its boots not
+ * started leave the count the ETA and the progress line go by.
+ */
+static int uncount_stopped(struct run *r, struct sweep *w, size_t cell)
+{
+	int at, why = stop_book_cell(&w->book, cell, &at);
+
+	if (why <= STOP_NO)
+		return why < 0 ? ERR(r, "out of memory") : 0;
+	for (size_t i = w->next; i < w->nplan; i++) {
+		const struct boot_plan *p = &w->plan[i];
+		struct acc_span *sp;
+		struct cell c;
+		char id[32];
+		int past;
+
+		if (p->cell != cell)
+			continue;
+		boot_id(p, id, sizeof(id));
+		past = past_stop(w, p);
+		if (past < 0)
+			return ERR(r, "out of memory");
+		if (!past || results_is_done(r, id))
+			continue;
+		matrix_cell(&r->m, cell, &c);
+		w->todo--;
+		sp = span_of(&w->spans, accel_find(c.v[AX_accel])->name);
+		if (sp && sp->todo)
+			sp->todo--;
+	}
+	return 0;
+}
+
+/*
  * Start the next boot that needs starting in slot s, if the boots already
  * running allow it; boots start in plan order, so one that must wait holds
  * back the rest. *started is set when a boot started.
@@ -190,8 +241,10 @@ static int fill_slot(struct run *r, struct sweep *w, struct slot *slots,
 		boot_id(p, id, sizeof(id));
 		matrix_cell(&r->m, p->cell, &c);
 		acc = accel_find(c.v[AX_accel]);
-		if (results_is_done(r, id)) {
+		if (results_is_done(r, id) || past_stop(w, p) > 0) {
 			w->next++;
+		} else if (past_stop(w, p) < 0) {
+			return ERR(r, "out of memory");
 		} else if (acc && acc->needs_kvm && !r->kvm_ok) {
 			struct acc_span *sp = span_of(&w->spans, acc->name);
 
@@ -223,12 +276,21 @@ static int reap_slots(struct run *r, struct sweep *w, struct slot *slots,
 		int timed_out;
 		int64_t spawned = slots[j].vm.t_spawn;
 		char id[32];
+		size_t cell;
+		struct row row;
+		int was; /* the cell's verdict before this boot */
 
 		if (!slots[j].busy || !boot_ended(&slots[j], &timed_out))
 			continue;
+		cell = w->plan[slots[j].plan_i].cell;
 		boot_id(&w->plan[slots[j].plan_i], id, sizeof(id));
 		if (finish_boot(r, &slots[j], w->plan, w->run_index++,
-				timed_out))
+				timed_out, &row))
+			return -1;
+		was = w->book.why[cell];
+		if (stop_book_add(&w->book, &row))
+			return ERR(r, "out of memory");
+		if (was == STOP_NO && uncount_stopped(r, w, cell))
 			return -1;
 		end_leftovers(r, slots, MAX_JOBS, id);
 		sp = span_of(&w->spans,
@@ -254,7 +316,7 @@ static void count_todo(struct run *r, struct sweep *w)
 		char id[32];
 
 		boot_id(&w->plan[i], id, sizeof(id));
-		if (results_is_done(r, id))
+		if (results_is_done(r, id) || past_stop(w, &w->plan[i]) > 0)
 			continue;
 		w->todo++;
 		matrix_cell(&r->m, w->plan[i].cell, &c);
@@ -265,6 +327,33 @@ static void count_todo(struct run *r, struct sweep *w)
 		sp->todo++;
 		sp->at_once = acc->parallel_safe ? r->o.par_jobs : r->o.jobs;
 	}
+}
+
+/*
+ * The stop rule's book, with the boots a resumed run holds: its seed is
+ * summary.csv's for CRNG ready, so the sweep and the summary judge alike.
+ */
+static int open_book(struct run *r, struct sweep *w)
+{
+	uint64_t seed = summary_measure_seed("crng_ready", r->o.seed);
+	char path[PATH_MAX];
+	struct row *rows = NULL;
+	size_t n = 0;
+	int rc = 0;
+
+	if (stop_book_init(&w->book, &r->m, seed))
+		return ERR(r, "out of memory");
+	if (!r->ndone)
+		return 0;
+	if (path_fmt(path, sizeof(path), "%s/raw.csv", r->out_dir))
+		return ERR(r, "path too long: %s", r->out_dir);
+	if (row_read_file(path, &rows, &n, r->err, sizeof(r->err)))
+		return -1;
+	for (size_t i = 0; i < n && !rc; i++)
+		if (stop_book_add(&w->book, &rows[i]))
+			rc = ERR(r, "out of memory");
+	free(rows);
+	return rc;
 }
 
 int sched_run(struct run *r, const struct boot_plan *plan, size_t nplan)
@@ -282,6 +371,10 @@ int sched_run(struct run *r, const struct boot_plan *plan, size_t nplan)
 	if (sigaction(SIGCONT, &sa, NULL) || leftovers_adopt())
 		return ERR(r, "cannot watch the sweep's processes: %s",
 			   strerror(errno));
+	if (open_book(r, &w)) {
+		stop_book_free(&w.book);
+		return -1;
+	}
 	count_todo(r, &w);
 	w.tick = host_now_ns();
 	while (!sched_interrupted && !rc) {
@@ -303,6 +396,7 @@ int sched_run(struct run *r, const struct boot_plan *plan, size_t nplan)
 	}
 	/* Every exit path: no QEMU outlives the sweep; rows only for finished boots. */
 	kill_all(r, slots, MAX_JOBS);
+	stop_book_free(&w.book);
 	if (rc)
 		return -1;
 	if (sched_interrupted) {
@@ -332,6 +426,11 @@ int sched_print_plan(struct run *r, const struct boot_plan *plan, size_t nplan,
 			matrix_ncells(&r->m) * (size_t)r->m.reps, r->o.shard_k,
 			r->o.shard_n, nplan, r->o.seed, r->o.jobs,
 			r->o.par_jobs, speeds[0] ? "; " : "", speeds);
+	if (out)
+		fprintf(out,
+			"stop rule: a cell takes %d to %d boots, stopping before %d when identical or precise to %d%% (--describe)\n",
+			matrix_min_reps(&r->m), r->m.reps, r->m.reps,
+			r->m.precision);
 	for (size_t i = 0; i < nplan; i++) {
 		struct slot s = { .busy = 0 };
 		struct argv_buf a = { .n = 0 };

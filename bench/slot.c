@@ -20,6 +20,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* A saved seed for seed=saved cells: fresh random bytes per boot. */
@@ -90,6 +91,30 @@ int boot_argv(struct run *r, struct slot *s, struct argv_buf *a)
 	return qemu_build_argv(&s->cell, &bp, a, r->err, sizeof(r->err));
 }
 
+/*
+ * The boot's inputs that differ from boot to boot, for the stop rule
+ * (stop.h): under rtc=host the wall-clock second QEMU starts in (QEMU
+ * takes its RTC's date from the host's clock as it starts), and the first
+ * 15 hex digits of seed=saved's seed.
+ */
+static void record_inputs(struct slot *s)
+{
+	struct timespec ts;
+
+	s->input_rtc_s = -1;
+	s->input_seed = -1;
+	if (!strcmp(s->cell.v[AX_rtc], "host") &&
+	    !clock_gettime(CLOCK_REALTIME, &ts))
+		s->input_rtc_s = (int64_t)ts.tv_sec;
+	if (s->seed_hex[0]) {
+		char head[16];
+
+		memcpy(head, s->seed_hex, sizeof(head) - 1);
+		head[sizeof(head) - 1] = '\0';
+		s->input_seed = (int64_t)strtoll(head, NULL, 16);
+	}
+}
+
 /* Create boots/<id>, write its cmd, start QEMU. */
 int start_boot(struct run *r, struct slot *s, const struct boot_plan *plan,
 	       size_t i)
@@ -125,6 +150,7 @@ int start_boot(struct run *r, struct slot *s, const struct boot_plan *plan,
 		return ERR(r, "cannot write %s/cmd: %s", s->dir,
 			   strerror(errno));
 	}
+	record_inputs(s);
 	if (vm_spawn(&s->vm, &a)) {
 		argv_free(&a);
 		return ERR(r, "cannot start QEMU: %s", strerror(errno));
@@ -178,7 +204,7 @@ static int write_stall(const struct slot *s)
 
 /* Keep the boot's files, classify it, commit its row (files first). */
 int finish_boot(struct run *r, struct slot *s, const struct boot_plan *plan,
-		long run_index, int timed_out)
+		long run_index, int timed_out, struct row *done)
 {
 	struct row row;
 	struct strbuf reads = { 0 }, traces = { 0 };
@@ -220,6 +246,10 @@ int finish_boot(struct run *r, struct slot *s, const struct boot_plan *plan,
 	if (!rc) {
 		fill_row_axes(&row, &plan[s->plan_i], &s->cell, run_index);
 		classify_boot(&f, &row, &reads, &traces);
+		row.input_rtc_s = s->input_rtc_s;
+		row.input_seed = s->input_seed;
+		if (done)
+			*done = row;
 		rc = reads.oom || traces.oom ?
 			     ERR(r, "out of memory for the reads of %s",
 				 row.boot_id) :

@@ -25,6 +25,8 @@ struct slot {
 	char dir[PATH_MAX];
 	char console[PATH_MAX]; /* dir/console.log, which QEMU writes */
 	char seed_hex[80];
+	/* what the boot got that may differ between boots (raw.csv input_*) */
+	int64_t input_rtc_s, input_seed;
 	/* the runner did not run for stall_ns, from stall_from after spawn */
 	int64_t stall_from, stall_ns;
 };
@@ -39,9 +41,10 @@ int start_boot(struct run *r, struct slot *s, const struct boot_plan *plan,
 /* A row's identity and axes, before it is classified (or skipped). */
 void fill_row_axes(struct row *row, const struct boot_plan *p,
 		   const struct cell *c, long run_index);
-/* Keep the boot's files, classify it, commit its row; frees the slot. */
+/* Keep the boot's files, classify it, commit its row (a copy into done,
+ * if not NULL); frees the slot. */
 int finish_boot(struct run *r, struct slot *s, const struct boot_plan *plan,
-		long run_index, int timed_out);
+		long run_index, int timed_out, struct row *done);
 /* Wait up to timeout_ms for output of any busy slot and read it. */
 void pump(struct slot *slots, int n, int timeout_ms);
 /* Has the boot in s ended? Kills it at its deadline (timed_out = 1). */

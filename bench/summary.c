@@ -3,6 +3,7 @@
 #include "summary.h"
 #include "row.h"
 #include "stats.h"
+#include "stop.h"
 #include "util.h"
 
 #include <errno.h>
@@ -111,7 +112,7 @@ static int add_row(struct cellrows *c, const struct row *r, size_t i)
 			 r->reason);
 		return 0;
 	}
-	if (strcmp(r->status, "ok") && strcmp(r->status, "censored")) {
+	if (!row_measured(r)) {
 		c->failed++;
 		return 0;
 	}
@@ -305,20 +306,21 @@ static void print_verbose(FILE *out, const struct cellrows *cells,
 
 static int write_table(FILE *f, const struct cellrows *cells, size_t ncells,
 		       const struct row *rows, uint64_t seed,
-		       struct result *res)
+		       struct result *res, const struct stop_cell *sc)
 {
 	for (int a = 0; a < AX_N; a++)
 		fprintf(f, "%s,", axis_name((enum axis)a));
 	fputs("measure,clock,n,censored,failed,skipped,median_ms,median_censored,mean_ms,sd_ms,min_ms,max_ms,"
-	      "p10_ms,p90_ms,ci95_lo_ms,ci95_hi_ms,outliers,note,digests_distinct,digests_n\n",
+	      "p10_ms,p90_ms,ci95_lo_ms,ci95_hi_ms,outliers,note,digests_distinct,digests_n,boots,stop\n",
 	      f);
 	for (size_t c = 0; c < ncells; c++) {
-		char dg[48]; /* the first urandom reads' digests, "k,n" */
+		char dg[80]; /* the first urandom reads' digests "k,n"; stop's */
 
 		if (distinct_texts(rows, sizeof(*rows),
 				   offsetof(struct row, urandom_digest),
 				   cells[c].idx, cells[c].n, dg, sizeof(dg)))
 			return -1;
+		strcat(dg, sc[cells[c].first->cell].csv); /* fits: 48 + 32 */
 		for (size_t m = 0; m < NMEASURES; m++)
 			if (write_measure(f, &cells[c], rows, m, seed,
 					  &res[c * NMEASURES + m], dg))
@@ -549,6 +551,7 @@ int summary_write(const char *dir, uint64_t seed, FILE *out, int verbose,
 	struct row *rows;
 	struct cellrows *cells = NULL;
 	struct result *res = NULL;
+	struct stop_cell *sc = NULL;
 	size_t nrows, ncells = 0;
 	int rc = 0;
 	FILE *f;
@@ -558,6 +561,10 @@ int summary_write(const char *dir, uint64_t seed, FILE *out, int verbose,
 		return err_set(err, errlen, "path too long: %s", dir);
 	if (row_read_file(path, &rows, &nrows, err, errlen))
 		return -1;
+	if ((rc = stop_cells_of_run(dir,
+				    summary_measure_seed("crng_ready", seed),
+				    rows, nrows, &sc, err, errlen)))
+		goto out;
 	if (group_cells(rows, nrows, &cells, &ncells) ||
 	    !(res = calloc(ncells * NMEASURES + 1, sizeof(*res)))) {
 		rc = err_set(err, errlen, "out of memory summarizing %s", path);
@@ -567,7 +574,7 @@ int summary_write(const char *dir, uint64_t seed, FILE *out, int verbose,
 	if (!f)
 		rc = err_set(err, errlen, "cannot write %s: %s", tmp,
 			     strerror(errno));
-	else if (write_table(f, cells, ncells, rows, seed, res))
+	else if (write_table(f, cells, ncells, rows, seed, res, sc))
 		rc = err_set(err, errlen, "out of memory summarizing %s", path);
 	if (f && fclose(f) && !rc)
 		rc = err_set(err, errlen, "cannot write %s: %s", tmp,
@@ -588,5 +595,6 @@ out:
 	free(cells);
 	free(res);
 	free(rows);
+	free(sc);
 	return rc;
 }

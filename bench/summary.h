@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /*
  * Read DIR/raw.csv, write DIR/summary.csv (one line per cell and measure,
@@ -19,5 +20,19 @@ int summary_write(const char *dir, uint64_t seed, FILE *out, int verbose,
 /* The measures' names, in summary.csv order, for --describe. */
 size_t summary_nmeasures(void);
 const char *summary_measure(size_t i, const char **clock, const char **doc);
+
+/*
+ * A measure's bootstrap seed in summary.csv: the run's seed plus the
+ * measure's index (the stop rule's CI of crng_ready is summary.csv's).
+ */
+static inline uint64_t summary_measure_seed(const char *measure, uint64_t seed)
+{
+	const char *clock, *doc, *name;
+
+	for (size_t i = 0; (name = summary_measure(i, &clock, &doc)); i++)
+		if (!strcmp(name, measure))
+			return seed + i;
+	return seed;
+}
 
 #endif /* CRNGBENCH_SUMMARY_H */

@@ -11,10 +11,14 @@ from runlib import summary_rows as _summary_rows
 
 
 def fmt(r):
-    """median [CI] as the runner computed them, censoring shown as '>'."""
+    """median [CI] as the runner computed them, censoring shown as '>';
+    "identical in k boots" where summary.csv's stop says so (a run older
+    than the stop column has none: its cells as before)."""
     if r["n"] == "0" or r["median_ms"] == "":
         return "not measured" if "not measured" in r["note"] else "no data"
     cens = ">" if r["median_censored"] == "1" else ""
+    if r.get("stop") == "identical" and r["min_ms"] == r["max_ms"]:  # the stop rule's: no CI to give
+        return f"{cens}{ms(r['median_ms'])} (identical in {r['boots']} boots)"
     return f"{cens}{ms(r['median_ms'])} [{ms(r['ci95_lo_ms'])}, {ms(r['ci95_hi_ms'])}]"
 
 

@@ -55,7 +55,7 @@ def _tables():
             "kind": {"hz": "int", "n": "int!", "censored": "int", "failed": "int", "skipped": "int", "median_censored": "int",
                      "outliers": "int", "median_ms": "dec", "mean_ms": "dec", "sd_ms": "dec", "min_ms": "dec",
                      "max_ms": "dec", "p10_ms": "dec", "p90_ms": "dec", "ci95_lo_ms": "dec", "ci95_hi_ms": "dec",
-                     "digests_distinct": "int", "digests_n": "int"},
+                     "digests_distinct": "int", "digests_n": "int", "boots": "int"},
         },
         "reads.csv": {
             "need": ("boot_id", "iface", "start_ns", "dur_ns", "errno"),
@@ -252,6 +252,8 @@ def summary_rows(run):
                 refuse(f"median {med:g} ms outside its 95% CI [{clo:g}, {chi:g}] ms")
         if clo is not None and chi is not None and clo > chi:
             refuse(f"95% CI [{clo:g}, {chi:g}] ms upside down")
+        if r.get("stop") not in STOPS:
+            refuse(f"stop {r.get('stop')!r} is not one of {', '.join(repr(s) for s in STOPS if s)} or empty")
         n = int(r["n"])
         for col in ("censored",):
             if r.get(col) not in ("", None) and not 0 <= int(r[col]) <= n:
@@ -263,6 +265,11 @@ def summary_rows(run):
             if not 1 <= k <= dn:
                 refuse(f"digests_distinct {r.get('digests_distinct')!r} is not between 1 and digests_n={dn}")
     return rows
+
+
+# summary.csv's stop column (bench/stop.h): why a cell took the boots it
+# did; empty for a cell not finished (and None for a run older than it)
+STOPS = (None, "", "identical", "precise", "limit")
 
 
 # meta.json's objects nest at most this deep (the runner writes 3; a

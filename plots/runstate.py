@@ -9,7 +9,9 @@ Prints one line:
     partial DONE PLANNED    a run of crngbench-run holding DONE of its
                             PLANNED boots (or all of them but no
                             summary.csv yet): --resume finishes it
-    complete PLANNED        every planned boot has its row, and summary.csv
+    complete N              every planned boot has its row, or every cell
+                            stopped by the stop rule (summary.csv's stop
+                            column, bench/stop.h), and summary.csv: N boots
 A run's plan is the runner's (crngbench-run --matrix DIR/run.matrix
 --shard K/N --print-axis plan, K/N from DIR/run.args): each planned cell
 and its number of boots (in a shard, some of the cell's reps). A row is a
@@ -53,6 +55,13 @@ def planned(run):
     return {r[0]: int(r[1]) for r in rows[1:]}
 
 
+def stopped(run, plan, done):
+    """Has every planned cell its boots and a verdict of the stop rule
+    (summary.csv's stop: empty for a cell the rule would go on with)?"""
+    rows = read_table(run, "summary.csv")
+    return all(c in done for c in plan) and bool(rows) and all(r.get("stop") for r in rows)
+
+
 def state(run):
     check_path(run)
     if not os.path.lexists(run) or (os.path.isdir(run) and not os.listdir(run)):
@@ -70,8 +79,8 @@ def state(run):
         die(f"{run}/raw.csv holds more boots of cell {over[0]} than its plan ({done[over[0]]} against "
             f"{plan.get(over[0], 0)}): not a run of its run.matrix")
     ndone, nplan = sum(done.values()), sum(plan.values())
-    if ndone == nplan and os.path.isfile(os.path.join(run, "summary.csv")):
-        return f"complete {nplan}"
+    if os.path.isfile(os.path.join(run, "summary.csv")) and (ndone == nplan or stopped(run, plan, done)):
+        return f"complete {ndone}"
     return f"partial {ndone} {nplan}"
 
 

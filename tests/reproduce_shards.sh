@@ -104,7 +104,7 @@ fi
 # Shards of another matrix (each edited to reps=1: two boots, not six) are
 # refused at the merge, naming the key, never merged and kept as the run.
 for k in 1 2; do
-	sed -i 's/^reps = .*/reps = 1/' "$sd/shard-$k/run.matrix"
+	sed -i -e 's/^reps = .*/reps = 1/' -e '/^min_reps = /d' "$sd/shard-$k/run.matrix"
 	python3 - "$sd/shard-$k" <<'PY'
 import csv, os, sys
 d = sys.argv[1]

@@ -289,9 +289,12 @@ row=$(sed -n 2p "$tmp/nf/traces.csv")
 echo "c77-r9${row#"${row%%,*}"}" >>"$tmp/nf/traces.csv"
 refused "of a shard whose traces.csv holds a foreign boot" "c77-r9" "$tmp/s1" "$tmp/nf"
 mshard nx >/dev/null
-cell0=$(get "$tmp/nx/raw.csv" boot_id variant=ok | head -n 1)
-sed -i "s/^$cell0,\([^,]*\),\([^,]*\),\([^,]*\),ok,/$cell0,\1,\2,\3,slow,/" "$tmp/nx/raw.csv"
-refused "of a shard with a row's axis edited ($cell0 variant=ok -> slow)" "variant" "$tmp/s1" "$tmp/nx"
+# (a shard holds whole cells: its first row's variant, whichever it is,
+# becomes the other one)
+cell0=$(get "$tmp/nx/raw.csv" boot_id | head -n 1)
+was=$(get "$tmp/nx/raw.csv" variant boot_id="$cell0") && now=$([ "$was" = ok ] && echo slow || echo ok)
+sed -i "s/^$cell0,\([^,]*\),\([^,]*\),\([^,]*\),$was,/$cell0,\1,\2,\3,$now,/" "$tmp/nx/raw.csv"
+refused "of a shard with a row's axis edited ($cell0 variant=$was -> $now)" "variant" "$tmp/s1" "$tmp/nx"
 refused "naming both values of an edited axis" "'slow'.*'ok'\|'ok'.*'slow'" "$tmp/s1" "$tmp/nx"
 mshard nq >/dev/null
 sed -i 's/^  "qemu": .*/  "qemu": "QEMU emulator version 99.0",/' "$tmp/nq/meta.json"

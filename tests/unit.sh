@@ -65,6 +65,7 @@ collect "the early axis (the early reads in a child of PID 1)" tests/early.sh
 collect "golden QEMU command lines" tests/golden_cmdlines.sh
 collect "the shift axis (icount's CPU speed per cell)" tests/shift.sh
 collect "per-machine quirks against fake-qemu" tests/machine_quirks.sh
+collect "the stop rule against fake-qemu (identical, precise, limit, the same-second trap)" tests/stop_rule.sh
 collect "runner on results directories" tests/runner_results.sh
 collect "the runner against issue 35's hostile inputs" tests/hostile_runner.sh
 collect "plots and report tables" tests/plots.sh

@@ -52,6 +52,11 @@ static void bad_input_names_what_is_accepted(void)
 	      strstr(err, "axes are"));
 	CHECK(matrix_set(&m, "reps=0", err, sizeof(err)) == -1 &&
 	      strstr(err, "1 to 10000"));
+	CHECK(matrix_set(&m, "min_reps=0", err, sizeof(err)) == -1 &&
+	      strstr(err, "min_reps=0") && strstr(err, "at most reps"));
+	CHECK(matrix_set(&m, "precision=0.5", err, sizeof(err)) == -1 &&
+	      strstr(err, "precision=0.5") && strstr(err, "1 to 100"));
+	CHECK(matrix_set(&m, "precision=101", err, sizeof(err)) == -1);
 	CHECK(matrix_set(&m, "cpu=-rdrand", err, sizeof(err)) == -1 &&
 	      strstr(err, "model before"));
 	CHECK(matrix_set(&m, "variant=stock,stock", err, sizeof(err)) == -1 &&
@@ -163,6 +168,8 @@ static void write_then_load_round_trips(void)
 		"trace=off",
 		"seed=saved,none",
 		"reps=12",
+		"min_reps=3",
+		"precision=2",
 		"timeout=600",
 		"read_timeout=0",
 		"ready_timeout=900",
@@ -253,22 +260,56 @@ static void shards_disjoint_union_is_matrix(void)
 	ncells = matrix_ncells(&m);
 	count = calloc(ncells * 5, sizeof(int));
 	for (int n = 1; n <= 7; n++) {
+		int shard_of[12], least = 99, most = 0;
+
 		total = 0;
 		memset(count, 0, ncells * 5 * sizeof(int));
 		for (int k = 1; k <= n; k++) {
-			size_t c;
+			size_t c, cells = 0;
 			struct boot_plan *p = matrix_plan(&m, 99, k, n, &c);
 
-			for (size_t i = 0; p && i < c; i++)
+			for (size_t i = 0; p && i < c; i++) {
 				count[p[i].canonical]++;
+				/* a cell's boots are all in one shard */
+				if (!p[i].rep) {
+					shard_of[p[i].cell] = k;
+					cells++;
+				}
+				CHECK(shard_of[p[i].cell] == k);
+			}
 			total += c;
+			least = (int)cells < least ? (int)cells : least;
+			most = (int)cells > most ? (int)cells : most;
 			free(p);
 		}
 		CHECK(total == ncells * 5);
+		/* the cells dealt evenly: 12 cells, shards differ by one */
+		CHECK(most - least <= 1);
 		for (size_t i = 0; i < ncells * 5; i++)
 			CHECK(count[i] == 1);
 	}
 	free(count);
+}
+
+/* min_reps: the default capped at reps; above reps, refused by name. */
+static void min_reps_against_reps(void)
+{
+	struct matrix m;
+	char err[512];
+
+	matrix_init(&m);
+	CHECK(matrix_min_reps(&m) == MIN_REPS_DEFAULT);
+	CHECK(m.precision == PRECISION_DEFAULT);
+	setm(&m, "reps=1");
+	CHECK(matrix_min_reps(&m) == 1);
+	CHECK(matrix_validate(&m, err, sizeof(err)) == 0);
+	setm(&m, "min_reps=4");
+	CHECK(matrix_validate(&m, err, sizeof(err)) == -1 &&
+	      strstr(err, "min_reps=4 is above reps=1") &&
+	      strstr(err, "min_reps <= reps"));
+	setm(&m, "reps=4");
+	CHECK(matrix_validate(&m, err, sizeof(err)) == 0);
+	CHECK(matrix_min_reps(&m) == 4);
 }
 
 static void host_cpu_is_kvm_only(void)
@@ -520,6 +561,7 @@ int main(void)
 	TEST(write_then_load_round_trips);
 	TEST(plan_interleaves_and_covers);
 	TEST(shards_disjoint_union_is_matrix);
+	TEST(min_reps_against_reps);
 	TEST(host_cpu_is_kvm_only);
 	TEST(settings_per_accelerator);
 	TEST(exclusions_leave_cells_out);

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "stop.h"
+#include "matrixcheck.h"
+#include "plan.h"
+#include "util.h"
+#include "stats.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void stop_rule_of(const struct matrix *m, uint64_t seed, struct stop_rule *sr)
+{
+	sr->min_reps = matrix_min_reps(m);
+	sr->reps = m->reps;
+	sr->precision = m->precision;
+	sr->seed = seed;
+}
+
+const char *stop_name(int why)
+{
+	return why == STOP_IDENTICAL ? "identical" :
+	       why == STOP_PRECISE   ? "precise" :
+	       why == STOP_LIMIT     ? "limit" :
+				       "";
+}
+
+/* Did the guest report the same of both boots, to the nanosecond? */
+static int same_outcome(const struct row *a, const struct row *b)
+{
+	for (size_t i = 0; i < row_nmetrics(); i++)
+		if (row_metric_kind(i) == 'g' &&
+		    row_metric(a, i) != row_metric(b, i))
+			return 0;
+	return !strcmp(a->status, b->status) &&
+	       !strcmp(a->clocksource, b->clocksource) &&
+	       !strcmp(a->urandom_digest, b->urandom_digest);
+}
+
+/* Every one of the first n boots measured, and all alike. */
+static int all_identical(const struct row *const *by, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!row_measured(by[i]) || (i && !same_outcome(by[0], by[i])))
+			return 0;
+	return 1;
+}
+
+/* Did two of the first n boots get different inputs for sure? */
+static int inputs_differ(const struct row *const *by, int n)
+{
+	for (int i = 1; i < n; i++) {
+		int64_t s0 = by[0]->input_seed, s = by[i]->input_seed,
+			t0 = by[0]->input_rtc_s, t = by[i]->input_rtc_s;
+
+		if (s0 >= 0 && s >= 0 && s0 != s)
+			return 1;
+		if (t0 >= 0 && t >= 0 &&
+		    (t > t0 ? t - t0 : t0 - t) >= STOP_RTC_APART)
+			return 1;
+	}
+	/* the first boot may be the odd one out: any pair will do */
+	return n > 2 && inputs_differ(by + 1, n - 1);
+}
+
+/*
+ * The first n boots' CI of the CRNG ready median within the precision:
+ * 1, 0 (not yet), -1 out of memory. Censored boots count at their bound
+ * (summary.c's crng_ready measure).
+ */
+static int precise(const struct stop_rule *sr, const struct row *const *by,
+		   int n)
+{
+	struct sample *s = calloc((size_t)n, sizeof(*s));
+	struct summary su;
+	size_t k = 0;
+	int ok, varied = 0;
+
+	if (!s)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		const struct row *r = by[i];
+
+		if (!row_measured(r))
+			continue;
+		if (r->crng_ready_censored == 1)
+			s[k++] = (struct sample){
+				(double)(r->crng_ready_bound_ns >= 0 ?
+						 r->crng_ready_bound_ns :
+						 0),
+				1
+			};
+		else if (r->crng_ready_ns >= 0)
+			s[k++] = (struct sample){ (double)r->crng_ready_ns, 0 };
+	}
+	/* boots that all say one value give a CI of no width: no precision */
+	for (size_t i = 1; i < k && !varied; i++)
+		varied = s[i].v != s[0].v || s[i].censored != s[0].censored;
+	ok = varied && k >= STOP_PRECISE_MIN &&
+	     !summarize(s, k, sr->seed, 0, &su) && !su.median_censored &&
+	     !su.ci_censored &&
+	     (su.ci_hi - su.ci_lo) / 2 <=
+		     su.median * (double)sr->precision / 100.0;
+	free(s);
+	return ok;
+}
+
+int stop_decide(const struct stop_rule *sr, const struct row *const *byrep,
+		int from, int *at)
+{
+	int done = 0, least = sr->min_reps > STOP_PRECISE_MIN ?
+				      sr->min_reps :
+				      STOP_PRECISE_MIN;
+
+	while (done < sr->reps && byrep[done])
+		done++;
+	for (int n = from > sr->min_reps ? from : sr->min_reps; n <= done;
+	     n++) {
+		int p;
+
+		*at = n;
+		if (all_identical(byrep, n)) {
+			if (inputs_differ(byrep, n))
+				return STOP_IDENTICAL;
+			continue;
+		}
+		if (n < least)
+			continue;
+		p = precise(sr, byrep, n);
+		if (p)
+			return p < 0 ? -1 : STOP_PRECISE;
+	}
+	*at = done;
+	return done >= sr->reps ? STOP_LIMIT : STOP_NO;
+}
+
+int stop_book_init(struct stop_book *b, const struct matrix *m, uint64_t seed)
+{
+	size_t n = matrix_ncells(m) * (size_t)m->reps;
+
+	memset(b, 0, sizeof(*b));
+	stop_rule_of(m, seed, &b->rule);
+	b->ncells = matrix_ncells(m);
+	b->by = calloc(n ? n : 1, sizeof(*b->by));
+	b->why = calloc(b->ncells + 1, sizeof(*b->why));
+	b->at = calloc(b->ncells + 1, sizeof(*b->at));
+	b->tried = calloc(b->ncells + 1, sizeof(*b->tried));
+	if (b->by && b->why && b->at && b->tried)
+		return 0;
+	stop_book_free(b);
+	return -1;
+}
+
+int stop_book_add(struct stop_book *b, const struct row *row)
+{
+	struct row *copy;
+	size_t i;
+
+	if (row->cell < 0 || (size_t)row->cell >= b->ncells || row->rep < 0 ||
+	    row->rep >= b->rule.reps)
+		return 0;
+	i = (size_t)row->cell * (size_t)b->rule.reps + (size_t)row->rep;
+	copy = malloc(sizeof(*copy));
+	if (!copy)
+		return -1;
+	*copy = *row;
+	free((void *)b->by[i]);
+	b->by[i] = copy;
+	return 0;
+}
+
+int stop_book_cell(struct stop_book *b, size_t cell, int *at)
+{
+	const struct row *const *by = b->by + cell * (size_t)b->rule.reps;
+	int why;
+
+	if (b->why[cell] != STOP_NO) {
+		*at = b->at[cell];
+		return b->why[cell];
+	}
+	why = stop_decide(&b->rule, by, b->tried[cell] + 1, at);
+	if (why < 0)
+		return -1;
+	/* the prefix judged and found wanting is not judged again */
+	b->tried[cell] = *at;
+	b->why[cell] = why;
+	b->at[cell] = *at;
+	return why;
+}
+
+void stop_book_free(struct stop_book *b)
+{
+	if (b->by)
+		for (size_t i = 0; i < b->ncells * (size_t)b->rule.reps; i++)
+			free((void *)b->by[i]);
+	free(b->by);
+	free(b->why);
+	free(b->at);
+	free(b->tried);
+	memset(b, 0, sizeof(*b));
+}
+
+int stop_cells_of_run(const char *dir, uint64_t seed, const struct row *rows,
+		      size_t nrows, struct stop_cell **out, char *err,
+		      size_t errlen)
+{
+	char path[PATH_MAX];
+	struct matrix m;
+	struct stop_book b;
+	struct stop_cell *sc;
+	int rc = 0;
+
+	*out = NULL;
+	if (path_fmt(path, sizeof(path), "%s/run.matrix", dir))
+		return err_set(err, errlen, "path too long: %s", dir);
+	if (matrix_load_run(path, &m, err, errlen))
+		return -1;
+	if (stop_book_init(&b, &m, seed) ||
+	    !(sc = calloc(b.ncells + 1, sizeof(*sc)))) {
+		stop_book_free(&b);
+		return err_set(err, errlen, "out of memory judging %s", dir);
+	}
+	for (size_t i = 0; i < nrows && !rc; i++) {
+		rc = stop_book_add(&b, &rows[i]);
+		if ((size_t)rows[i].cell < b.ncells)
+			sc[rows[i].cell].boots++;
+	}
+	for (size_t c = 0; c < b.ncells && !rc; c++) {
+		rc = (sc[c].why = stop_book_cell(&b, c, &sc[c].at)) < 0;
+		snprintf(sc[c].csv, sizeof(sc[c].csv), ",%d,%s", sc[c].boots,
+			 stop_name(sc[c].why));
+	}
+	stop_book_free(&b);
+	if (rc) {
+		free(sc);
+		return err_set(err, errlen, "out of memory judging %s", dir);
+	}
+	*out = sc;
+	return 0;
+}
