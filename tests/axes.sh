@@ -16,6 +16,10 @@ root=$PWD
 runner=$root/${CRNGBENCH_RUNNER:-build/crngbench-run}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# every machine's QEMU is tests/fake-qemu (no real QEMU)
+# shellcheck source=tests/fake-qemu-path.sh
+. tests/fake-qemu-path.sh
+fake_qemu_path "$tmp/fake" || { echo "FAIL: cannot link tests/fake-qemu"; exit 0; }
 fx=$root/tests/fixtures/block-qemu64.result
 ok() { echo "PASS: axes: $*"; }
 bad() { echo "FAIL: axes: $*"; }

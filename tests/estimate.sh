@@ -177,6 +177,20 @@ assert e["bound_boots"] == e["boots"] > 0
 PY
 	ok "a cell without reference data is estimated at its timeout (bound)" || bad "bound: $(head -c 400 "$tmp/b.json")"
 fi
+# Boots side by side take no less than the longest of them: one boot of
+# 600 s (its bound) with 4 at a time is 600 s, not a quarter of it.
+printf '%s\n' 'name = one' 'reps = 1' 'arch = x86_64' 'variant = block' 'accel = icount' 'trace = off' \
+	'cpu = qemu64' 'timeout.icount = 600' >"$tmp/one.matrix"
+if est_json "one long boot" "$tmp/one.json" --matrix "$tmp/one.matrix" --jobs 4 --parallel-jobs 4 --from "$fix/run"; then
+	$py - "$tmp/one.json" <<'PY' &&
+import json, sys
+e = json.load(open(sys.argv[1]))
+assert e["boots"] == 1 and [c["est_s"] for c in e["plan"]] == [600], e["plan"]
+assert e["total_s"] >= 600, e["total_s"]
+PY
+	ok "one 600 s boot with 4 at a time is estimated at 600 s at least (the longest boot)" ||
+		bad "one long boot, 4 at a time: $(head -c 400 "$tmp/one.json")"
+fi
 text=$("$est" --matrix "$tmp/m.matrix" --set accel=icount --set arch=x86_64 --from "$fix/run" 2>&1)
 grep -q "bound: timeout" <<<"$text" && grep -q "^estimated host time: ~.* 6 boots estimated from the bound only" <<<"$text" &&
 	ok "the table says which estimates are only the bound" || bad "bound text: $text"

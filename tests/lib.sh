@@ -9,10 +9,11 @@ fail() { say "FAIL: $*"; }
 # Run a command whose stdout carries PASS:/FAIL:/SKIP: lines; a command that
 # fails without saying FAIL still counts as one failure.
 collect() {
-	local name=$1 rc
+	local name=$1 rc t0=$SECONDS
 	shift
 	"$@" >"$out/step.txt" 2>"$out/step.err"
 	rc=$?
+	printf '%5d s  %s\n' $((SECONDS - t0)) "$name" >>"$out/time.txt"
 	grep -E '^(PASS|FAIL|SKIP): ' "$out/step.txt" | tee -a "$log"
 	grep -E '^# ' "$out/step.txt" || true
 	if [ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$out/step.txt"; then
@@ -44,7 +45,8 @@ closing() {
 collect_bg() {
 	local name=$1
 	shift
-	("$@" >"$out/bg-$name.txt" 2>"$out/bg-$name.err"; echo $? >"$out/bg-$name.rc") &
+	(t0=$SECONDS; "$@" >"$out/bg-$name.txt" 2>"$out/bg-$name.err"; echo $? >"$out/bg-$name.rc"
+	 printf '%5d s  %s (beside the others)\n' $((SECONDS - t0)) "$name" >>"$out/time.txt") &
 	eval "bg_pid_$name=\$!"
 }
 collect_wait() {
@@ -57,4 +59,27 @@ collect_wait() {
 	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL: ' "$out/bg-$name.txt"; then
 		fail "$name: exit $rc: $(tail -n 3 "$out/bg-$name.err" | tr '\n' ' ')"
 	fi
+}
+
+# hide_qemu DIR: PATH becomes DIR alone, holding a link to every program
+# of PATH but the real QEMUs (qemu-system-*), first one of a name wins.
+# make unit runs under it, so a fast-tier test that starts a real QEMU
+# fails on every machine, not only on one without QEMU.
+hide_qemu() {
+	local dir=$1 d f n
+	local -a files=()
+	local -A seen=()
+	rm -rf "$dir" && mkdir -p "$dir" || return 1
+	local IFS=:
+	for d in $PATH; do
+		[ -d "$d" ] || continue
+		for f in "$d"/*; do
+			n=${f##*/}
+			case $n in qemu-system-*) continue ;; esac
+			[ -z "${seen[$n]:-}" ] && [ -x "$f" ] && seen[$n]=1 && files+=("$f")
+		done
+	done
+	[ ${#files[@]} -gt 0 ] && ln -s -t "$dir" -- "${files[@]}" || return 1
+	PATH=$dir
+	! command -v qemu-system-x86_64 >/dev/null
 }

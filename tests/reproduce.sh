@@ -87,6 +87,16 @@ else
 	bad "reproduce-time.csv after a fresh run: $(cat "$rt" 2>&1 | head -c 300)"
 fi
 rt_first=$(cat "$rt" 2>/dev/null)
+# Only a make reproduce that made every run from its start writes it:
+# skipping a complete run alone, or resuming a partial one alone, is not
+# such a run (each case on its own: either would hide the other). A
+# sentinel in the file shows whether it was rewritten.
+echo sentinel >"$rt"
+out=$(mk RUNS=one)
+[ $? -eq 0 ] && [ "$(cat "$rt" 2>/dev/null)" = sentinel ] &&
+	ok "a make reproduce that only skipped a complete run leaves reproduce-time.csv as it was" ||
+	bad "reproduce-time.csv after a run that only skipped 'one': $(head -c 200 "$rt" 2>&1); said: $(brief "$out")"
+printf '%s\n' "$rt_first" >"$rt"
 one_raw=$(cat "$s/results/reproduce/one/raw.csv" 2>/dev/null)
 one_time=$(stat -c %Y "$s/results/reproduce/one/raw.csv" 2>/dev/null)
 # "two" started as make reproduce starts it, SIGKILLed once a boot is recorded
@@ -108,6 +118,17 @@ refused_twice=$(mk RUNS=two HOSTS=:)
 	ok "a partial run started without HOSTS is not continued in shards" ||
 	bad "HOSTS on a partial unsharded run: $(brief "$refused_twice")"
 rows_before=$(tail -n +2 "$two/raw.csv")
+# resuming "two" alone (a copy of its partial state: the run of both below
+# resumes it again)
+cp -a "$two" "$tmp/two-partial"
+echo sentinel >"$rt"
+out=$(mk RUNS=two)
+[ $? -eq 0 ] && [ "$(cd "$s" && plots/runstate.py results/reproduce/two)" = "complete 6" ] &&
+	[ "$(cat "$rt" 2>/dev/null)" = sentinel ] &&
+	ok "a make reproduce that only resumed a partial run leaves reproduce-time.csv as it was" ||
+	bad "reproduce-time.csv after a run that only resumed 'two': $(head -c 200 "$rt" 2>&1); said: $(brief "$out")"
+printf '%s\n' "$rt_first" >"$rt"
+rm -rf "$two" && cp -a "$tmp/two-partial" "$two"
 out=$(REPRODUCE_TICK=1 mk RUNS=one,two)
 rc=$?
 if [ $rc -eq 0 ] && grep -qE "^  two +mini +6 boots +~.*partial \($before of 6 boots\): resumed" <<<"$out" &&

@@ -7,6 +7,12 @@ cd "$(dirname "$0")/.."
 r=build/crngbench-run
 tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+# QEMU's -cpu and -icount checks against tests/fake-qemu (no real QEMU);
+# the real one, where installed, opens a path below (real_path: PATH as given)
+real_path=$PATH
+# shellcheck source=tests/fake-qemu-path.sh
+. tests/fake-qemu-path.sh
+fake_qemu_path "$tmp/fake" || { echo "FAIL: runner input: cannot link tests/fake-qemu"; exit 0; }
 mkdir -p "$tmp/k/stock-hz250"
 : >"$tmp/k/stock-hz250/bzImage"
 : >"$tmp/image"
@@ -130,8 +136,8 @@ out=$("$r" --image "$tmp/image" --kernels "$tmp/k" --out "$tmp/o,x/run" --set va
 	--set cpu=qemu64 --set accel=tcg --set reps=1 --dry-run 2>&1)
 p=$(grep -o 'file,id=con,path=[^ ]*' <<<"$out" | head -n 1)
 if [ "$p" = "file,id=con,path=$(sed 's/,/,,/g' <<<"$tmp/o,x/run")/boots/c0-r0/console.log" ]; then
-	if command -v qemu-system-x86_64 >/dev/null; then
-		timeout 3 qemu-system-x86_64 -M none -nodefaults -display none \
+	if q=$(PATH=$real_path command -v qemu-system-x86_64); then
+		timeout 3 "$q" -M none -nodefaults -display none \
 			-chardev "file,id=con,path=$(sed 's/,/,,/g' <<<"$tmp/o,x")/con.log" 2>"$tmp/qerr"
 		[ -e "$tmp/o,x/con.log" ] && ! grep -v 'terminating on signal' "$tmp/qerr" | grep -q . &&
 			echo "PASS: runner: a comma in --out is escaped for QEMU (,,), and QEMU opens that file" ||

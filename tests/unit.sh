@@ -21,6 +21,14 @@ log=$out/results.txt
 # shellcheck source=tests/lib.sh
 . tests/lib.sh
 
+# No real QEMU: every step runs with the qemu-system-* programs hidden from
+# PATH, as on a machine without them (tests/fake-qemu stands in).
+if hide_qemu "$PWD/$out/path"; then
+	say "PASS: hermetic: the fast tier runs with no real QEMU on PATH (qemu-system-* hidden; tests/fake-qemu stands in)"
+else
+	say "FAIL: hermetic: cannot hide the real QEMU from PATH ($PATH)"
+fi
+
 if make -s -j"$(nproc)" unit-bins >"$out/make.log" 2>&1; then
 	say "PASS: build: unit tests and runner build with -Wall -Wextra -Werror (plain, ASan+UBSan)"
 	for bin in build/unit/test_*; do
