@@ -57,7 +57,7 @@ cp "$tmp/whole/summary.csv" "$tmp/live/summary.csv"
 # of the copy live and of shard s2 (both locks held by one process)
 (exec 9>"$tmp/live/.lock" 8>"$tmp/s2/.lock" && flock 9 && flock 8 && exec sleep 60) >/dev/null 2>&1 &
 holder=$!
-for _ in $(seq 50); do flock -n "$tmp/s2/.lock" true 2>/dev/null || break; sleep 0.1; done
+for _ in $(seq 600); do flock -n "$tmp/s2/.lock" true 2>/dev/null || break; sleep 0.1; done # up to 60 s under load
 cp "$tmp/live/summary.csv" "$tmp/live.before"
 for mode in --summarize --rescan; do
 	msg=$("$runner" --quiet "$mode" "$tmp/live" 2>&1)

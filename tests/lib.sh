@@ -83,3 +83,42 @@ hide_qemu() {
 	PATH=$dir
 	! command -v qemu-system-x86_64 >/dev/null
 }
+
+# lane NAME COMMAND...: a step like collect's, started at once if fewer
+# than $lanes (default 2: the reference machine's cores) lane steps are
+# running, else when one ends; it runs beside the collect_bg steps.
+# lanes_wait: waits for every lane step, then gives their lines (and
+# times) in the order they were started, as collect would have.
+lane_n=0
+lane() {
+	local name=$1 i=$lane_n
+	shift
+	lane_n=$((lane_n + 1))
+	while [ "$(lanes_running)" -ge "${lanes:-2}" ]; do sleep 0.2; done
+	echo "$name" >"$out/lane-$i.name"
+	(t0=$SECONDS
+	 "$@" >"$out/lane-$i.txt" 2>"$out/lane-$i.err"
+	 rc=$?
+	 printf '%5d s  %s\n' $((SECONDS - t0)) "$name" >>"$out/time.txt"
+	 echo $rc >"$out/lane-$i.rc") &
+}
+lanes_running() {
+	local i n=0
+	for ((i = 0; i < lane_n; i++)); do
+		[ -e "$out/lane-$i.rc" ] || [ ! -e "$out/lane-$i.name" ] || n=$((n + 1))
+	done
+	echo $n
+}
+lanes_wait() {
+	local i rc name
+	while [ "$(lanes_running)" -gt 0 ]; do sleep 0.2; done
+	for ((i = 0; i < lane_n; i++)); do
+		name=$(cat "$out/lane-$i.name")
+		rc=$(cat "$out/lane-$i.rc")
+		grep -E '^(PASS|FAIL|SKIP): ' "$out/lane-$i.txt" | tee -a "$log"
+		grep -E '^# ' "$out/lane-$i.txt" || true
+		if [ "$rc" -ne 0 ] && ! grep -q '^FAIL: ' "$out/lane-$i.txt"; then
+			fail "$name: exit $rc: $(tail -n 3 "$out/lane-$i.err" | tr '\n' ' ')"
+		fi
+	done
+}

@@ -5,6 +5,8 @@
 # of the tree and must make the fast tier fail: the mutant's checks (parts
 # of make unit, cheapest first) run until one fails. A mutant that
 # survives every check is a FAIL: the tests would pass on broken code.
+# Two at a time (MUTATION_JOBS, default 2, at most nproc), each worker in
+# a copy of the tree and its build/ of its own, so they never clash.
 #   tests/mutation.sh [ID...]     (default: every mutant)
 # One PASS/FAIL line per mutant; prints what it cost at the end.
 set -uo pipefail
@@ -28,11 +30,12 @@ if ! make -s -j"$(nproc)" CFLAGS='-O0 -g' unit-bins >"$tmp/base.log" 2>&1; then
 	exit 0
 fi
 
-# check NAME: run one check; 0 = it passed (the mutant survived it).
+# check NAME: run one check in the current directory (a worker's tree);
+# 0 = it passed (the mutant survived it).
 #   unit:NAME     build/unit/test_NAME (plain), rebuilt
 #   script:SCRIPT tests/SCRIPT.sh (the runner rebuilt first, as for all)
 check() {
-	local kind=${1%%:*} what=${1#*:} out=$tmp/check.txt
+	local kind=${1%%:*} what=${1#*:} out=$PWD.check.txt
 	# the runner as the tree now is (a restored file is rebuilt too)
 	make -s CFLAGS='-O0 -g' runner >"$out" 2>&1 || return 1
 	case $kind in
@@ -45,40 +48,84 @@ check() {
 	esac
 }
 
+# the mutants (and the checks they name) as id, file, sed expression, checks
+sed -e '/^#/d' -e '/^[[:space:]]*$/d' -e 's/[[:space:]]*@@[[:space:]]*/\x1f/g' "$root/$list" >"$tmp/all"
+if [ $# -gt 0 ]; then
+	while IFS=$'\x1f' read -r id rest; do
+		printf '%s\n' "$@" | grep -qx -- "$id" && printf '%s\x1f%s\n' "$id" "$rest"
+	done <"$tmp/all" >"$tmp/mutants"
+else
+	cp "$tmp/all" "$tmp/mutants"
+fi
+jobs=${MUTATION_JOBS:-2}
+[ "$jobs" -ge 1 ] 2>/dev/null && [ "$jobs" -le "$(nproc)" ] || jobs=$(nproc)
+for k in $(seq "$jobs"); do cp -a "$tmp/tree" "$tmp/w$k" || { echo "FAIL: mutation: cannot copy the tree for worker $k"; exit 0; }; done
+
+# pool KIND: the workers take the lines of $tmp/KIND one at a time (the
+# next free line under a lock), each line's verdict in $tmp/KIND.N.
+pool() {
+	local kind=$1 k
+	echo 0 >"$tmp/$kind.next"
+	for k in $(seq "$jobs"); do
+		(cd "$tmp/w$k" && while n=$(take "$kind"); do "do_$kind" "$n" >"$tmp/$kind.$n"; done) &
+	done
+	wait
+}
+take() { # the next line number of $tmp/$1 not yet taken, or fail
+	local n
+	exec 9>>"$tmp/$1.lock"
+	flock 9
+	n=$(($(cat "$tmp/$1.next") + 1))
+	echo "$n" >"$tmp/$1.next"
+	exec 9>&-
+	[ "$n" -le "$(wc -l <"$tmp/$1")" ] && echo "$n"
+}
+
 # Every check a mutant names must pass on the unmutated tree, or a mutant
 # it "kills" proves nothing.
-declare -A base_ok
-while IFS=$'\x1f' read -r id file expr checks; do
-	for c in $checks; do
-		[ -n "${base_ok[$c]:-}" ] && continue
-		if check "$c"; then base_ok[$c]=1; else
-			base_ok[$c]=0
-			echo "FAIL: mutation: check $c fails on the unmutated tree: $( (grep -m2 '^FAIL' "$tmp/check.txt" || tail -n 3 "$tmp/check.txt") | tr '\n' ' ')"
-		fi
-	done
-done < <(sed -e '/^#/d' -e '/^[[:space:]]*$/d' -e 's/[[:space:]]*@@[[:space:]]*/\x1f/g' "$root/$list")
-
-n=0
-while IFS=$'\x1f' read -r id file expr checks; do
-	[ $# -eq 0 ] || printf '%s\n' "$@" | grep -qx -- "$id" || continue
-	n=$((n + 1))
-	cp -p "$file" "$tmp/orig"
-	sed -i -e "$expr" "$file"
-	if cmp -s "$file" "$tmp/orig"; then
-		echo "FAIL: mutation: $id: '$expr' changes nothing in $file (the code moved: update tests/mutants)"
-		continue
+tr ' ' '\n' < <(cut -d $'\x1f' -f 4 "$tmp/mutants") | sed '/^$/d' | sort -u >"$tmp/checks"
+do_checks() {
+	local c
+	c=$(sed -n "$1p" "$tmp/checks")
+	if check "$c"; then echo "ok $c"; else
+		echo "bad $c FAIL: mutation: check $c fails on the unmutated tree: $( (grep -m2 '^FAIL' "$PWD.check.txt" || tail -n 3 "$PWD.check.txt") | tr '\n' ' ')"
 	fi
-	killer=
+}
+pool checks
+declare -A base_ok
+for n in $(seq "$(wc -l <"$tmp/checks")"); do
+	read -r v c msg <"$tmp/checks.$n"
+	if [ "$v" = ok ]; then base_ok[$c]=1; else
+		base_ok[$c]=0
+		echo "$msg"
+	fi
+done
+for c in "${!base_ok[@]}"; do [ "${base_ok[$c]}" = 1 ] && echo "$c"; done >"$tmp/good"
+
+# do_mutants N: mutant N applied to this worker's tree, its checks in turn
+# until one fails, the file restored.
+do_mutants() {
+	local id file expr checks killer='' c
+	IFS=$'\x1f' read -r id file expr checks < <(sed -n "$1p" "$tmp/mutants")
+	cp -p "$file" "$PWD.orig"
+	sed -i -e "$expr" "$file"
+	if cmp -s "$file" "$PWD.orig"; then
+		echo "FAIL: mutation: $id: '$expr' changes nothing in $file (the code moved: update tests/mutants)"
+		return
+	fi
 	for c in $checks; do
-		[ "${base_ok[$c]}" = 1 ] || continue
+		grep -qxF -- "$c" "$tmp/good" || continue
 		if ! check "$c"; then killer=$c; break; fi
 	done
-	cp -p "$tmp/orig" "$file"
+	cp -p "$PWD.orig" "$file"
 	touch "$file" # the next build sees the original again
 	if [ -n "$killer" ]; then
 		echo "PASS: mutation: $id ($file) is caught by $killer"
 	else
 		echo "FAIL: mutation: $id ($file: $expr) survives: $checks all pass on broken code"
 	fi
-done < <(sed -e '/^#/d' -e '/^[[:space:]]*$/d' -e 's/[[:space:]]*@@[[:space:]]*/\x1f/g' "$root/$list")
-echo "# mutation: $n mutants in $(($(date +%s) - t0)) s"
+}
+pool mutants
+n=$(wc -l <"$tmp/mutants")
+for i in $(seq "$n"); do cat "$tmp/mutants.$i"; done
+echo "# mutation: $n mutants, $jobs at a time, in $(($(date +%s) - t0)) s"

@@ -104,7 +104,7 @@ two=$s/results/reproduce/two
 (cd "$s" && exec build/crngbench-run --matrix bench/mini.matrix --image build/guest.cpio --qemu tests/fake-qemu \
 	--quiet --out results/reproduce/two) >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 300); do
+for _ in $(seq 1200); do # up to 60 s: a loaded machine is slow to start
 	[ "$(tail -n +2 "$two/raw.csv" 2>/dev/null | wc -l)" -ge 1 ] && break
 	sleep 0.05
 done
