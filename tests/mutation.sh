@@ -2,8 +2,9 @@
 # The mutation check: small, realistic breakages of the runner, the
 # classification, the statistics, the probe's record writer and the chart
 # and report scripts (tests/mutants, one a line). Each is applied to a copy
-# of the tree and must make the fast tier fail: the mutant's checks (parts
-# of make unit, cheapest first) run until one fails. A mutant that
+# of the tree and must make a test fail: the mutant's checks (parts of
+# make check, cheapest first) run until one fails; a check that kills one
+# is then run on the unmutated tree, once, and must pass there. A mutant that
 # survives every check is a FAIL: the tests would pass on broken code.
 # Two at a time (MUTATION_JOBS, default 2, at most nproc), each worker in
 # a copy of the tree and its build/ of its own, so they never clash.
@@ -81,29 +82,25 @@ take() { # the next line number of $tmp/$1 not yet taken, or fail
 	[ "$n" -le "$(wc -l <"$tmp/$1")" ] && echo "$n"
 }
 
-# Every check a mutant names must pass on the unmutated tree, or a mutant
-# it "kills" proves nothing.
-tr ' ' '\n' < <(cut -d $'\x1f' -f 4 "$tmp/mutants") | sed '/^$/d' | sort -u >"$tmp/checks"
-do_checks() {
-	local c
-	c=$(sed -n "$1p" "$tmp/checks")
-	if check "$c"; then echo "ok $c"; else
-		echo "bad $c FAIL: mutation: check $c fails on the unmutated tree: $( (grep -m2 '^FAIL' "$PWD.check.txt" || tail -n 3 "$PWD.check.txt") | tr '\n' ' ')"
+# A check that kills a mutant must pass on the unmutated tree, or the kill
+# proves nothing: each killer is run once on it (by the worker that first
+# needs it, its verdict shared in $tmp/base/), only the checks that kill.
+mkdir -p "$tmp/base"
+base_ok() { # CHECK (in a worker's unmutated tree): 0 if it passes there
+	local f=$tmp/base/${1//[^A-Za-z0-9_]/_}.v
+	exec 8>>"${f%.v}.lock"
+	flock 8
+	if [ ! -e "$f" ]; then
+		if check "$1"; then echo ok >"$f"; else
+			echo "FAIL: mutation: check $1 fails on the unmutated tree: $( (grep -m2 '^FAIL' "$PWD.check.txt" || tail -n 3 "$PWD.check.txt") | tr '\n' ' ')" >"$f"
+		fi
 	fi
+	exec 8>&-
+	[ "$(cat "$f")" = ok ]
 }
-pool checks
-declare -A base_ok
-for n in $(seq "$(wc -l <"$tmp/checks")"); do
-	read -r v c msg <"$tmp/checks.$n"
-	if [ "$v" = ok ]; then base_ok[$c]=1; else
-		base_ok[$c]=0
-		echo "$msg"
-	fi
-done
-for c in "${!base_ok[@]}"; do [ "${base_ok[$c]}" = 1 ] && echo "$c"; done >"$tmp/good"
 
 # do_mutants N: mutant N applied to this worker's tree, its checks in turn
-# until one fails, the file restored.
+# until one fails (and passes on the unmutated tree), the file restored.
 do_mutants() {
 	local id file expr checks killer='' c
 	IFS=$'\x1f' read -r id file expr checks < <(sed -n "$1p" "$tmp/mutants")
@@ -114,18 +111,21 @@ do_mutants() {
 		return
 	fi
 	for c in $checks; do
-		grep -qxF -- "$c" "$tmp/good" || continue
-		if ! check "$c"; then killer=$c; break; fi
+		check "$c" && continue
+		cp -p "$PWD.orig" "$file" && touch "$file"
+		if base_ok "$c"; then killer=$c; break; fi
+		sed -i -e "$expr" "$file"
 	done
 	cp -p "$PWD.orig" "$file"
 	touch "$file" # the next build sees the original again
 	if [ -n "$killer" ]; then
 		echo "PASS: mutation: $id ($file) is caught by $killer"
 	else
-		echo "FAIL: mutation: $id ($file: $expr) survives: $checks all pass on broken code"
+		echo "FAIL: mutation: $id ($file: $expr) survives: $checks all pass on broken code (or fail on the unmutated tree too)"
 	fi
 }
 pool mutants
 n=$(wc -l <"$tmp/mutants")
+cat "$tmp"/base/*.v 2>/dev/null | grep '^FAIL: ' || true
 for i in $(seq "$n"); do cat "$tmp/mutants.$i"; done
 echo "# mutation: $n mutants, $jobs at a time, in $(($(date +%s) - t0)) s"
