@@ -80,37 +80,6 @@ collect_bg fake_boots tests/fake_boots.sh
 # make reproduce in stand-in checkouts against fake-qemu (mostly waiting too)
 collect_bg reproduce tests/reproduce.sh
 collect_bg reproduce_shards tests/reproduce_shards.sh
-<<<<<<< HEAD
-collect "runner input checks" tests/runner_inputs.sh
-collect "the rtc and base axes" tests/axes.sh
-collect "the early axis (the early reads in a child of PID 1)" tests/early.sh
-collect "golden QEMU command lines" tests/golden_cmdlines.sh
-collect "the shift axis (icount's CPU speed per cell)" tests/shift.sh
-collect "per-machine quirks against fake-qemu" tests/machine_quirks.sh
-collect "the stop rule against fake-qemu (identical, precise, limit, the same-second trap)" tests/stop_rule.sh
-collect "runner on results directories" tests/runner_results.sh
-collect "the runner against issue 35's hostile inputs" tests/hostile_runner.sh
-collect "plots and report tables" tests/plots.sh
-collect "the mail and the terminal summary" tests/post.sh
-collect "the chart tools' facts, each from one place" tests/plots_facts.sh
-collect "kernel build progress" tests/kernel_progress.sh
-collect "fact tables and their reader" tests/tables.sh
-collect "the commands of README.md and docs/" tests/docs_commands.sh
-collect "hostile and damaged results directories" tests/hostile_plots.sh
-collect "hostile input, round four: committed runs, summaries, quoted figures, disk full" tests/hostile_round4.sh
-collect "chart 8 and the entropy tables" tests/entropy_plots.sh
-collect "chart 9 and the bases table" tests/bases_plots.sh
-collect "digests of what the reads returned, in results directories" tests/digests.sh
-collect "the kernels of the planned cells" tests/planned_kernels.sh
-collect "make kernels builds the base asked for" tests/make_kernels.sh
-collect "the plan and its estimated host time" tests/estimate.sh
-collect "make reproduce's kernel builds in its plan" tests/plan_builds.sh
-collect "REPORT.md and post.txt from the committed runs" tests/report_regen.sh
-collect "REPORT.md's first screen: the answer, against its runs" tests/answer.sh
-collect "REPORT.md's prose numbers against its generated tables" tests/prose_numbers.sh
-collect "REPORT.md's table of the committed runs" tests/runs_table.sh
-collect "the figures the prose quotes (plots/quoted)" tests/quoted.sh
-=======
 # the longest first, so that no long one starts last
 lane "plots and report tables" tests/plots.sh
 lane "chart 8 and the entropy tables" tests/entropy_plots.sh
@@ -126,6 +95,7 @@ lane "the early axis (the early reads in a child of PID 1)" tests/early.sh
 lane "golden QEMU command lines" tests/golden_cmdlines.sh
 lane "the shift axis (icount's CPU speed per cell)" tests/shift.sh
 lane "per-machine quirks against fake-qemu" tests/machine_quirks.sh
+lane "the stop rule against fake-qemu (identical, precise, limit, the same-second trap)" tests/stop_rule.sh
 lane "runner on results directories" tests/runner_results.sh
 lane "the runner against issue 35's hostile inputs" tests/hostile_runner.sh
 lane "the mail and the terminal summary" tests/post.sh
@@ -144,7 +114,6 @@ lane "REPORT.md's first screen: the answer, against its runs" tests/answer.sh
 lane "REPORT.md's prose numbers against its generated tables" tests/prose_numbers.sh
 lane "REPORT.md's table of the committed runs" tests/runs_table.sh
 lanes_wait
->>>>>>> 60ed7ea (make unit in under half the time: after the build its steps run two at a time (tests/lib.sh lane, lanes_wait: lines in start order) beside the waiting fake boots; report_regen.sh and hostile_plots.sh, its two longest steps (83 s and 131 s here), move to make check; fake_boots, reproduce and hostile_runner budgets given margins for a loaded machine (timeouts of boots that finish anyway at 60 s, the all-statuses run at 30 s, waits for a row or a lock up to 60 s); tests/mutation.sh runs two mutants at a time (MUTATION_JOBS), each worker in its own copy of the tree and build/, the unmutated checks also two at a time; README and DESIGN say so)
 collect_wait fake_boots
 collect_wait reproduce
 collect_wait reproduce_shards
