@@ -102,7 +102,7 @@ base_ok() { # CHECK (in a worker's unmutated tree): 0 if it passes there
 # do_mutants N: mutant N applied to this worker's tree, its checks in turn
 # until one fails (and passes on the unmutated tree), the file restored.
 do_mutants() {
-	local id file expr checks killer='' c
+	local id file expr checks killer='' c t0=$SECONDS
 	IFS=$'\x1f' read -r id file expr checks < <(sed -n "$1p" "$tmp/mutants")
 	cp -p "$file" "$PWD.orig"
 	sed -i -e "$expr" "$file"
@@ -119,7 +119,7 @@ do_mutants() {
 	cp -p "$PWD.orig" "$file"
 	touch "$file" # the next build sees the original again
 	if [ -n "$killer" ]; then
-		echo "PASS: mutation: $id ($file) is caught by $killer"
+		echo "PASS: mutation: $id ($file) is caught by $killer ($((SECONDS - t0)) s)"
 	else
 		echo "FAIL: mutation: $id ($file: $expr) survives: $checks all pass on broken code (or fail on the unmutated tree too)"
 	fi
