@@ -339,7 +339,7 @@ int row_print_plan(const struct matrix *m, int shard_k, int shard_n, FILE *out,
 		fprintf(out, ",%s", axis_name((enum axis)a));
 	fputs(",timeout,parallel,kvm\n", out);
 	for (size_t i = 0; i < matrix_ncells(m); i++) {
-		struct row row;
+		struct row row = { 0 }; /* row_set_axes() fills the axes alone */
 		struct cell c;
 		size_t off = 0;
 

@@ -122,8 +122,8 @@ def answer_table(runs_dir):
         boots = f"{n} identical" if all(c[2] for c in shown) else f"n={n}"
         out.append(f"  {SHORT[words]:<22} {one['hz']:>4} {clock:>5} {texts[0]:>7} {texts[1]:>7} {texts[2]:>7}  {boots}")
     return ["The first read's wait, median, instruction time (icount). Credited",
-            "bits are the kernel's accounting; timings repeat to the ns where",
-            "'identical' (bytes differ: RDRAND, the RTC). knob: no cycle counter."] + out
+            "bits are accounting; 'identical': every boot's wait the same to the",
+            "ns (versatilepb's bytes too). knob: random.no_cycle_counter."] + out
 
 
 def series_rows():
