@@ -201,7 +201,7 @@ reproduce
 result
 merged_ok "run again with the host back"
 
-# 4. A host holding a shard of another matrix (reps 1, not 3) under this
+# 4. A host holding a shard of another matrix (reps and min_reps 1, not 3) under this
 # run's seed: it sets it aside, named, and runs the shard again; nothing of
 # it is merged.
 seed=$(cat "$sd/seed")
@@ -209,7 +209,7 @@ fresh
 mkdir -p "$sd" "$rsd"
 echo "$seed" >"$sd/seed"
 echo 2 >"$sd/count"
-(cd "$s" && sed 's/^reps = .*/reps = 1/' bench/mini.matrix >"$tmp/other.matrix" &&
+(cd "$s" && sed 's/^reps = .*/reps = 1/; s/^min_reps = .*/min_reps = 1/' bench/mini.matrix >"$tmp/other.matrix" &&
 	for k in 1 2; do
 		build/crngbench-run --matrix "$tmp/other.matrix" --seed "$seed" --shard $k/2 --qemu tests/fake-qemu \
 			--image build/guest.cpio --quiet --out "$rsd/shard-$k" >/dev/null 2>&1 || exit 1
