@@ -108,7 +108,7 @@ help:
 	@echo "  make reproduce-plan  its checks and plan only (DRYRUN=1): boots and kernel builds, estimated"
 	@echo "  make unit        the fast tier: unit tests (plain, ASan+UBSan), fuzz smoke,"
 	@echo "                   the runner against tests/fake-qemu, plots on the fixture, no real QEMU"
-	@echo "                   (3 min 48 s on 2 shared cores at load 5-6; 3 min 4 s of CPU time)"
+	@echo "                   (89 s on the idle 2-core reference machine; 3 min 48 s at load 5-6)"
 	@echo "  make post        RUN/post.txt (plain-text mail) and post.mbox (charts attached)"
 	@echo "                   FROM=committed: the series for the list, plots/series/ ([PATCH 0/N] and kernel/series)"
 	@echo "  make check       unit, then kernels and real boots; ends 'N passed, N failed, N skipped'"
