@@ -103,6 +103,7 @@ lane "the chart tools' facts, each from one place" tests/plots_facts.sh
 lane "kernel build progress" tests/kernel_progress.sh
 lane "fact tables and their reader" tests/tables.sh
 lane "the commands of README.md and docs/" tests/docs_commands.sh
+lane "report kinds: every list against bench/report-runs" tests/registry.sh
 lane "hostile input, round four: committed runs, summaries, quoted figures, disk full" tests/hostile_round4.sh
 lane "chart 9 and the bases table" tests/bases_plots.sh
 lane "digests of what the reads returned, in results directories" tests/digests.sh
