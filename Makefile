@@ -100,7 +100,7 @@ help:
 	@echo "  make plan        MATRIX's boots and estimated host time per arch and accelerator"
 	@echo "                   (from the runs in plots/runs/ and the fixtures; plots/estimate.py)"
 	@echo "  make plots       render charts for RUN=<results dir> (default results/latest)"
-	@echo "  make report      REPORT.md tables and plots/figures from RUN (and HZRUN, GUESTRUN, SOURCESRUN, LONGWAITRUN, ARCHESRUN, ENTROPYRUN, BASESRUN, SYSTEMDRUN, FIXRUN);"
+	@echo "  make report      REPORT.md tables and plots/figures from RUN (and $(wordlist 2,99,$(RUN_VARS)): bench/report-runs' kinds);"
 	@echo "                   FROM=committed: from the committed runs (plots/runs/, bench/report-runs), and post.txt"
 	@echo "  make reproduce   every run of bench/report-runs into $(RESULTS)/reproduce/ (a complete one skipped, a"
 	@echo "                   partial one resumed), kept in plots/runs/, then REPORT.md, charts, post.txt (~1 h 30 min from cold here);"
@@ -250,7 +250,12 @@ WITH_RUNNER = CRNGBENCH_RUNNER=$(abspath $(RUNNER))
 # ($(value), so a $(shell ...) in it is not run), single-quoted. A newline
 # would end the recipe line there: refused. They are not exported (make
 # would expand a command-line value to put it into the environment).
-RUN_VARS := RUN HZRUN GUESTRUN SOURCESRUN LONGWAITRUN ARCHESRUN ENTROPYRUN BASESRUN SYSTEMDRUN FIXRUN
+# The report kinds: bench/report-runs' report column (the one registry of
+# report blocks) less main and '-'; KIND's run is the variable KINDRUN
+# (HZRUN, FIXRUN, ...), handed to plots/report.sh as --KIND.
+REPORT_KINDS := $(shell awk '!/^\#/ && NF { if (h++ && $$4 ~ /^[a-z][a-z0-9]*$$/ && $$4 != "main") print $$4 }' bench/report-runs | awk '!seen[$$0]++')
+kind_var = $(shell echo '$1' | tr a-z A-Z)RUN
+RUN_VARS := RUN $(foreach k,$(REPORT_KINDS),$(call kind_var,$k))
 define newline
 
 
@@ -299,10 +304,7 @@ report:
 	@echo "error: FROM='$(FROM)': give FROM=committed (the runs of plots/runs/), or RUN=... and the others" >&2; exit 2
 else
 report: runner
-	$(WITH_RUNNER) plots/report.sh $(call q,RUN) $(call qopt,hz,HZRUN) $(call qopt,guest,GUESTRUN) \
-		$(call qopt,sources,SOURCESRUN) $(call qopt,longwait,LONGWAITRUN) $(call qopt,arches,ARCHESRUN) \
-		$(call qopt,entropy,ENTROPYRUN) $(call qopt,bases,BASESRUN) $(call qopt,systemd,SYSTEMDRUN) \
-		$(call qopt,fix,FIXRUN)
+	$(WITH_RUNNER) plots/report.sh $(call q,RUN) $(foreach k,$(REPORT_KINDS),$(call qopt,$k,$(call kind_var,$k)))
 endif
 
 # A plain-text mail of RUN (and HZRUN's CONFIG_HZ table, ARCHESRUN's chart

@@ -18,22 +18,29 @@
 # charts taken, before REPORT.md is rewritten.
 set -euo pipefail
 die() { echo "plots/report.sh: error: $*" >&2; exit 2; }
-usage="usage: plots/report.sh RUN [--hz DIR] [--guest DIR] [--sources DIR] [--longwait DIR] [--arches DIR] [--entropy DIR] [--bases DIR] [--systemd DIR] [--fix DIR] [--answer RUNS_DIR] [--runs RUNS_DIR] [--quoted RUNS_DIR]"
-[ $# -ge 1 ] || die "$usage"
 root=$(cd "$(dirname "$0")/.." && pwd)
+# The report kinds: bench/report-runs' report column (the one registry of
+# report blocks), each an option --KIND DIR; plus the committed runs' own
+# blocks. report_tables.py refuses a kind it has no builder for.
+kinds=$(awk '!/^#/ && NF { if (h++ && $4 ~ /^[a-z][a-z0-9]*$/ && $4 != "main") print $4 }' "$root/bench/report-runs" | awk '!seen[$0]++')
+usage="usage: plots/report.sh RUN$(printf ' [--%s DIR]' $kinds) [--answer RUNS_DIR] [--runs RUNS_DIR] [--quoted RUNS_DIR]"
+[ $# -ge 1 ] || die "$usage"
 run=$1
 shift
 declare -A opt=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	--hz | --guest | --sources | --longwait | --arches | --entropy | --bases | --systemd | --fix | --answer | --runs | --quoted)
-		if [ $# -lt 2 ] || [ -z "$2" ]; then die "$1 needs a results directory"; fi
-		[ -z "${opt[${1#--}]+set}" ] || die "$1 given twice"
-		opt[${1#--}]=$2
-		shift 2
-		;;
-	*) die "unknown argument $(printf '%q' "$1"); $usage" ;;
+	--*) k=${1#--} ;;
+	*) k= ;;
 	esac
+	if [ -n "$k" ] && grep -qx -- "$k" <<<"$kinds"$'\nanswer\nruns\nquoted'; then
+		if [ $# -lt 2 ] || [ -z "$2" ]; then die "$1 needs a results directory"; fi
+		[ -z "${opt[$k]+set}" ] || die "$1 given twice"
+		opt[$k]=$2
+		shift 2
+	else
+		die "unknown argument $(printf '%q' "$1"); $usage"
+	fi
 done
 [ "$run" != - ] || [ ${#opt[@]} -gt 0 ] || die "RUN '-' keeps the main run's tables: give another run (--hz DIR, ...); $usage"
 for d in "$run" "${opt[@]}"; do
@@ -126,7 +133,7 @@ done
 [ "$run" = - ] || [ $from_run -gt 0 ] || die "$run/plots holds none of the charts ${known[*]}: draw them first (make plots RUN=...)"
 
 args=()
-for o in hz guest sources longwait arches entropy bases systemd fix answer runs quoted; do
+for o in $kinds answer runs quoted; do
 	[ -z "${opt[$o]:-}" ] || args+=("--$o=${opt[$o]}")
 done
 python3 "$root/plots/report_tables.py" "${args[@]}" -- "$run" "$root/REPORT.md"

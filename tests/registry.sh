@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # bench/report-runs is the registry of report blocks: every list of them
-# elsewhere (the Makefile's RUN_VARS and make report's options, plots/report.sh's
-# options, scripts/regen-report.sh's accepted reports, report_tables.py's
-# options) must name exactly its report kinds, so a kind added to one and
-# not the others fails here, naming both. (Issue 38 item 1 asks for one
-# registry they all derive from; until then this check keeps them alike.)
+# elsewhere must name exactly its report kinds. The Makefile's RUN_VARS,
+# plots/report.sh's options and report_tables.py's options are derived
+# from it; report_tables.py's BUILDERS and REPORT.md's tables:KIND blocks
+# are written by hand: a kind added to the registry without its builder or
+# its block, or a builder left without a row, fails here, naming both.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/table.sh
@@ -24,12 +24,12 @@ check() { # check WHAT LIST: LIST (words) against the registry's kinds
 		say FAIL "$what disagrees with bench/report-runs: only there: $(comm -23 <(echo "$want") <(echo "$got") | tr '\n' ' ')only in $what: $(comm -13 <(echo "$want") <(echo "$got") | tr '\n' ' ')"
 	fi
 }
-runvars=$(sed -n 's/^RUN_VARS := //p' Makefile)
-check "Makefile RUN_VARS" "$(for v in $runvars; do [ "$v" = RUN ] || echo "${v%RUN}" | tr 'A-Z' 'a-z'; done)"
-check "make report's options (qopt)" "$(grep -o 'qopt,[a-z]*,[A-Z]*RUN' Makefile | awk -F, '{ if (tolower($2) "run" != tolower($3)) print "MISMATCH-" $2; else print $2 }')"
-opts=$(sed -n 's/^\t\(--hz | .*\))$/\1/p' plots/report.sh | tr -d '|' | tr -s ' ' '\n' | sed 's/^--//')
-check "plots/report.sh's options" "$(grep -vx -- "$(tr ' ' '\n' <<<"$extra")" <<<"$opts")"
-acc=$(sed -n "s/.*report '\$rep' is none of \(.*\), '-'.*/\1/p" scripts/regen-report.sh | tr -d ',')
-check "scripts/regen-report.sh's accepted reports" "$(tr ' ' '\n' <<<"$acc" | grep -vx main)"
-pyopts=$(grep -o 'add_argument("--[a-z]*"' plots/report_tables.py | sed 's/.*"--//; s/"//')
-check "plots/report_tables.py's options" "$(grep -vx -- "$(tr ' ' '\n' <<<"$extra")" <<<"$pyopts")"
+runvars=$(make -s --no-print-directory --eval 'registry-show: ; @echo $(RUN_VARS)' registry-show 2>&1)
+check "the Makefile's RUN_VARS (make report's KINDRUN variables)" "$(for v in $runvars; do [ "$v" = RUN ] || echo "${v%RUN}" | tr 'A-Z' 'a-z'; done)"
+usage=$(plots/report.sh 2>&1)
+check "plots/report.sh's options" "$(grep -o -- '--[a-z0-9]* DIR' <<<"$usage" | sed 's/^--//; s/ DIR$//')"
+pyopts=$(python3 plots/report_tables.py --help 2>&1 | grep -o -- '--[a-z0-9]* [A-Z0-9]*' | sed 's/^--//; s/ .*//' | sort -u)
+check "plots/report_tables.py's options" "$(grep -vx -- "$(printf '%s\n' $extra help)" <<<"$pyopts")"
+builders=$(cd plots && python3 -c 'import report_tables; print("\n".join(report_tables.BUILDERS))' 2>&1)
+check "plots/report_tables.py's BUILDERS (a builder with no row is dead code)" "$builders"
+check "REPORT.md's tables:KIND blocks" "$(grep -o '<!-- tables:[a-z0-9]*:begin -->' REPORT.md | sed 's/<!-- tables://; s/:begin -->//' | grep -vx -- "main$(printf '\n%s' $extra)")"
