@@ -10,19 +10,15 @@
 # Two bases need a kernel/bases of two rows: a stand-in checkout in a
 # temporary directory (the real kernel/build.sh, arches, variants and
 # scripts linked, its own kernel/bases and cache), the runner started in it.
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "axes"
 root=$PWD
 runner=$root/${CRNGBENCH_RUNNER:-build/crngbench-run}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 # every machine's QEMU is tests/fake-qemu (no real QEMU)
 # shellcheck source=tests/fake-qemu-path.sh
 . tests/fake-qemu-path.sh
 fake_qemu_path "$tmp/fake" || { echo "FAIL: cannot link tests/fake-qemu"; exit 0; }
 fx=$root/tests/fixtures/block-qemu64.result
-ok() { echo "PASS: axes: $*"; }
-bad() { echo "FAIL: axes: $*"; }
 get() { "$root/tests/csvget.py" "$@"; }
 # . scripts/table.sh for the known bases, as the message must name them
 # shellcheck source=scripts/table.sh

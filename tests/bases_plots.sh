@@ -5,15 +5,9 @@
 # table row's numbers and its ratio are worked out here from summary.csv
 # with the csv module, never by plots/; a hostile machine name runs
 # nothing and breaks no table; report.sh --bases fills its block.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
+. "$(dirname "$0")/lib.sh"
+t_begin "bases plots"
 root=$PWD
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "PASS: bases plots: $*"; }
-bad() { echo "FAIL: bases plots: $*"; }
-verdict() { if [ "$1" -eq 0 ]; then ok "$2"; else bad "$2: $3"; fi; }
-brief() { head -c 300 <<<"$1" | tr '\n' ' '; }
 run=$tmp/bases
 if ! out=$(tests/bases_run.sh "$run" 2>&1); then
 	bad "the synthetic bases run could not be made: $(brief "$out")"

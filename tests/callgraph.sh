@@ -5,11 +5,9 @@
 # link (build/unit/plain/bench/*.o, built by make unit-bins) and main's
 # own bench/run.c: an edge A -> B where A's object leaves a symbol
 # undefined that B's object defines (nm). A circle is named file by file.
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "callgraph"
 max_lines=600
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # symbols OBJ...: "D|U <source>.c <symbol>" lines, one per global symbol.
 symbols() {

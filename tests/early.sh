@@ -11,18 +11,14 @@
 # 1's do; host_first_urandom is left empty for them (they reach the host
 # with the report, not when the read returned); the early column in
 # raw.csv and summary.csv; bench/systemd.matrix plans both values.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
+. "$(dirname "$0")/lib.sh"
+t_begin "early"
 root=$PWD
 runner=$root/${CRNGBENCH_RUNNER:-build/crngbench-run}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 # every machine's QEMU is tests/fake-qemu (no real QEMU)
 # shellcheck source=tests/fake-qemu-path.sh
 . tests/fake-qemu-path.sh
 fake_qemu_path "$tmp/fake" || { echo "FAIL: cannot link tests/fake-qemu"; exit 0; }
-ok() { echo "PASS: early: $*"; }
-bad() { echo "FAIL: early: $*"; }
 get() { "$root/tests/csvget.py" "$@"; }
 
 mkdir -p "$tmp/k/stock-hz250" "$tmp/k/stock-hz100-armv5" "$tmp/k/stock-hz100-m68k"

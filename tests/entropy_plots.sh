@@ -10,16 +10,10 @@
 # machine's name, a clocksource) runs nothing and breaks no table; make
 # report's --entropy takes chart 8 and the tables only from a run that
 # draws chart 8.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
+. "$(dirname "$0")/lib.sh"
+t_begin "entropy plots"
 root=$PWD
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "PASS: entropy plots: $*"; }
-bad() { echo "FAIL: entropy plots: $*"; }
 # verdict OK TEXT DETAIL: one line, PASS when OK is 0
-verdict() { if [ "$1" -eq 0 ]; then ok "$2"; else bad "$2: $3"; fi; }
-brief() { head -c 300 <<<"$1" | tr '\n' ' '; }
 run=$tmp/entropy
 if ! out=$(tests/entropy_run.sh "$run" 2>&1); then
 	bad "the synthetic entropy run could not be made: $(brief "$out")"

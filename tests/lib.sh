@@ -122,3 +122,57 @@ lanes_wait() {
 		fi
 	done
 }
+
+# The opening every test script shares. A script sources this file and
+# calls t_begin first:
+#   . "$(dirname "$0")/lib.sh"
+#   t_begin "NAME"
+# t_begin NAME: set -uo pipefail; the checkout root as the working
+# directory; $tmp a scratch directory, removed on exit (a script that has
+# more to undo sets its own trap after, removing "$tmp" too); and the
+# helpers below, which print one PASS:/FAIL: line each. A script that
+# means something else by one of them defines its own after t_begin.
+#   ok TEXT, bad TEXT       "PASS: NAME: TEXT", "FAIL: NAME: TEXT"
+#   verdict RC TEXT WHY     ok TEXT if RC is 0, else bad "TEXT: WHY"
+#   brief TEXT              TEXT's first 300 bytes on one line
+t_begin() {
+	t_name=$1
+	set -uo pipefail
+	cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+	tmp=$(mktemp -d) || { echo "FAIL: $t_name: cannot make a scratch directory"; exit 1; }
+	trap 'rm -rf "$tmp"' EXIT
+	ok() { echo "PASS: $t_name: $*"; }
+	bad() { echo "FAIL: $t_name: $*"; }
+	verdict() { if [ "$1" -eq 0 ]; then ok "$2"; else bad "$2: $3"; fi; }
+	brief() { head -c 300 <<<"$1" | tr '\n' ' '; }
+}
+
+# clean_error RC OUT NEEDLE...: true if a command (exit RC, output OUT)
+# failed cleanly: non-zero, no Python traceback, and every NEEDLE said.
+clean_error() {
+	local rc=$1 out=$2 n
+	shift 2
+	[ "$rc" -ne 0 ] || return 1
+	! grep -q Traceback <<<"$out" || return 1
+	for n in "$@"; do grep -qF -- "$n" <<<"$out" || return 1; done
+}
+
+# edit DIR NAME CODE: the CSV file DIR/NAME as rows (a list of dicts, h
+# its header) edited by the Python CODE, then written back with the same
+# header (a column CODE drops from a row is written empty).
+edit() {
+	python3 - "$@" <<'PY'
+import csv, sys
+d, name, code = sys.argv[1:4]
+p = f"{d}/{name}"
+with open(p, newline="") as f:
+    rd = csv.reader(f)
+    h = next(rd)
+    rows = [dict(zip(h, x)) for x in rd]
+exec(code)
+with open(p, "w", newline="") as f:
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow(h)
+    w.writerows([[r.get(k, "") for k in h] for r in rows])
+PY
+}
