@@ -8,16 +8,9 @@
 . "$(dirname "$0")/lib.sh"
 t_begin "bases plots"
 root=$PWD
-run=$tmp/bases
-if ! out=$(tests/bases_run.sh "$run" 2>&1); then
-	bad "the synthetic bases run could not be made: $(brief "$out")"
-	exit 0
-fi
+synthetic_run bases
 
-cp -r "$run" "$tmp/r1"
-out=$(plots/render.sh "$tmp/r1" 2>&1)
-rc=$?
-listed=$(tr '\n' ' ' <"$tmp/r1/plots/data/charts" 2>/dev/null)
+render_copy
 wide=$(awk 'length > 80' "$tmp/r1/plots/9-bases.txt" 2>/dev/null | wc -l)
 [ $rc -eq 0 ] && [ "$listed" = "9-bases " ] && [ -s "$tmp/r1/plots/9-bases.png" ] && [ -s "$tmp/r1/plots/9-bases.svg" ] &&
 	[ "$wide" -eq 0 ] && grep -q "Linux 6.12" "$tmp/r1/plots/9-bases.txt"

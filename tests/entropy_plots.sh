@@ -13,18 +13,10 @@
 . "$(dirname "$0")/lib.sh"
 t_begin "entropy plots"
 root=$PWD
-# verdict OK TEXT DETAIL: one line, PASS when OK is 0
-run=$tmp/entropy
-if ! out=$(tests/entropy_run.sh "$run" 2>&1); then
-	bad "the synthetic entropy run could not be made: $(brief "$out")"
-	exit 0
-fi
+synthetic_run entropy
 
 # --- chart 8 alone, drawn without a warning ---------------------------------------
-cp -r "$run" "$tmp/r1"
-out=$(plots/render.sh "$tmp/r1" 2>&1)
-rc=$?
-listed=$(tr '\n' ' ' <"$tmp/r1/plots/data/charts" 2>/dev/null)
+render_copy
 files=$(cd "$tmp/r1/plots" 2>/dev/null && find . -maxdepth 1 -type f -name '*.*' | sort | tr '\n' ' ')
 [ $rc -eq 0 ] && [ "$listed" = "8-trial-margin " ] &&
 	[ "$files" = "./8-trial-margin.png ./8-trial-margin.svg ./8-trial-margin.txt " ] &&

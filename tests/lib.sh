@@ -176,3 +176,43 @@ with open(p, "w", newline="") as f:
     w.writerows([[r.get(k, "") for k in h] for r in rows])
 PY
 }
+
+# The synthetic runs that test the charts, made in seconds against
+# tests/fake-qemu (tests/bases_run.sh, tests/entropy_run.sh build them).
+# synth_work WORK: WORK/bin holds fake-qemu as qemu-system-x86_64 and
+# -arm, WORK/build the (empty) guest and armv5 probe images.
+synth_work() {
+	local work=$1 q a
+	mkdir -p "$work/bin" "$work/build"
+	for q in x86_64 arm; do ln -s "$PWD/tests/fake-qemu" "$work/bin/qemu-system-$q"; done
+	for a in guest probe-armv5; do : >"$work/build/$a.cpio"; done
+}
+# synth_boot WORK MATRIX OUT [ARG...]: $runner boots MATRIX (seed 7, two
+# at a time) into OUT with those QEMUs; on failure its log goes to stderr
+# and the script exits 1.
+synth_boot() {
+	local work=$1 matrix=$2 out=$3
+	shift 3
+	PATH="$work/bin:$PATH" timeout 120 "$runner" --matrix "$matrix" "$@" \
+		--image "$work/build/guest.cpio" --quiet --seed 7 --parallel-jobs 2 --out "$out" >"$work/run.log" 2>&1 || {
+		cat "$work/run.log" >&2
+		exit 1
+	}
+}
+# synthetic_run KIND (in a t_begin script): run=$tmp/KIND, made by
+# tests/KIND_run.sh; a FAIL line and exit if it cannot be made.
+synthetic_run() {
+	run=$tmp/$1
+	if ! out=$(tests/"$1"_run.sh "$run" 2>&1); then
+		bad "the synthetic $1 run could not be made: $(brief "$out")"
+		exit 0
+	fi
+}
+# render_copy: a copy of $run in $tmp/r1, its charts drawn by
+# plots/render.sh: out (what it said), rc, listed (the charts it lists).
+render_copy() {
+	cp -r "$run" "$tmp/r1"
+	out=$(plots/render.sh "$tmp/r1" 2>&1)
+	rc=$?
+	listed=$(tr '\n' ' ' <"$tmp/r1/plots/data/charts" 2>/dev/null)
+}
