@@ -24,14 +24,8 @@ get() { "$root/tests/csvget.py" "$@"; }
 # shellcheck source=scripts/table.sh
 . scripts/table.sh
 
-mkdir -p "$tmp/k/stock-hz250" "$tmp/k/stock-hz100-armv5" "$tmp/k/stock-hz100-armv7"
-: >"$tmp/k/stock-hz250/bzImage"
-: >"$tmp/k/stock-hz100-armv5/zImage"
-: >"$tmp/k/stock-hz100-armv5/versatile-pb.dtb"
-: >"$tmp/k/stock-hz100-armv7/zImage"
-: >"$tmp/image"
-: >"$tmp/probe-armv5.cpio"
-: >"$tmp/probe-armv7.cpio"
+empty_files "$tmp" k/stock-hz250/bzImage k/stock-hz100-armv5/zImage k/stock-hz100-armv5/versatile-pb.dtb \
+	k/stock-hz100-armv7/zImage image probe-armv5.cpio probe-armv7.cpio
 # shellcheck source=tests/refused.sh
 . "$root/tests/refused.sh"
 probe=(--set hz=100 --set cpu=default --set trace=off)

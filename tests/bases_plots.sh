@@ -131,22 +131,7 @@ cp -r "$run" "$h"
 mkdir -p "$tmp/pw"
 # shellcheck disable=SC2016 # the backquotes are the attack, kept literal
 evil='x86`touch${IFS}'"$tmp"'/pw/PWNED`'"'"'@caption|<b>m</b>[l](javascript:x)%g'
-python3 - "$h" "$evil" <<'PY'
-import csv, sys
-d, evil = sys.argv[1:]
-for name in ("raw.csv", "summary.csv"):
-    with open(f"{d}/{name}", newline="") as f:
-        rd = csv.reader(f)
-        head = next(rd)
-        rows = [dict(zip(head, x)) for x in rd]
-    for r in rows:
-        if r["arch"] == "x86_64":
-            r["arch"] = evil
-    with open(f"{d}/{name}", "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(head)
-        w.writerows([[r[k] for k in head] for r in rows])
-PY
+hostile_arch "$h" "$evil"
 out=$(plots/render.sh "$h" 2>&1)
 rc=$?
 tab=$(python3 plots/report_tables.py - - --bases "$h" 2>&1)

@@ -7,16 +7,9 @@
 # recorded boots of tests/fixtures; then each 6.12 boot's first read is
 # made later (x1.5) and one cell's 6.12 read censored, and the runner
 # summarizes the result (--summarize).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-out=${1:?usage: tests/bases_run.sh DIR}
-runner=${CRNGBENCH_RUNNER:-$PWD/build/crngbench-run}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fx=$PWD/tests/fixtures
 # shellcheck source=tests/lib.sh
-. tests/lib.sh
-synth_work "$work"
+. "$(dirname "$0")/lib.sh"
+synth_begin bases "${1:-}"
 for b in 6.1 6.12; do
 	k=$work/cache/kernels/$b
 	mkdir -p "$k/block-hz250" "$k/block-hz100-armv5"

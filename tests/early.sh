@@ -21,14 +21,8 @@ runner=$root/${CRNGBENCH_RUNNER:-build/crngbench-run}
 fake_qemu_path "$tmp/fake" || { echo "FAIL: cannot link tests/fake-qemu"; exit 0; }
 get() { "$root/tests/csvget.py" "$@"; }
 
-mkdir -p "$tmp/k/stock-hz250" "$tmp/k/stock-hz100-armv5" "$tmp/k/stock-hz100-m68k"
-: >"$tmp/k/stock-hz250/bzImage"
-: >"$tmp/k/stock-hz100-armv5/zImage"
-: >"$tmp/k/stock-hz100-armv5/versatile-pb.dtb"
-: >"$tmp/k/stock-hz100-m68k/vmlinux"
-: >"$tmp/image"
-: >"$tmp/probe-armv5.cpio"
-: >"$tmp/probe-m68k.cpio"
+empty_files "$tmp" k/stock-hz250/bzImage k/stock-hz100-armv5/zImage k/stock-hz100-armv5/versatile-pb.dtb \
+	k/stock-hz100-m68k/vmlinux image probe-armv5.cpio probe-m68k.cpio
 # shellcheck source=tests/refused.sh
 . "$root/tests/refused.sh"
 refused_args=(--dry-run)

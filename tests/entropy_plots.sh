@@ -171,24 +171,8 @@ mkdir -p "$tmp/hostile" "$tmp/pw"
 cp -r "$run" "$h"
 # shellcheck disable=SC2016 # the backquotes are the attack, kept literal
 evil='x86`touch${IFS}'"$tmp"'/pw/PWNED`'"'"'@caption|<b>m</b>[l](javascript:x)%g'
-python3 - "$h" "$evil" <<'PY'
-import csv, sys
-d, evil = sys.argv[1:]
-for name in ("raw.csv", "summary.csv"):
-    with open(f"{d}/{name}", newline="") as f:
-        rd = csv.reader(f)
-        head = next(rd)
-        rows = [dict(zip(head, x)) for x in rd]
-    for r in rows:
-        if r["arch"] == "x86_64":
-            r["arch"] = evil
-        if r.get("clocksource") == "arm,sp804":
-            r["clocksource"] = "sp|<i>cs</i>`touch x`"
-    with open(f"{d}/{name}", "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(head)
-        w.writerows([[r[k] for k in head] for r in rows])
-PY
+# shellcheck disable=SC2016 # Python for each row r, backquotes kept literal
+hostile_arch "$h" "$evil" 'if r.get("clocksource") == "arm,sp804": r["clocksource"] = "sp|<i>cs</i>`touch x`"'
 out=$(plots/render.sh "$h" 2>&1)
 rc=$?
 # shellcheck disable=SC2016 # the backquotes are the attack, kept literal

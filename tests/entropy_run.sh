@@ -14,16 +14,9 @@
 # and passing at shift=3 (125 MHz: 3 per bit), under TCG its first trial
 # over the cap then a later pass in one boot and a pass at the cap itself
 # (6 per bit) in the other, the knob's trial skipped, none under RDRAND.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-out=${1:?usage: tests/entropy_run.sh DIR}
-runner=${CRNGBENCH_RUNNER:-$PWD/build/crngbench-run}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fx=$PWD/tests/fixtures
 # shellcheck source=tests/lib.sh
-. tests/lib.sh
-synth_work "$work"
+. "$(dirname "$0")/lib.sh"
+synth_begin entropy "${1:-}"
 mkdir -p "$work/k/block-hz250" "$work/k/block-hz100-armv5"
 echo "ok $fx/block-qemu64.result" >"$work/k/block-hz250/bzImage"
 echo "ok $fx/block-versatilepb.result" >"$work/k/block-hz100-armv5/zImage"

@@ -179,6 +179,19 @@ PY
 
 # The synthetic runs that test the charts, made in seconds against
 # tests/fake-qemu (tests/bases_run.sh, tests/entropy_run.sh build them).
+# synth_begin KIND DIR: the opening of tests/KIND_run.sh DIR: set -euo
+# pipefail, the checkout root, out=DIR, runner, fx (tests/fixtures), and
+# work, a scratch directory removed on exit, set up by synth_work.
+synth_begin() {
+	set -euo pipefail
+	cd "$(dirname "${BASH_SOURCE[0]}")/.."
+	out=${2:?usage: tests/$1_run.sh DIR}
+	runner=${CRNGBENCH_RUNNER:-$PWD/build/crngbench-run}
+	work=$(mktemp -d)
+	trap 'rm -rf "$work"' EXIT
+	fx=$PWD/tests/fixtures
+	synth_work "$work"
+}
 # synth_work WORK: WORK/bin holds fake-qemu as qemu-system-x86_64 and
 # -arm, WORK/build the (empty) guest and armv5 probe images.
 synth_work() {
@@ -215,4 +228,26 @@ render_copy() {
 	out=$(plots/render.sh "$tmp/r1" 2>&1)
 	rc=$?
 	listed=$(tr '\n' ' ' <"$tmp/r1/plots/data/charts" 2>/dev/null)
+}
+
+# empty_files DIR PATH...: an empty file at each DIR/PATH, its directories
+# made (the stand-ins for kernels and images a dry run only names).
+empty_files() {
+	local dir=$1 f
+	shift
+	for f in "$@"; do mkdir -p "$(dirname "$dir/$f")" && : >"$dir/$f" || return 1; done
+}
+
+# hostile_arch DIR NAME [CODE]: in DIR's raw.csv and summary.csv the
+# machine x86_64 is renamed NAME (given to Python as data, never as code);
+# CODE, Python, then runs on each row r as well.
+hostile_arch() {
+	local f
+	for f in raw.csv summary.csv; do
+		T_EVIL=$2 edit "$1" "$f" "import os
+for r in rows:
+    if r['arch'] == 'x86_64':
+        r['arch'] = os.environ['T_EVIL']
+    ${3:-pass}" || return 1
+	done
 }
