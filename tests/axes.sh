@@ -28,7 +28,6 @@ empty_files "$tmp" k/stock-hz250/bzImage k/stock-hz100-armv5/zImage k/stock-hz10
 	k/stock-hz100-armv7/zImage image probe-armv5.cpio probe-armv7.cpio
 # shellcheck source=tests/refused.sh
 . "$root/tests/refused.sh"
-probe=(--set hz=100 --set cpu=default --set trace=off)
 
 refused "an unknown rtc value names the accepted ones" \
 	"rtc=utc: accepted values are host (the RTC starts at the host's date, QEMU's default), fixed (at 2022-02-11T00:00:00" \

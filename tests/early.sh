@@ -26,7 +26,6 @@ empty_files "$tmp" k/stock-hz250/bzImage k/stock-hz100-armv5/zImage k/stock-hz10
 # shellcheck source=tests/refused.sh
 . "$root/tests/refused.sh"
 refused_args=(--dry-run)
-probe=(--set hz=100 --set cpu=default --set trace=off)
 
 refused "an unknown early value names the accepted ones" \
 	"early=init: accepted values are pid1 (PID 1 makes the early reads, then execs systemd), child (a child of PID 1 makes them while PID 1 execs systemd at once; x86_64 only)" \
