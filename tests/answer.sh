@@ -9,10 +9,8 @@
 # GHz) must be a cell whose icount shift gives that speed (1000 MHz >>
 # shift; "auto": the run.matrix's icount shift); and the block must equal
 # what plots/report_tables.py --answer makes of plots/runs now.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
-ok() { echo "PASS: answer: $*"; }
-bad() { echo "FAIL: answer: $*"; }
+. "$(dirname "$0")/lib.sh"
+t_begin "answer"
 block=$(sed -n '/<!-- tables:answer:begin -->/,/<!-- tables:answer:end -->/p' REPORT.md | sed '1d;$d')
 [ -n "$block" ] || { bad "REPORT.md has no tables:answer block"; exit 0; }
 now=$(python3 plots/report_tables.py - - --answer plots/runs 2>&1)
@@ -86,10 +84,8 @@ fi
 # The check can fail: a copy of REPORT.md with one thing changed in its
 # answer (the block's text between the markers gets PY's substitution)
 # must disagree with the runs.
-tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
 mutant() { # WHAT PY: PY edits the answer's text b1
-	if ! python3 - "$tmp" "$2" 2>/dev/null <<'PY'
+	if ! python3 - "$tmp/REPORT.md" "$2" 2>/dev/null <<'PY'
 import re, sys
 s = open("REPORT.md").read()
 a, b = s.split("<!-- tables:answer:begin -->", 1)
@@ -101,7 +97,7 @@ open(sys.argv[1], "w").write(a + "<!-- tables:answer:begin -->" + b1 + "<!-- tab
 PY
 	then
 		bad "negative check ($1): the mutation does not apply to REPORT.md's answer"
-	elif check "$tmp" >/dev/null 2>&1; then
+	elif check "$tmp/REPORT.md" >/dev/null 2>&1; then
 		bad "negative check: an answer with $1 still agreed with the runs"
 	else
 		ok "negative check: an answer with $1 disagrees with its run: caught"
@@ -129,8 +125,8 @@ PY
 # figure, so "added by block" stays empty, never "~0" or a number. The
 # committed runs have no such cell: a copy of quick's summary.csv whose
 # stock cell of the first row (x86_64, -cpu max, icount) is censored.
-mkdir -p "$tmp.runs/quick"
-python3 - plots/runs/quick/summary.csv "$tmp.runs/quick/summary.csv" <<'PY'
+mkdir -p "$tmp/runs/quick"
+python3 - plots/runs/quick/summary.csv "$tmp/runs/quick/summary.csv" <<'PY'
 import csv, sys
 with open(sys.argv[1], newline="") as f:
     r = csv.DictReader(f)
@@ -145,8 +141,8 @@ with open(sys.argv[2], "w", newline="") as f:
     w.writeheader()
     w.writerows(rows)
 PY
-row=$(python3 plots/report_tables.py - - --answer "$tmp.runs" 2>&1 | grep -F "RDRAND trusted (-cpu max)")
-rm -rf "$tmp.runs"
+row=$(python3 plots/report_tables.py - - --answer "$tmp/runs" 2>&1 | grep -F "RDRAND trusted (-cpu max)")
+rm -rf "$tmp/runs"
 added=$(awk -F ' [|] ' '{ print $5 }' <<<"$row")
 case $row in
 *"| >"*) [ -z "$(tr -d ' ' <<<"$added")" ] ;;

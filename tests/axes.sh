@@ -10,35 +10,24 @@
 # Two bases need a kernel/bases of two rows: a stand-in checkout in a
 # temporary directory (the real kernel/build.sh, arches, variants and
 # scripts linked, its own kernel/bases and cache), the runner started in it.
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "axes"
 root=$PWD
 runner=$root/${CRNGBENCH_RUNNER:-build/crngbench-run}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 # every machine's QEMU is tests/fake-qemu (no real QEMU)
 # shellcheck source=tests/fake-qemu-path.sh
 . tests/fake-qemu-path.sh
 fake_qemu_path "$tmp/fake" || { echo "FAIL: cannot link tests/fake-qemu"; exit 0; }
 fx=$root/tests/fixtures/block-qemu64.result
-ok() { echo "PASS: axes: $*"; }
-bad() { echo "FAIL: axes: $*"; }
 get() { "$root/tests/csvget.py" "$@"; }
 # . scripts/table.sh for the known bases, as the message must name them
 # shellcheck source=scripts/table.sh
 . scripts/table.sh
 
-mkdir -p "$tmp/k/stock-hz250" "$tmp/k/stock-hz100-armv5" "$tmp/k/stock-hz100-armv7"
-: >"$tmp/k/stock-hz250/bzImage"
-: >"$tmp/k/stock-hz100-armv5/zImage"
-: >"$tmp/k/stock-hz100-armv5/versatile-pb.dtb"
-: >"$tmp/k/stock-hz100-armv7/zImage"
-: >"$tmp/image"
-: >"$tmp/probe-armv5.cpio"
-: >"$tmp/probe-armv7.cpio"
+empty_files "$tmp" k/stock-hz250/bzImage k/stock-hz100-armv5/zImage k/stock-hz100-armv5/versatile-pb.dtb \
+	k/stock-hz100-armv7/zImage image probe-armv5.cpio probe-armv7.cpio
 # shellcheck source=tests/refused.sh
 . "$root/tests/refused.sh"
-probe=(--set hz=100 --set cpu=default --set trace=off)
 
 refused "an unknown rtc value names the accepted ones" \
 	"rtc=utc: accepted values are host (the RTC starts at the host's date, QEMU's default), fixed (at 2022-02-11T00:00:00" \

@@ -5,25 +5,12 @@
 # table row's numbers and its ratio are worked out here from summary.csv
 # with the csv module, never by plots/; a hostile machine name runs
 # nothing and breaks no table; report.sh --bases fills its block.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
+. "$(dirname "$0")/lib.sh"
+t_begin "bases plots"
 root=$PWD
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "PASS: bases plots: $*"; }
-bad() { echo "FAIL: bases plots: $*"; }
-verdict() { if [ "$1" -eq 0 ]; then ok "$2"; else bad "$2: $3"; fi; }
-brief() { head -c 300 <<<"$1" | tr '\n' ' '; }
-run=$tmp/bases
-if ! out=$(tests/bases_run.sh "$run" 2>&1); then
-	bad "the synthetic bases run could not be made: $(brief "$out")"
-	exit 0
-fi
+synthetic_run bases
 
-cp -r "$run" "$tmp/r1"
-out=$(plots/render.sh "$tmp/r1" 2>&1)
-rc=$?
-listed=$(tr '\n' ' ' <"$tmp/r1/plots/data/charts" 2>/dev/null)
+render_copy
 wide=$(awk 'length > 80' "$tmp/r1/plots/9-bases.txt" 2>/dev/null | wc -l)
 [ $rc -eq 0 ] && [ "$listed" = "9-bases " ] && [ -s "$tmp/r1/plots/9-bases.png" ] && [ -s "$tmp/r1/plots/9-bases.svg" ] &&
 	[ "$wide" -eq 0 ] && grep -q "Linux 6.12" "$tmp/r1/plots/9-bases.txt"
@@ -144,22 +131,7 @@ cp -r "$run" "$h"
 mkdir -p "$tmp/pw"
 # shellcheck disable=SC2016 # the backquotes are the attack, kept literal
 evil='x86`touch${IFS}'"$tmp"'/pw/PWNED`'"'"'@caption|<b>m</b>[l](javascript:x)%g'
-python3 - "$h" "$evil" <<'PY'
-import csv, sys
-d, evil = sys.argv[1:]
-for name in ("raw.csv", "summary.csv"):
-    with open(f"{d}/{name}", newline="") as f:
-        rd = csv.reader(f)
-        head = next(rd)
-        rows = [dict(zip(head, x)) for x in rd]
-    for r in rows:
-        if r["arch"] == "x86_64":
-            r["arch"] = evil
-    with open(f"{d}/{name}", "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(head)
-        w.writerows([[r[k] for k in head] for r in rows])
-PY
+hostile_arch "$h" "$evil"
 out=$(plots/render.sh "$h" 2>&1)
 rc=$?
 tab=$(python3 plots/report_tables.py - - --bases "$h" 2>&1)

@@ -7,15 +7,9 @@
 # recorded boots of tests/fixtures; then each 6.12 boot's first read is
 # made later (x1.5) and one cell's 6.12 read censored, and the runner
 # summarizes the result (--summarize).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-out=${1:?usage: tests/bases_run.sh DIR}
-runner=${CRNGBENCH_RUNNER:-$PWD/build/crngbench-run}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fx=$PWD/tests/fixtures
-mkdir -p "$work/bin" "$work/build"
-for q in x86_64 arm; do ln -s "$PWD/tests/fake-qemu" "$work/bin/qemu-system-$q"; done
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+synth_begin bases "${1:-}"
 for b in 6.1 6.12; do
 	k=$work/cache/kernels/$b
 	mkdir -p "$k/block-hz250" "$k/block-hz100-armv5"
@@ -23,7 +17,6 @@ for b in 6.1 6.12; do
 	echo "ok $fx/block-versatilepb.result" >"$k/block-hz100-armv5/zImage"
 	: >"$k/block-hz100-armv5/versatile-pb.dtb"
 done
-for a in guest probe-armv5; do : >"$work/build/$a.cpio"; done
 cat >"$work/bases-mini.matrix" <<'M'
 name = bases-mini
 base = 6.1,6.12
@@ -45,26 +38,13 @@ exclude = arch=armv5-versatilepb nocounter=on
 exclude = cpu=max nocounter=on
 timeout = 20
 M
-CRNGBENCH_CACHE=$work/cache PATH="$work/bin:$PATH" timeout 120 "$runner" --matrix "$work/bases-mini.matrix" \
-	--image "$work/build/guest.cpio" --quiet --seed 7 --parallel-jobs 2 --out "$out" >"$work/run.log" 2>&1 || {
-	cat "$work/run.log" >&2
-	exit 1
-}
-python3 - "$out/raw.csv" <<'PY'
-import csv, sys
-path = sys.argv[1]
-with open(path, newline="") as f:
-    rd = csv.reader(f)
-    head = next(rd)
-    rows = [dict(zip(head, x)) for x in rd]
+CRNGBENCH_CACHE=$work/cache synth_boot "$work" "$work/bases-mini.matrix" "$out"
+edit "$out" raw.csv "$(cat <<'PY'
 for r in rows:
     if r["base"] == "6.12" and r["first_urandom_end_ns"]:
         r["first_urandom_end_ns"] = str(int(r["first_urandom_end_ns"]) * 3 // 2 + 1000 * int(r["rep"]))
         if r["nocounter"] == "on":
             r["first_urandom_censored"] = "1"
-with open(path, "w", newline="") as f:
-    w = csv.writer(f, lineterminator="\n")
-    w.writerow(head)
-    w.writerows([[r[k] for k in head] for r in rows])
 PY
+)"
 "$runner" --summarize "$out" --seed 7 >/dev/null

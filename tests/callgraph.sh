@@ -5,11 +5,9 @@
 # link (build/unit/plain/bench/*.o, built by make unit-bins) and main's
 # own bench/run.c: an edge A -> B where A's object leaves a symbol
 # undefined that B's object defines (nm). A circle is named file by file.
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "callgraph"
 max_lines=600
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # symbols OBJ...: "D|U <source>.c <symbol>" lines, one per global symbol.
 symbols() {
@@ -58,6 +56,30 @@ for a in sorted(graph):
 PY
 }
 
+# no_circle NOUN VERB SYMS N: one line, PASS if the N files (NOUN) of the
+# edges in SYMS (the symbols format) never VERB each other round a circle.
+no_circle() {
+	local c
+	c=$(cycle "$3")
+	if [ -n "$c" ]; then
+		echo "FAIL: callgraph: $1 $2 each other in a circle: $c"
+	else
+		echo "PASS: callgraph: no two $1 $2 each other, directly or round a circle ($4 files)"
+	fi
+}
+
+# not_long WHAT FILE...: one line, PASS if no FILE is over max_lines lines.
+not_long() {
+	local what=$1 long
+	shift
+	long=$(wc -l "$@" | awk -v m=$max_lines '$2 != "total" && $1 > m { printf " %s (%d lines)", $2, $1 }')
+	if [ -n "$long" ]; then
+		echo "FAIL: callgraph: $what over $max_lines lines:$long"
+	else
+		echo "PASS: callgraph: every $what is at most $max_lines lines"
+	fi
+}
+
 # The detector itself finds a circle: two files that call each other.
 printf 'int pong(int);\nint ping(int n) { return n ? pong(n - 1) : 0; }\n' >"$tmp/ping.c"
 printf 'int ping(int);\nint pong(int n) { return n ? ping(n - 1) : 1; }\n' >"$tmp/pong.c"
@@ -85,20 +107,9 @@ if [ -n "$missing" ]; then
 	echo "FAIL: callgraph: bench files with no unit-test object (make unit-bins; a new file goes in the Makefile's RUNNER_SRC):$missing"
 else
 	symbols "${objs[@]}" >"$tmp/bench.sym"
-	c=$(cycle "$tmp/bench.sym")
-	if [ -n "$c" ]; then
-		echo "FAIL: callgraph: bench/*.c files call each other in a circle: $c"
-	else
-		echo "PASS: callgraph: no two bench/*.c files call each other, directly or round a circle (${#objs[@]} files)"
-	fi
+	no_circle "bench/*.c files" call "$tmp/bench.sym" ${#objs[@]}
 fi
-
-long=$(wc -l bench/*.c | awk -v m=$max_lines '$2 != "total" && $1 > m { printf " %s (%d lines)", $2, $1 }')
-if [ -n "$long" ]; then
-	echo "FAIL: callgraph: bench/*.c over $max_lines lines:$long"
-else
-	echo "PASS: callgraph: every bench/*.c is at most $max_lines lines"
-fi
+not_long "bench/*.c" bench/*.c
 
 # plots/ alike (DESIGN.md, plots/runlib.py): an edge A -> B where A.py
 # imports B.py (import B, from B import ...), in the symbols format above;
@@ -116,15 +127,5 @@ for p in sys.argv[1:]:
             if m in mine:
                 print("U", name, m)
 PY
-c=$(cycle "$tmp/plots.sym")
-if [ -n "$c" ]; then
-	echo "FAIL: callgraph: plots/*.py import each other in a circle: $c"
-else
-	echo "PASS: callgraph: no two plots/*.py import each other, directly or round a circle ($(ls plots/*.py | wc -l) files)"
-fi
-long=$(wc -l plots/*.py | awk -v m=$max_lines '$2 != "total" && $1 > m { printf " %s (%d lines)", $2, $1 }')
-if [ -n "$long" ]; then
-	echo "FAIL: callgraph: plots/*.py over $max_lines lines:$long"
-else
-	echo "PASS: callgraph: every plots/*.py is at most $max_lines lines"
-fi
+no_circle "plots/*.py" import "$tmp/plots.sym" "$(ls plots/*.py | wc -l)"
+not_long "plots/*.py" plots/*.py

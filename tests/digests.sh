@@ -6,42 +6,12 @@
 # as having no digest; a hostile digest, read status or count is refused by
 # the runner's row rules and by the chart tools' (plots/runlib.py), each
 # naming file, line and column. Against the fixture run: no boots.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
+. "$(dirname "$0")/lib.sh"
+t_begin "digests"
 runner=${CRNGBENCH_RUNNER:-build/crngbench-run}
 export CRNGBENCH_RUNNER=$runner
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 fx=tests/fixtures/run
-ok() { echo "PASS: digests: $*"; }
-bad() { echo "FAIL: digests: $*"; }
-brief() { head -c 300 <<<"$1" | tr '\n' ' '; }
-# clean_error RC OUT NEEDLE...: failed, no traceback, every needle said
-clean_error() {
-	local rc=$1 out=$2 n
-	shift 2
-	[ "$rc" -ne 0 ] || return 1
-	! grep -q Traceback <<<"$out" || return 1
-	for n in "$@"; do grep -qF -- "$n" <<<"$out" || return 1; done
-}
-# edit DIR FILE CODE: rewrite DIR/FILE (a CSV) after CODE changed its
-# header h and its rows (dicts) rows
-edit() {
-	python3 - "$@" <<'PY'
-import csv, sys
-d, name, code = sys.argv[1:4]
-p = f"{d}/{name}"
-with open(p, newline="") as f:
-    rd = csv.reader(f)
-    h = next(rd)
-    rows = [dict(zip(h, x)) for x in rd]
-exec(code)
-with open(p, "w", newline="") as f:
-    w = csv.writer(f, lineterminator="\n")
-    w.writerow(h)
-    w.writerows([[r.get(k, "") for k in h] for r in rows])
-PY
-}
+# clean_error and edit: tests/lib.sh
 summarize() { "$runner" --summarize "$1" --seed "$(cat "$1/seed")" 2>&1; }
 
 # 1. The fixtures have no digest columns: read as no digest, the summary's

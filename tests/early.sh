@@ -11,32 +11,21 @@
 # 1's do; host_first_urandom is left empty for them (they reach the host
 # with the report, not when the read returned); the early column in
 # raw.csv and summary.csv; bench/systemd.matrix plans both values.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
+. "$(dirname "$0")/lib.sh"
+t_begin "early"
 root=$PWD
 runner=$root/${CRNGBENCH_RUNNER:-build/crngbench-run}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 # every machine's QEMU is tests/fake-qemu (no real QEMU)
 # shellcheck source=tests/fake-qemu-path.sh
 . tests/fake-qemu-path.sh
 fake_qemu_path "$tmp/fake" || { echo "FAIL: cannot link tests/fake-qemu"; exit 0; }
-ok() { echo "PASS: early: $*"; }
-bad() { echo "FAIL: early: $*"; }
 get() { "$root/tests/csvget.py" "$@"; }
 
-mkdir -p "$tmp/k/stock-hz250" "$tmp/k/stock-hz100-armv5" "$tmp/k/stock-hz100-m68k"
-: >"$tmp/k/stock-hz250/bzImage"
-: >"$tmp/k/stock-hz100-armv5/zImage"
-: >"$tmp/k/stock-hz100-armv5/versatile-pb.dtb"
-: >"$tmp/k/stock-hz100-m68k/vmlinux"
-: >"$tmp/image"
-: >"$tmp/probe-armv5.cpio"
-: >"$tmp/probe-m68k.cpio"
+empty_files "$tmp" k/stock-hz250/bzImage k/stock-hz100-armv5/zImage k/stock-hz100-armv5/versatile-pb.dtb \
+	k/stock-hz100-m68k/vmlinux image probe-armv5.cpio probe-m68k.cpio
 # shellcheck source=tests/refused.sh
 . "$root/tests/refused.sh"
 refused_args=(--dry-run)
-probe=(--set hz=100 --set cpu=default --set trace=off)
 
 refused "an unknown early value names the accepted ones" \
 	"early=init: accepted values are pid1 (PID 1 makes the early reads, then execs systemd), child (a child of PID 1 makes them while PID 1 execs systemd at once; x86_64 only)" \

@@ -10,27 +10,13 @@
 # machine's name, a clocksource) runs nothing and breaks no table; make
 # report's --entropy takes chart 8 and the tables only from a run that
 # draws chart 8.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
+. "$(dirname "$0")/lib.sh"
+t_begin "entropy plots"
 root=$PWD
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "PASS: entropy plots: $*"; }
-bad() { echo "FAIL: entropy plots: $*"; }
-# verdict OK TEXT DETAIL: one line, PASS when OK is 0
-verdict() { if [ "$1" -eq 0 ]; then ok "$2"; else bad "$2: $3"; fi; }
-brief() { head -c 300 <<<"$1" | tr '\n' ' '; }
-run=$tmp/entropy
-if ! out=$(tests/entropy_run.sh "$run" 2>&1); then
-	bad "the synthetic entropy run could not be made: $(brief "$out")"
-	exit 0
-fi
+synthetic_run entropy
 
 # --- chart 8 alone, drawn without a warning ---------------------------------------
-cp -r "$run" "$tmp/r1"
-out=$(plots/render.sh "$tmp/r1" 2>&1)
-rc=$?
-listed=$(tr '\n' ' ' <"$tmp/r1/plots/data/charts" 2>/dev/null)
+render_copy
 files=$(cd "$tmp/r1/plots" 2>/dev/null && find . -maxdepth 1 -type f -name '*.*' | sort | tr '\n' ' ')
 [ $rc -eq 0 ] && [ "$listed" = "8-trial-margin " ] &&
 	[ "$files" = "./8-trial-margin.png ./8-trial-margin.svg ./8-trial-margin.txt " ] &&
@@ -185,24 +171,8 @@ mkdir -p "$tmp/hostile" "$tmp/pw"
 cp -r "$run" "$h"
 # shellcheck disable=SC2016 # the backquotes are the attack, kept literal
 evil='x86`touch${IFS}'"$tmp"'/pw/PWNED`'"'"'@caption|<b>m</b>[l](javascript:x)%g'
-python3 - "$h" "$evil" <<'PY'
-import csv, sys
-d, evil = sys.argv[1:]
-for name in ("raw.csv", "summary.csv"):
-    with open(f"{d}/{name}", newline="") as f:
-        rd = csv.reader(f)
-        head = next(rd)
-        rows = [dict(zip(head, x)) for x in rd]
-    for r in rows:
-        if r["arch"] == "x86_64":
-            r["arch"] = evil
-        if r.get("clocksource") == "arm,sp804":
-            r["clocksource"] = "sp|<i>cs</i>`touch x`"
-    with open(f"{d}/{name}", "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(head)
-        w.writerows([[r[k] for k in head] for r in rows])
-PY
+# shellcheck disable=SC2016 # Python for each row r, backquotes kept literal
+hostile_arch "$h" "$evil" 'if r.get("clocksource") == "arm,sp804": r["clocksource"] = "sp|<i>cs</i>`touch x`"'
 out=$(plots/render.sh "$h" 2>&1)
 rc=$?
 # shellcheck disable=SC2016 # the backquotes are the attack, kept literal

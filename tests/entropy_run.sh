@@ -14,19 +14,13 @@
 # and passing at shift=3 (125 MHz: 3 per bit), under TCG its first trial
 # over the cap then a later pass in one boot and a pass at the cap itself
 # (6 per bit) in the other, the knob's trial skipped, none under RDRAND.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-out=${1:?usage: tests/entropy_run.sh DIR}
-runner=${CRNGBENCH_RUNNER:-$PWD/build/crngbench-run}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fx=$PWD/tests/fixtures
-mkdir -p "$work/bin" "$work/build" "$work/k/block-hz250" "$work/k/block-hz100-armv5"
-for q in x86_64 arm; do ln -s "$PWD/tests/fake-qemu" "$work/bin/qemu-system-$q"; done
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+synth_begin entropy "${1:-}"
+mkdir -p "$work/k/block-hz250" "$work/k/block-hz100-armv5"
 echo "ok $fx/block-qemu64.result" >"$work/k/block-hz250/bzImage"
 echo "ok $fx/block-versatilepb.result" >"$work/k/block-hz100-armv5/zImage"
 : >"$work/k/block-hz100-armv5/versatile-pb.dtb"
-for a in guest probe-armv5; do : >"$work/build/$a.cpio"; done
 cat >"$work/entropy-mini.matrix" <<'EOF'
 name = entropy-mini
 arch = x86_64,armv5-versatilepb
@@ -55,18 +49,9 @@ exclude = shift=3 nocounter=on
 exclude = shift=3 rtc=fixed
 timeout = 20
 EOF
-PATH="$work/bin:$PATH" timeout 120 "$runner" --matrix "$work/entropy-mini.matrix" --kernels "$work/k" \
-	--image "$work/build/guest.cpio" --quiet --seed 7 --parallel-jobs 2 --out "$out" >"$work/run.log" 2>&1 || {
-	cat "$work/run.log" >&2
-	exit 1
-}
-python3 - "$out/raw.csv" <<'PY'
-import csv, hashlib, sys
-path = sys.argv[1]
-with open(path, newline="") as f:
-    rd = csv.reader(f)
-    head = next(rd)
-    rows = [dict(zip(head, x)) for x in rd]
+synth_boot "$work" "$work/entropy-mini.matrix" "$out" --kernels "$work/k"
+edit "$out" raw.csv "$(cat <<'PY'
+import hashlib
 digest = lambda s: hashlib.blake2s(s.encode()).hexdigest()[:16]
 for r in rows:
     x86, rep = r["arch"] == "x86_64", int(r["rep"])
@@ -91,9 +76,6 @@ for r in rows:
             per_bit, run_ns = (8, 300000000) if rep == 0 else (6, 200000000)
         r["jitter_per_bit"], r["jitter_max_per_bit"] = str(per_bit), str(cap)
         r["jitter_run_ns"] = str(run_ns or "")
-with open(path, "w", newline="") as f:
-    w = csv.writer(f, lineterminator="\n")
-    w.writerow(head)
-    w.writerows([[r[k] for k in head] for r in rows])
 PY
+)"
 "$runner" --summarize "$out" --seed 7 >/dev/null

@@ -9,17 +9,13 @@
 # at its timeout and said to be, and a bad reference run is an error
 # naming its file and line. `make run` prints the plan first and runs even
 # when the estimate fails. No timing is asserted.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
+. "$(dirname "$0")/lib.sh"
+t_begin "estimate"
 root=$PWD
 runner=$root/${CRNGBENCH_RUNNER:-build/crngbench-run}
 export CRNGBENCH_RUNNER=$runner
 est=$root/plots/estimate.py
 py=/usr/bin/python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "PASS: estimate: $*"; }
-bad() { echo "FAIL: estimate: $*"; }
 
 # --- the plan --------------------------------------------------------------
 cat >"$tmp/m.matrix" <<'M'

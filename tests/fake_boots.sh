@@ -5,14 +5,11 @@
 # included), the KVM canary's reason, the progress line, resume after SIGKILL
 # of the runner, no orphan QEMU, one runner per results directory, merges
 # that are checked before anything is written. No kernels, seconds each.
-set -uo pipefail
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+t_begin "fake boots"
 fx=$PWD/tests/fixtures/block-qemu64.result
 runner=${CRNGBENCH_RUNNER:-build/crngbench-run}
 get() { tests/csvget.py "$@"; }
-ok() { echo "PASS: fake boots: $*"; }
 # Start a sweep in the background and SIGKILL the runner once DIR/raw.csv
 # holds a row (bounded wait): an interrupted run to resume.
 killed_run() {
@@ -27,7 +24,6 @@ killed_run() {
 	kill -KILL $pid
 	wait $pid 2>/dev/null
 }
-bad() { echo "FAIL: fake boots: $*"; }
 
 # One "kernel" per scenario: the fake reads what to do from the bzImage.
 k=$tmp/kernels

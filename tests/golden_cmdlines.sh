@@ -21,15 +21,13 @@
 # rewrites tests/golden/*.txt (never run by make unit); review every line
 # of `git diff tests/golden` against bench/qemu.c, accel.c, arch.c and
 # docs/matrices.md before committing it.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
+. "$(dirname "$0")/lib.sh"
+t_begin "golden_cmdlines"
 root=$PWD
 runner=$root/${CRNGBENCH_RUNNER:-build/crngbench-run}
 golden=$root/tests/golden
 update=0
 [ "${1:-}" = --update ] && update=1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 mkdir -p "$tmp/bin" "$tmp/build"
 for q in x86_64 arm m68k mipsel; do ln -s "$root/tests/fake-qemu" "$tmp/bin/qemu-system-$q"; done

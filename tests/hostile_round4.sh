@@ -19,15 +19,12 @@
 # 15  a run's free text (host_cpu) reaches REPORT.md in a code span, never
 #     as a live link or emphasis
 # 16  a make variable holding make or shell code is refused unexpanded
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
+. "$(dirname "$0")/lib.sh"
+t_begin "hostile round 4"
 root=$PWD
 export CRNGBENCH_RUNNER=${CRNGBENCH_RUNNER:-$root/build/crngbench-run}
-tmp=$(mktemp -d)
 mnt=''
 trap '[ -z "$mnt" ] || umount "$mnt" 2>/dev/null; rm -rf "$tmp"' EXIT
-ok() { echo "PASS: hostile round 4: $*"; }
-bad() { echo "FAIL: hostile round 4: $*"; }
 brief() { tr '\n' ' ' <<<"$1" | head -c 400; }
 # traceback-free: an error that names what was wrong, never a Python trace
 clean() { ! grep -q "Traceback" <<<"$1"; }

@@ -8,16 +8,13 @@
 # own checkout only, a FIFO, /dev/zero or a doubled key in the way (item 14).
 # Against tests/fake-qemu: no kernels, seconds. CRNGBENCH_RUNNER: another
 # runner binary (the old one, to see these fail).
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "hostile runner"
 root=$PWD
-tmp=$(mktemp -d)
 holder=
 trap '[ -z "$holder" ] || kill "$holder" 2>/dev/null; rm -rf "$tmp"' EXIT
 fx=$root/tests/fixtures/block-qemu64.result
 runner=$(realpath "${CRNGBENCH_RUNNER:-build/crngbench-run}")
-ok() { echo "PASS: hostile runner: $*"; }
-bad() { echo "FAIL: hostile runner: $*"; }
 k=$tmp/kernels
 mkdir -p "$k/ok-hz250" "$k/slow-hz250"
 echo "ok $fx" >"$k/ok-hz250/bzImage"

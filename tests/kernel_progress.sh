@@ -3,10 +3,8 @@
 # variant what is building, the time taken and, where a cold build of the
 # same directory was counted before, an estimate of what is left; never
 # make's output. A fake kbuild log stands in for the build.
-set -uo pipefail
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+t_begin "kernel_progress"
 if [ ! -r kernel/progress.sh ]; then
 	echo "FAIL: kernel build progress: kernel/progress.sh missing (a cold build prints nothing for minutes)"
 	exit 0

@@ -122,3 +122,132 @@ lanes_wait() {
 		fi
 	done
 }
+
+# The opening every test script shares. A script sources this file and
+# calls t_begin first:
+#   . "$(dirname "$0")/lib.sh"
+#   t_begin "NAME"
+# t_begin NAME: set -uo pipefail; the checkout root as the working
+# directory; $tmp a scratch directory, removed on exit (a script that has
+# more to undo sets its own trap after, removing "$tmp" too); and the
+# helpers below, which print one PASS:/FAIL: line each. A script that
+# means something else by one of them defines its own after t_begin.
+#   ok TEXT, bad TEXT       "PASS: NAME: TEXT", "FAIL: NAME: TEXT"
+#   verdict RC TEXT WHY     ok TEXT if RC is 0, else bad "TEXT: WHY"
+#   brief TEXT              TEXT's first 300 bytes on one line
+t_begin() {
+	t_name=$1
+	set -uo pipefail
+	cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+	tmp=$(mktemp -d) || { echo "FAIL: $t_name: cannot make a scratch directory"; exit 1; }
+	trap 'rm -rf "$tmp"' EXIT
+	ok() { echo "PASS: $t_name: $*"; }
+	bad() { echo "FAIL: $t_name: $*"; }
+	verdict() { if [ "$1" -eq 0 ]; then ok "$2"; else bad "$2: $3"; fi; }
+	brief() { head -c 300 <<<"$1" | tr '\n' ' '; }
+}
+
+# clean_error RC OUT NEEDLE...: true if a command (exit RC, output OUT)
+# failed cleanly: non-zero, no Python traceback, and every NEEDLE said.
+clean_error() {
+	local rc=$1 out=$2 n
+	shift 2
+	[ "$rc" -ne 0 ] || return 1
+	! grep -q Traceback <<<"$out" || return 1
+	for n in "$@"; do grep -qF -- "$n" <<<"$out" || return 1; done
+}
+
+# edit DIR NAME CODE: the CSV file DIR/NAME as rows (a list of dicts, h
+# its header) edited by the Python CODE, then written back with the same
+# header (a column CODE drops from a row is written empty).
+edit() {
+	python3 - "$@" <<'PY'
+import csv, sys
+d, name, code = sys.argv[1:4]
+p = f"{d}/{name}"
+with open(p, newline="") as f:
+    rd = csv.reader(f)
+    h = next(rd)
+    rows = [dict(zip(h, x)) for x in rd]
+exec(code)
+with open(p, "w", newline="") as f:
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow(h)
+    w.writerows([[r.get(k, "") for k in h] for r in rows])
+PY
+}
+
+# The synthetic runs that test the charts, made in seconds against
+# tests/fake-qemu (tests/bases_run.sh, tests/entropy_run.sh build them).
+# synth_begin KIND DIR: the opening of tests/KIND_run.sh DIR: set -euo
+# pipefail, the checkout root, out=DIR, runner, fx (tests/fixtures), and
+# work, a scratch directory removed on exit, set up by synth_work.
+synth_begin() {
+	set -euo pipefail
+	cd "$(dirname "${BASH_SOURCE[0]}")/.."
+	out=${2:?usage: tests/$1_run.sh DIR}
+	runner=${CRNGBENCH_RUNNER:-$PWD/build/crngbench-run}
+	work=$(mktemp -d)
+	trap 'rm -rf "$work"' EXIT
+	fx=$PWD/tests/fixtures
+	synth_work "$work"
+}
+# synth_work WORK: WORK/bin holds fake-qemu as qemu-system-x86_64 and
+# -arm, WORK/build the (empty) guest and armv5 probe images.
+synth_work() {
+	local work=$1 q a
+	mkdir -p "$work/bin" "$work/build"
+	for q in x86_64 arm; do ln -s "$PWD/tests/fake-qemu" "$work/bin/qemu-system-$q"; done
+	for a in guest probe-armv5; do : >"$work/build/$a.cpio"; done
+}
+# synth_boot WORK MATRIX OUT [ARG...]: $runner boots MATRIX (seed 7, two
+# at a time) into OUT with those QEMUs; on failure its log goes to stderr
+# and the script exits 1.
+synth_boot() {
+	local work=$1 matrix=$2 out=$3
+	shift 3
+	PATH="$work/bin:$PATH" timeout 120 "$runner" --matrix "$matrix" "$@" \
+		--image "$work/build/guest.cpio" --quiet --seed 7 --parallel-jobs 2 --out "$out" >"$work/run.log" 2>&1 || {
+		cat "$work/run.log" >&2
+		exit 1
+	}
+}
+# synthetic_run KIND (in a t_begin script): run=$tmp/KIND, made by
+# tests/KIND_run.sh; a FAIL line and exit if it cannot be made.
+synthetic_run() {
+	run=$tmp/$1
+	if ! out=$(tests/"$1"_run.sh "$run" 2>&1); then
+		bad "the synthetic $1 run could not be made: $(brief "$out")"
+		exit 0
+	fi
+}
+# render_copy: a copy of $run in $tmp/r1, its charts drawn by
+# plots/render.sh: out (what it said), rc, listed (the charts it lists).
+render_copy() {
+	cp -r "$run" "$tmp/r1"
+	out=$(plots/render.sh "$tmp/r1" 2>&1)
+	rc=$?
+	listed=$(tr '\n' ' ' <"$tmp/r1/plots/data/charts" 2>/dev/null)
+}
+
+# empty_files DIR PATH...: an empty file at each DIR/PATH, its directories
+# made (the stand-ins for kernels and images a dry run only names).
+empty_files() {
+	local dir=$1 f
+	shift
+	for f in "$@"; do mkdir -p "$(dirname "$dir/$f")" && : >"$dir/$f" || return 1; done
+}
+
+# hostile_arch DIR NAME [CODE]: in DIR's raw.csv and summary.csv the
+# machine x86_64 is renamed NAME (given to Python as data, never as code);
+# CODE, Python, then runs on each row r as well.
+hostile_arch() {
+	local f
+	for f in raw.csv summary.csv; do
+		T_EVIL=$2 edit "$1" "$f" "import os
+for r in rows:
+    if r['arch'] == 'x86_64':
+        r['arch'] = os.environ['T_EVIL']
+    ${3:-pass}" || return 1
+	done
+}

@@ -17,13 +17,9 @@
 #                    refused before any boot
 # Each machine's QEMU is found on PATH (tests/fake-qemu linked under its
 # name), as in a run; tests/golden_cmdlines.sh pins their command lines.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
+. "$(dirname "$0")/lib.sh"
+t_begin "machine quirks"
 runner=${CRNGBENCH_RUNNER:-build/crngbench-run}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "PASS: machine quirks: $*"; }
-bad() { echo "FAIL: machine quirks: $*"; }
 get() { tests/csvget.py "$@"; }
 fx=$PWD/tests/fixtures
 # A record's field in a fixture, read here, not by the code under test.

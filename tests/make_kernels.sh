@@ -5,12 +5,8 @@
 # KERNEL_BASE=6.12 SETS=...` "found up to date" 6.1's kernels, and a warm
 # cache hid it. A recorder stands in for kernel/build.sh (KERNEL_BUILD):
 # nothing is built, what would be is written down.
-set -uo pipefail
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "PASS: make kernels: $*"; }
-bad() { echo "FAIL: make kernels: $*"; }
+. "$(dirname "$0")/lib.sh"
+t_begin "make kernels"
 
 cat >"$tmp/build" <<'B'
 #!/bin/sh

@@ -8,16 +8,12 @@
 # inputs is built again; a kernel two matrices share counts once; the
 # cache is not written; a bad row of the table is an error naming the file
 # and line. kernel/build-cost has a row for every base and architecture.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
+. "$(dirname "$0")/lib.sh"
+t_begin "plan builds"
 root=$PWD
 export CRNGBENCH_RUNNER=$root/${CRNGBENCH_RUNNER:-build/crngbench-run}
 bc=$root/plots/buildcost.py
 py=/usr/bin/python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "PASS: plan builds: $*"; }
-bad() { echo "FAIL: plan builds: $*"; }
 export CRNGBENCH_CACHE=$tmp/cache
 
 # a: 6.1 x86_64 HZ=250 stock,block; b: block,legacy at HZ=250 and HZ=100

@@ -4,18 +4,14 @@
 # the fixed-HZ check and the missing-kernel check follow exclude lines, so
 # a matrix like entropy.matrix (x86 at HZ 100/250/1000, m68k at 100 only)
 # neither builds nor demands a kernel no cell boots.
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "planned kernels"
 root=$PWD
 runner=$root/${CRNGBENCH_RUNNER:-build/crngbench-run}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 # every machine's QEMU is tests/fake-qemu (no real QEMU)
 # shellcheck source=tests/fake-qemu-path.sh
 . tests/fake-qemu-path.sh
 fake_qemu_path "$tmp/fake" || { echo "FAIL: cannot link tests/fake-qemu"; exit 0; }
-ok() { echo "PASS: planned kernels: $*"; }
-bad() { echo "FAIL: planned kernels: $*"; }
 
 cat >"$tmp/m.matrix" <<'M'
 name = t

@@ -3,10 +3,9 @@
 # run): every chart renders without a gnuplot warning, the text versions fit
 # an 80-column mail, the runner's summary of the fixture's raw.csv matches
 # the fixture's summary.csv, and REPORT.md-style tables match it too.
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "plots"
 fx=tests/fixtures/run
-tmp=$(mktemp -d)
 cp -r "$fx" "$tmp/run"
 if out=$(plots/render.sh "$tmp/run" 2>&1); then
 	n=0

@@ -5,12 +5,10 @@
 # (runlib.CHARTS against plots/*.gp), 256/HZ, the kernel base (from a run's
 # meta.json, never a literal), that importing runlib runs nothing, and
 # the runner's formats as plots/formats.py reads them (no runner needed).
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "plots_facts"
 runner=${CRNGBENCH_RUNNER:-build/crngbench-run}
 export CRNGBENCH_RUNNER=$runner
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # Every status a boot can end with (docs/results.md), each given to every
 # row of one cell of the fixture: the runner's summary counts the cell's

@@ -3,10 +3,8 @@
 # text in 80 columns; every figure in it is the runner's (summary.csv);
 # every chart has a text version whose legend names every variant drawn;
 # the terminal summary fits a screen and names every cell.
-set -uo pipefail
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+t_begin "post"
 cp -r tests/fixtures/run "$tmp/run"
 if ! plots/render.sh "$tmp/run" >/dev/null 2>&1 || ! out=$(plots/post.py "$tmp/run" --hz "$tmp/run" 2>&1); then
 	echo "FAIL: post: make post on the fixture failed: $(head -c 300 <<<"${out:-render failed}")"

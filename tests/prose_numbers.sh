@@ -4,12 +4,8 @@
 # prose's seconds; code, commit ids, releases and small counts are not
 # numbers; a report without a generated block is an error. REPORT.md
 # itself must have none.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "PASS: prose_numbers: $*"; }
-bad() { echo "FAIL: prose_numbers: $*"; }
+. "$(dirname "$0")/lib.sh"
+t_begin "prose_numbers"
 cat >"$tmp/r.md" <<'M'
 # A report
 The wait was 554.4 s on 6.1 and 989 ms with a counter; 12.5 ms is in no table.

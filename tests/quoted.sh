@@ -6,12 +6,8 @@
 # names no run, file or column the data has, or selects no row, stops the
 # table naming its line and what is accepted. REPORT.md's block
 # tables:quoted is what plots/quoted.py makes of plots/runs now.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "PASS: quoted: $*"; }
-bad() { echo "FAIL: quoted: $*"; }
+. "$(dirname "$0")/lib.sh"
+t_begin "quoted"
 q() { python3 plots/quoted.py "$tmp/runs" "$tmp/q" 2>&1; }
 mkdir -p "$tmp/runs"
 cp -r plots/runs/longwait "$tmp/runs/"

@@ -16,3 +16,7 @@ refused() {
 		bad "$name: rc=$rc, wanted '$want', got: $(head -c 400 <<<"$out")"
 	fi
 }
+# probe: the settings every probe-only machine's cell takes (HZ=100, its
+# default CPU, no trace), for the calls that name such a machine.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+probe=(--set hz=100 --set cpu=default --set trace=off)

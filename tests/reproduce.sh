@@ -16,12 +16,8 @@
 #    the time split names each run; a make reproduce that made every run
 #    it ran from its start keeps its time split in
 #    plots/runs/reproduce-time.csv, one that skipped or resumed one does not.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "PASS: reproduce: $*"; }
-bad() { echo "FAIL: reproduce: $*"; }
+. "$(dirname "$0")/lib.sh"
+t_begin "reproduce"
 brief() { tail -n 4 <<<"$1" | tr '\n' ' ' | head -c 500; }
 # shellcheck source=tests/reproduce_standin.sh
 . tests/reproduce_standin.sh

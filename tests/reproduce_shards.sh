@@ -8,12 +8,8 @@
 # reps 0 .. reps-1, worked out here), each once; the shards are disjoint;
 # the run is kept in plots/runs/one. The comparison is seen to fail on
 # the merged run less one shard's boots, and keep-run refuses that run.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "PASS: reproduce shards: $*"; }
-bad() { echo "FAIL: reproduce shards: $*"; }
+. "$(dirname "$0")/lib.sh"
+t_begin "reproduce shards"
 brief() { tail -n 5 <<<"$1" | tr '\n' ' ' | head -c 600; }
 command -v parallel >/dev/null || { bad "GNU parallel is not installed (scripts/deps.sh installs 'parallel')"; exit 0; }
 # shellcheck source=tests/reproduce_standin.sh

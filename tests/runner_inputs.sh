@@ -2,10 +2,9 @@
 # The runner refuses bad input with a clear message before any boot, and
 # leaves nothing in the results directory it was given. No kernels needed:
 # a stand-in bzImage and image are enough to reach every check.
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "runner_inputs"
 r=build/crngbench-run
-tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
 # QEMU's -cpu and -icount checks against tests/fake-qemu (no real QEMU);
 # the real one, where installed, opens a path below (real_path: PATH as given)

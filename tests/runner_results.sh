@@ -4,15 +4,11 @@
 # outside the plan, --out on a directory that is no run, a raw.csv holding
 # a boot twice; links, FIFOs and devices planted in a run, rows outside
 # the plan in every mode. Against tests/fake-qemu: no kernels, seconds.
-set -uo pipefail
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+t_begin "results dirs"
 fx=$PWD/tests/fixtures/block-qemu64.result
 runner=${CRNGBENCH_RUNNER:-build/crngbench-run}
 get() { tests/csvget.py "$@"; }
-ok() { echo "PASS: results dirs: $*"; }
-bad() { echo "FAIL: results dirs: $*"; }
 k=$tmp/kernels
 mkdir -p "$k/ok-hz250" "$k/slow-hz250"
 echo "ok $fx" >"$k/ok-hz250/bzImage"

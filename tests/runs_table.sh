@@ -4,12 +4,8 @@
 # boots and host time worked out here from host_time.csv with the csv
 # module; a seed, commit or host_time.csv that is not one stops the report
 # naming the file (nothing from a run reaches the table unchecked).
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "PASS: runs table: $*"; }
-bad() { echo "FAIL: runs table: $*"; }
+. "$(dirname "$0")/lib.sh"
+t_begin "runs table"
 cp -r plots/runs "$tmp/runs"
 out=$(python3 plots/report_tables.py - - --runs "$tmp/runs" 2>&1)
 python3 - "$tmp/runs" "$out" <<'PY' && ok "a row per committed run, boots and host time as host_time.csv sums them, and the total" || bad "rows: $(head -c 300 <<<"$out")"

@@ -7,19 +7,15 @@
 # setting's own; the plan and the sweep's first line give the guest CPU's
 # speed per shift; raw.csv and summary.csv carry the axis. tests/fake-qemu
 # stands in for QEMU (tests/golden/ pins the whole command lines).
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
+. "$(dirname "$0")/lib.sh"
+t_begin "shift axis"
 runner=${CRNGBENCH_RUNNER:-build/crngbench-run}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 fx=$PWD/tests/fixtures/block-qemu64.result
 mkdir -p "$tmp/k/ok-hz250"
 echo "ok $fx" >"$tmp/k/ok-hz250/bzImage"
 : >"$tmp/image"
 run=(timeout 60 "$runner" --qemu tests/fake-qemu --kernels "$tmp/k" --image "$tmp/image" --seed 1
 	--set variant=ok --set reps=1)
-ok() { echo "PASS: shift axis: $*"; }
-bad() { echo "FAIL: shift axis: $*"; }
 get() { tests/csvget.py "$@"; }
 
 # refused NAME WANT... -- ARGS: exit 2, every WANT in the message, no results directory.

@@ -5,15 +5,11 @@
 # between them (rtc=fixed, no saved seed: the same-second trap) run to
 # reps. summary.csv says boots and why; --resume, shards, --merge and
 # runstate go by the same rule; bad settings are refused by name. Seconds.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+t_begin "stop rule"
 fx=$PWD/tests/fixtures/block-qemu64.result
 runner=${CRNGBENCH_RUNNER:-build/crngbench-run}
 get() { tests/csvget.py "$@"; }
-ok() { echo "PASS: stop rule: $*"; }
-bad() { echo "FAIL: stop rule: $*"; }
 k=$tmp/kernels
 scen() { mkdir -p "$k/$1-hz250" && echo "$2" >"$k/$1-hz250/bzImage"; }
 scen ok "ok $fx"

@@ -2,10 +2,8 @@
 # The fact tables (kernel/arches, kernel/bases) and their one shell reader
 # (scripts/table.sh): columns by name, '-' as empty, a missing row or column
 # an error naming what exists; and no reader of those tables by position.
-set -uo pipefail
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+t_begin "tables"
 ok() { echo "PASS: tables: $1"; }
 no() { echo "FAIL: tables: $1"; }
 # shellcheck source=scripts/table.sh
