@@ -14,6 +14,10 @@ root=$PWD
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fx=tests/fixtures/run
+# clean_error and edit are tests/lib.sh's (sourced before pass and fail,
+# which are this script's own)
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
 
 pass() { echo "PASS: hostile: $*"; }
 fail() { echo "FAIL: hostile: $*"; }
@@ -27,32 +31,6 @@ rendered() {
 		for e in png svg; do [ -s "$1/plots/$c.$e" ] && n=$((n + 1)); done
 	done
 	[ $n -eq 12 ]
-}
-# clean_error RC OUT NEEDLE...: failed (non-zero), no traceback, every needle said
-clean_error() {
-	local rc=$1 out=$2 n
-	shift 2
-	[ "$rc" -ne 0 ] || return 1
-	! grep -q Traceback <<<"$out" || return 1
-	for n in "$@"; do grep -qF -- "$n" <<<"$out" || return 1; done
-}
-# edit DIR FILE CODE: rewrite DIR/FILE (a CSV) after CODE changed its header
-# h and its rows (dicts) rows
-edit() {
-	python3 - "$@" <<'PY'
-import csv, sys
-d, name, code = sys.argv[1:4]
-p = f"{d}/{name}"
-with open(p, newline="") as f:
-    rd = csv.reader(f)
-    h = next(rd)
-    rows = [dict(zip(h, x)) for x in rd]
-exec(code)
-with open(p, "w", newline="") as f:
-    w = csv.writer(f, lineterminator="\n")
-    w.writerow(h)
-    w.writerows([[r.get(k, "") for k in h] for r in rows])
-PY
 }
 fresh() { rm -rf "$1" && mkdir -p "$(dirname "$1")" && cp -r "$fx" "$1"; }
 
