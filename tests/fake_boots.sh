@@ -27,7 +27,6 @@ killed_run() {
 
 # One "kernel" per scenario: the fake reads what to do from the bzImage.
 k=$tmp/kernels
-scen() { mkdir -p "$k/$1-hz250" && echo "$2" >"$k/$1-hz250/bzImage"; }
 scen ok "ok $fx"
 scen slow "slow-ok $fx"
 scen censored "censored $fx"

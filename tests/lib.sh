@@ -147,6 +147,11 @@ t_begin() {
 	brief() { head -c 300 <<<"$1" | tr '\n' ' '; }
 }
 
+# scen NAME LINE: a "kernel" $k/NAME-hz250/bzImage (k: the test's kernels
+# directory) holding LINE, which tests/fake-qemu reads as what to do
+# ("ok FIXTURE", "slow-ok FIXTURE SECONDS", "vary FIXTURE PCT", ...).
+scen() { mkdir -p "$k/$1-hz250" && echo "$2" >"$k/$1-hz250/bzImage"; }
+
 # clean_error RC OUT NEEDLE...: true if a command (exit RC, output OUT)
 # failed cleanly: non-zero, no Python traceback, and every NEEDLE said.
 clean_error() {

@@ -11,7 +11,6 @@ fx=$PWD/tests/fixtures/block-qemu64.result
 runner=${CRNGBENCH_RUNNER:-build/crngbench-run}
 get() { tests/csvget.py "$@"; }
 k=$tmp/kernels
-scen() { mkdir -p "$k/$1-hz250" && echo "$2" >"$k/$1-hz250/bzImage"; }
 scen ok "ok $fx"
 scen slow "slow-ok $fx 0.3"
 scen tight "vary $fx 1"
