@@ -179,6 +179,17 @@ for name in "${selected[@]}"; do
 		else
 			[ ! -d "$sd" ] || [ "${s%% *}" = complete ] ||
 				die "$name was started in shards ($sd): give HOSTS again, or move $sd aside"
+			# A run left here (complete: skipped, partial: resumed) must be
+			# of bench/<matrix>.matrix as it is now: one made before the
+			# matrix changed would be kept as its run without a word.
+			case $s in complete* | partial*)
+				want=$("$runner" --matrix "bench/$m.matrix" --print-axis plan 2>&1) || die "bench/$m.matrix: ${want#*error: }"
+				got=$("$runner" --matrix "$dir/run.matrix" --print-axis plan 2>&1) ||
+					die "$dir: its run.matrix is not read (${got#*error: }): move $dir aside (mv $dir $dir.old) and make reproduce runs it again"
+				[ "$got" = "$want" ] ||
+					die "$dir was made from another bench/$m.matrix (its plan differs: $(diff <(echo "$want") <(echo "$got") | grep -m 1 '^[<>]' | cut -c3-)): move it aside (mv $dir $dir.old) and make reproduce runs it again"
+				;;
+			esac
 		fi
 		e=${e:-$(estimate --matrix "bench/$m.matrix" || echo "0 0 0 0")}
 	fi
