@@ -66,8 +66,8 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
-#include <sys/random.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
