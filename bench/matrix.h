@@ -21,10 +21,11 @@
 /*
  * A run recorded before an axis existed reads as that axis's default (its
  * raw.csv has no column, its run.matrix no line): the default is what it
- * did, so rtc=host (QEMU's own RTC date), early=pid1 (PID 1 read) and
- * base=6.1, which is also kernel/bases' first row
- * (tests/unit/test_table.c checks they agree). shift=N: a guest CPU of
- * 1 GHz >> N; early=child: PID 1 execs systemd at once while a child reads.
+ * did, so rtc=host (QEMU's own RTC date), early=pid1 (PID 1 read),
+ * waiters=0 (no other waiter) and base=6.1, which is also kernel/bases'
+ * first row (tests/unit/test_table.c checks they agree). shift=N: a guest
+ * CPU of 1 GHz >> N; early=child: PID 1 execs systemd at once while a
+ * child reads; waiters=N: N more processes blocked in getrandom(0).
  */
 #define AXES(X)                                                         \
 	X(variant, "stock") /* kernel variant (kernel/variants) */      \
@@ -44,7 +45,8 @@
 	X(rtc, "host") /* the RTC's date: host (QEMU's), fixed */       \
 	X(base, "6.1") /* kernel base: a row of kernel/bases */         \
 	X(shift, "auto") /* icount's shift=N 0..10, auto: icount's */   \
-	X(early, "pid1") /* early reads by: pid1 child (probe.c) */
+	X(early, "pid1") /* early reads by: pid1 child (probe.c) */     \
+	X(waiters, "0") /* more getrandom(0) waiters: 0..7 (probe.c) */
 
 enum axis {
 #define AX_ENUM(name, def) AX_##name,

@@ -306,6 +306,14 @@ int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 						"early=%s: accepted values are pid1 (PID 1 makes the early reads, then execs systemd), child (a child of PID 1 makes them while PID 1 execs systemd at once; x86_64 only)",
 						v);
 				break;
+			case AX_waiters:
+				/* one digit, as the probe takes it (record.c) */
+				if (crb_waiters(v) < 0)
+					return err_set(
+						err, errlen,
+						"waiters=%s: accepted values are 0 to %d: how many more processes PID 1 forks just before its early reads, each blocked in getrandom(0) until the CRNG is ready (with reads=getrandom, waiters=N makes N + 1 concurrent waiters)",
+						v, CRB_MAX_WAITERS);
+				break;
 			case AX_base:
 				/* A row of kernel/bases: the runner reads the
 				 * table (bases.c); here only what a name is. */

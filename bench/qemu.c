@@ -132,6 +132,9 @@ static void kernel_cmdline(const struct cell *c, const struct accel *acc,
 	/* early=pid1 is the probe's default: those lines stay as they were. */
 	if (!strcmp(c->v[AX_early], "child"))
 		kcmd_add(k, CRB_SET_EARLY "=" CRB_EARLY_CHILD);
+	/* waiters=0 is the probe's default: those lines stay as they were. */
+	if (strcmp(c->v[AX_waiters], "0"))
+		kcmd_add(k, CRB_SET_WAITERS "=%s", c->v[AX_waiters]);
 	if (p->seed_hex)
 		kcmd_add(k, CRB_SET_SEED "=%s", p->seed_hex);
 	if (p->append && *p->append)

@@ -25,6 +25,10 @@ struct ctx {
 		int64_t max_cycles, max_idle_ns;
 	} cs[8];
 	int ncs;
+	/* waiters=N: the waiters whose record came (bit i: waiter i), and
+	 * the last of their ends */
+	unsigned int waiters_seen;
+	int64_t waiters_last;
 };
 
 /*
@@ -81,6 +85,39 @@ static void report_mix(struct row *r, const struct crb_record *rec)
 	for (int i = 0; i < 3; i++)
 		if (before < 64 * (i + 1) && r->mix_bits >= 64 * (i + 1))
 			*reach[i] = t;
+}
+
+/*
+ * One waiter record (crngbench_waiters, probe.c): waiter i's getrandom(0)
+ * returned at end_ns after dur_ns. Guest bytes, so held to what a waiter
+ * of this boot can say: i one of the cell's waiters (0 to waiters - 1),
+ * each once; end_ns and dur_ns not negative, the wait within the boot
+ * (dur_ns <= end_ns); errno 0, bytes returned. Any other record, a
+ * second one of a waiter, or a waiter record in a cell of waiters=0, is
+ * left out: no waiter counts as done on its word.
+ */
+static void report_waiter(struct ctx *c, const struct crb_record *rec)
+{
+	int n = crb_waiters(c->r->axis[AX_waiters]);
+	int64_t i = get(rec, "i"), end = get(rec, "end_ns"),
+		dur = get(rec, "dur_ns");
+
+	if (n <= 0 || i < 0 || i >= n || end < 0 || dur < 0 || dur > end ||
+	    get(rec, "errno") != 0 || c->waiters_seen & (1u << i))
+		return;
+	c->waiters_seen |= 1u << i;
+	if (end > c->waiters_last)
+		c->waiters_last = end;
+}
+
+/* How many waiters report_waiter() took: the bits set. */
+static int64_t waiters_done(unsigned int seen)
+{
+	int64_t n = 0;
+
+	for (; seen; seen &= seen - 1)
+		n++;
+	return n;
 }
 
 /*
@@ -263,6 +300,9 @@ static int on_record(void *vctx, const char *segment,
 			c->out->early_unfinished =
 				!strcmp(crb_get(rec, "value"), "unfinished");
 		break;
+	case CRB_waiter:
+		report_waiter(c, rec);
+		break;
 	case CRB_fail:
 		c->out->guest_failed = 1;
 		snprintf(c->out->error, sizeof(c->out->error),
@@ -303,7 +343,8 @@ void report_parse(const char *chan, size_t len, struct row *r,
 			 .out = out,
 			 .ready_poll = -1,
 			 .ready_kmsg = -1,
-			 .report_t = -1 };
+			 .report_t = -1,
+			 .waiters_last = -1 };
 
 	memset(out, 0, sizeof(*out));
 	crb_read_stream(chan, len, on_record, on_segment, &c);
@@ -319,6 +360,11 @@ void report_parse(const char *chan, size_t len, struct row *r,
 		r->first_urandom_censored = c.urandom_timed_out;
 	if (!out->report_complete)
 		return;
+	/* waiters=N: a waiter still blocked at the report is not done */
+	if (crb_waiters(r->axis[AX_waiters]) > 0) {
+		r->waiters_done = waiters_done(c.waiters_seen);
+		r->waiters_last_end_ns = c.waiters_last;
+	}
 	/*
 	 * early=child: a child still in a read when the report went out. Its
 	 * name for the reason; a first urandom read still waiting is

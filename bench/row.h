@@ -95,7 +95,13 @@
 	  "the RTC's date under rtc=host (empty: rtc=fixed, or not recorded)") \
 	X(input_seed,                                                          \
 	  "input: seed=saved's per-boot seed, its first 15 hex digits as a "   \
-	  "number (empty: seed=none, or not recorded)")
+	  "number (empty: seed=none, or not recorded)")                        \
+	X(waiters_done,                                                        \
+	  "guest: of the waiters axis's N waiters, how many had returned "     \
+	  "from getrandom(0) with its bytes when the report ran (empty: "      \
+	  "waiters=0, or no report)")                                          \
+	X(waiters_last_end_ns,                                                 \
+	  "guest: the last of those returned (empty: none did)")
 
 struct row {
 	char boot_id[32];

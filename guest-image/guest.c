@@ -109,6 +109,8 @@ static int parse_token(const char *tok)
 		opt.early_child = !strcmp(v, CRB_EARLY_CHILD) ? 1 :
 				  !strcmp(v, "pid1")	      ? 0 :
 								-1;
+	else if ((v = setting(tok, CRB_SET_WAITERS)))
+		opt.waiters = crb_waiters(v);
 	else if ((v = setting(tok, CRB_SET_INIT)))
 		opt.probe_only = !strcmp(v, CRB_INIT_PROBE_ONLY) ? 1 :
 				 !strcmp(v, "systemd")		 ? 0 :
@@ -117,6 +119,8 @@ static int parse_token(const char *tok)
 		return 0;
 	return 1;
 }
+
+_Static_assert(CRB_MAX_WAITERS == 7, "check_options() says 0 to 7");
 
 /* NULL, or what is wrong with the values parsed. */
 static const char *check_options(void)
@@ -127,6 +131,8 @@ static const char *check_options(void)
 		return CRB_SET_INIT " must be systemd or " CRB_INIT_PROBE_ONLY;
 	if (opt.early_child < 0)
 		return CRB_SET_EARLY " must be pid1 or " CRB_EARLY_CHILD;
+	if (opt.waiters < 0)
+		return CRB_SET_WAITERS " must be one digit, 0 to 7";
 	if (opt.early_child && opt.probe_only)
 		return CRB_SET_EARLY
 			"=" CRB_EARLY_CHILD

@@ -23,6 +23,8 @@ extern char **environ;
 #define GAME_FILE STATE_DIR "/game.rec"
 /* crngbench_early=child: the early reads' child's segment (probe.c) */
 #define EARLY_FILE STATE_DIR "/early.rec"
+/* crngbench_waiters=N: a waiter record per waiter that returned (probe.c) */
+#define WAITER_FILE STATE_DIR "/waiters.rec"
 #define CLOCKSOURCE \
 	"/sys/devices/system/clocksource/clocksource0/current_clocksource"
 
@@ -36,6 +38,7 @@ extern struct probe_options {
 	char seed[160];
 	int probe_only;
 	int early_child; /* crngbench_early=child; -1: a bad value */
+	int waiters; /* crngbench_waiters=N, 0..CRB_MAX_WAITERS; -1: bad */
 } opt;
 
 /* The open segment's writer and the result channel (guest.c). */
@@ -98,6 +101,7 @@ void emit_kmsg(void);
 int run_report(void);
 
 /* report_probe_only.c */
-void __attribute__((noreturn)) probe_only(pid_t watcher);
+void __attribute__((noreturn))
+probe_only(pid_t watcher, const pid_t *waiters, int nwaiters);
 
 #endif

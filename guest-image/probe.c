@@ -19,6 +19,9 @@
  *   (early reads)         with crngbench_early=child, a child of PID 1
  *                         (this file) that makes the early reads while PID
  *                         1 execs systemd at once.
+ *   (waiters)             with crngbench_waiters=N, N children of PID 1
+ *                         (this file), each blocked in getrandom(0) until
+ *                         the CRNG is ready.
  *
  * Knobs come from the kernel command line (never files); PID 1 finds them
  * in its environment, where the kernel puts them, the others in /proc/cmdline:
@@ -39,6 +42,11 @@
  *   crngbench_early=child        the early reads in a child of PID 1, which
  *                                execs systemd without waiting (default
  *                                pid1: PID 1 reads, then execs); x86 only
+ *   crngbench_waiters=N          N more processes (0 to 7, default 0)
+ *                                blocked in getrandom(buf, 16, 0) from
+ *                                just before the early reads until the
+ *                                CRNG is ready: N + 1 concurrent waiters
+ *                                with reads=getrandom
  *   crngbench_init=probe-only    no systemd (other architectures): after its
  *                                reads PID 1 does buildroot's seed dance,
  *                                waits for the CRNG until ready_timeout,
@@ -59,6 +67,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
@@ -214,6 +223,60 @@ static void start_early_child(void)
 	_exit(0);
 }
 
+/* --- the waiters (crngbench_waiters=N) ---------------------------------------------- */
+
+/*
+ * Waiter i: one getrandom(buf, 16, 0), the standard blocking call, which
+ * runs the kernel's jitter dance (try_to_generate_entropy()) in every
+ * variant while the CRNG is not ready: each caller arms a timer of its
+ * own. When it returns, one waiter record into WAITER_FILE
+ * (append_record: one write(), so the records of waiters that end
+ * together never interleave), then exit. No budget: a waiter still
+ * blocked when the report goes out is one the report does not carry.
+ * It never touches the result channel, stdin or stdout; stderr stays the
+ * console, as the watcher's does.
+ */
+static void __attribute__((noreturn)) run_waiter(int i)
+{
+	char buf[16], line[160];
+	int64_t t0, t1;
+	ssize_t n;
+	int err;
+
+	close(out_fd);
+	close(STDIN_FILENO);
+	close(STDOUT_FILENO);
+	t0 = boot_ns();
+	do
+		n = getrandom(buf, sizeof(buf), 0);
+	while (n < 0 && errno == EINTR);
+	err = n < 0 ? errno : 0;
+	t1 = boot_ns();
+	snprintf(line, sizeof(line),
+		 "waiter i=%d end_ns=%" PRId64 " dur_ns=%" PRId64
+		 " errno=%d bytes=%zd\n",
+		 i, t1, t1 - t0, err, n < 0 ? (ssize_t)0 : n);
+	append_record(WAITER_FILE, line);
+	_exit(0);
+}
+
+/*
+ * Fork opt.waiters waiters, their pids into pids. After PID 1's exec they
+ * are systemd's children, which reaps them; a probe-only PID 1 reaps them
+ * once the CRNG is ready (report_probe_only.c).
+ */
+static int start_waiters(pid_t *pids)
+{
+	for (int i = 0; i < opt.waiters; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			panic("fork waiter");
+		if (pids[i] == 0)
+			run_waiter(i);
+	}
+	return opt.waiters;
+}
+
 /* --- saved seed (second-boot condition) ----------------------------------------------- */
 
 static void write_file(const char *path, const void *buf, size_t len,
@@ -273,18 +336,22 @@ static int run_init(int argc, char **argv)
 	const char *bad = parse_init_env();
 	char esc[CRB_MAX_VALUE];
 
-	pid_t watcher;
+	pid_t watcher, waiters[CRB_MAX_WAITERS];
+	int nwaiters;
 
 	(void)argc;
 	watcher = start_watcher();
 	if (!bad && opt.early_child)
 		start_early_child();
 	setup_channel(bad);
+	nwaiters = start_waiters(waiters);
 	crb_begin(&w, out_fd, "probe");
 	crb_emit(&w, CRB_meta, "key=reads value=%s",
 		 opt.reads[0] ? opt.reads : "none");
 	if (opt.early_child)
 		crb_emit(&w, CRB_meta, "key=early value=" CRB_EARLY_CHILD);
+	if (nwaiters)
+		crb_emit(&w, CRB_meta, "key=waiters value=%d", nwaiters);
 	spent = opt.early_child ? 0 : early_reads(&w);
 	install_saved_seed();
 	texec = boot_ns();
@@ -296,7 +363,7 @@ static int run_init(int argc, char **argv)
 	if (crb_end(&w))
 		panic("write probe segment");
 	if (opt.probe_only)
-		probe_only(watcher);
+		probe_only(watcher, waiters, nwaiters);
 	argv[0] = (char *)SYSTEMD;
 	execv(SYSTEMD, argv);
 	crb_escape(esc, sizeof(esc), "exec " SYSTEMD);

@@ -65,6 +65,13 @@ int crb_digest_ok(const char *v, size_t len)
 	return 1;
 }
 
+int crb_waiters(const char *v)
+{
+	return v[0] >= '0' && v[0] <= '0' + CRB_MAX_WAITERS && !v[1] ?
+		       v[0] - '0' :
+		       -1;
+}
+
 int crb_status_ok(const char *v, size_t len)
 {
 	return len == strlen(CRB_STATUS_UNAVAILABLE) &&

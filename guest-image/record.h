@@ -73,7 +73,9 @@
 	X(event, "name t_ns", "a named moment, e.g. game-seeded")               \
 	X(systemd, "userspace_ns finish_ns",                                    \
 	  "systemd's own timestamps: userspace start, boot finished")           \
-	X(fail, "what errno", "the guest gave up; the boot is broken")
+	X(fail, "what errno", "the guest gave up; the boot is broken")          \
+	X(waiter, "i end_ns dur_ns errno",                                      \
+	  "waiter i's getrandom(0) returned (crngbench_waiters)")
 
 /*
  * The guest's settings: words on the kernel command line, which the kernel
@@ -97,6 +99,17 @@
  */
 #define CRB_SET_EARLY "crngbench_early"
 #define CRB_EARLY_CHILD "child"
+/*
+ * How many extra processes PID 1 forks just before its early reads, each
+ * blocked in getrandom(buf, 16, 0) until the CRNG is ready: "0" (absent)
+ * to CRB_MAX_WAITERS, one decimal digit. Each that returns appends a
+ * waiter record (i from 0 to N-1) that the report carries (probe.c).
+ */
+#define CRB_SET_WAITERS "crngbench_waiters"
+#define CRB_MAX_WAITERS 7
+/* N of a crngbench_waiters value (and of the matrix's waiters axis), or
+ * -1: anything but one digit from 0 to CRB_MAX_WAITERS. */
+int crb_waiters(const char *v);
 
 /*
  * X(name, what) for the early reads the probe can make: the interfaces a

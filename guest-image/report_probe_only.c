@@ -57,8 +57,13 @@ static void seed_dance(void)
 		 read_keys(&r, keys, sizeof(keys)));
 }
 
-/* Wait until the CRNG is ready or ready_timeout from boot has passed. */
-static void wait_crng_ready(pid_t watcher)
+/*
+ * Wait until the CRNG is ready or ready_timeout from boot has passed.
+ * Ready: the watcher and the waiters are writing their records; reap
+ * them so the records are whole (each returns from its wait at once).
+ * Not ready: they are still blocked, and the report does not wait.
+ */
+static void wait_crng_ready(pid_t watcher, const pid_t *waiters, int nwaiters)
 {
 	int64_t limit = opt.ready_timeout >= 0 ? opt.ready_timeout :
 						 (int64_t)opt.read_timeout;
@@ -86,9 +91,12 @@ static void wait_crng_ready(pid_t watcher)
 		}
 	}
 	close(p.fd);
-	/* Ready: the watcher is writing its record; reap it so it is whole. */
-	if (ready && watcher > 0)
+	if (!ready)
+		return;
+	if (watcher > 0)
 		waitpid(watcher, NULL, 0);
+	for (int i = 0; i < nwaiters; i++)
+		waitpid(waiters[i], NULL, 0);
 }
 
 /*
@@ -96,7 +104,8 @@ static void wait_crng_ready(pid_t watcher)
  * Debian has no systemd for: the seed dance, the CRNG wait, then the report
  * segment, as the x86 reporter writes it less systemd's part.
  */
-void __attribute__((noreturn)) probe_only(pid_t watcher)
+void __attribute__((noreturn))
+probe_only(pid_t watcher, const pid_t *waiters, int nwaiters)
 {
 	int64_t t;
 
@@ -110,10 +119,11 @@ void __attribute__((noreturn)) probe_only(pid_t watcher)
 	crb_begin(&w, out_fd, "report");
 	crb_flush(&w);
 	seed_dance();
-	wait_crng_ready(watcher);
+	wait_crng_ready(watcher, waiters, nwaiters);
 	emit_report_event(t);
 	crb_emit(&w, CRB_meta, "key=system_state value=probe-only");
 	emit_record_file(WATCH_FILE);
+	emit_record_file(WAITER_FILE);
 	emit_interrupts();
 	emit_kmsg();
 	if (crb_end(&w))

@@ -361,6 +361,7 @@ int run_report(void)
 	if (opt.early_child)
 		emit_early_child();
 	emit_record_file(WATCH_FILE);
+	emit_record_file(WAITER_FILE); /* the waiters that returned by now */
 	emit_record_file(GAME_FILE);
 	emit_interrupts();
 	emit_kmsg();

@@ -47,17 +47,17 @@ from runlib import RUNNER, ROOT, _output, committed_runs, describe, die, read_ta
 # time, in this order (KEEP_LONGEST's), down to the accelerator alone.
 # First the axes named nowhere here (rtc, trace, and an axis newer than
 # this list), then what changes a boot's cost by little (the probe's
-# reads and who makes them, vCPUs, the kernel base, HZ), then the
-# entropy sources a few cells add (virtio_rng, bootseed, a saved seed,
-# trust_cpu). Kept longest is
+# reads, who makes them and who waits beside them, vCPUs, the kernel
+# base, HZ), then the entropy sources a few cells add (virtio_rng,
+# bootseed, a saved seed, trust_cpu). Kept longest is
 # what decides it: the tick (the LAPIC timer's calibration costs ~16 s per
 # icount boot); whether the guest waits for entropy, and how long (the CPU
 # model's RDRAND, the variant blocks or not, a cycle counter or not); the
 # guest CPU's speed (shift: a guest second costs fewer instructions at a
 # larger shift); the machine (malta's calibration alone is ~60 s of host
 # time under icount); and last the accelerator, what emulates it.
-KEEP_LONGEST = ("reads", "early", "smp", "base", "hz", "virtio_rng", "bootseed", "seed", "trust_cpu", "timer", "cpu",
-                "variant", "nocounter", "shift", "arch", "accel")
+KEEP_LONGEST = ("reads", "early", "waiters", "smp", "base", "hz", "virtio_rng", "bootseed", "seed", "trust_cpu",
+                "timer", "cpu", "variant", "nocounter", "shift", "arch", "accel")
 
 
 def match_levels(axes):

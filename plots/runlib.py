@@ -68,6 +68,7 @@ WORDS = {
     "timer": lambda v: f"timer={v}",
     "shift": lambda v: "" if v == "auto" else f"shift={v}",  # auto: the icount setting's
     "early": lambda v: "reads in a child of PID 1" if v == "child" else "reads in PID 1",
+    "waiters": lambda v: "" if v == "0" else f"{v} more getrandom waiter{'' if v == '1' else 's'}",
 }
 SHOWN_APART = ("variant", "accel")  # a chart's series and panels, not its labels
 
@@ -217,15 +218,16 @@ def jitter_rows(rows):
     urandom read's duration (it runs the jitter loop) under TCG, qemu64
     (no RDRAND), a cycle counter present, and no other source of entropy
     or waiter (the axes' defaults: no virtio-rng, no seed, one vCPU, PID 1
-    reading), so a run with such cells beside (bench/sources.matrix) draws
-    chart 5 from its plain cells instead of merging them."""
+    reading, no other getrandom waiter), so a run with such cells beside
+    (bench/sources.matrix) draws chart 5 from its plain cells instead of
+    merging them."""
     return [r for r in rows if r["measure"] == "first_urandom_latency" and r["accel"] == "tcg"
             and r["cpu"] == "qemu64" and r["nocounter"] == "off"
             and all(value(r, a) == axis_defaults()[a] for a in JITTER_PLAIN_AXES)]
 
 
 # The axes whose default is the plain condition chart 5 measures.
-JITTER_PLAIN_AXES = ("virtio_rng", "seed", "bootseed", "smp", "early")
+JITTER_PLAIN_AXES = ("virtio_rng", "seed", "bootseed", "smp", "early", "waiters")
 
 
 # Every chart, once: its name (plots/<name>.gp, RUN/plots/<name>.png, .svg,

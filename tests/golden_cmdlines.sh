@@ -2,8 +2,8 @@
 # Golden QEMU command lines: `crngbench-run --dry-run` of one cell at a
 # time, for every machine x accelerator x timer (x86) x seed (x86) or
 # bootseed (the others), icount at shift=3, and each machine with
-# rtc=fixed and with early=child under TCG and icount, against the
-# reviewed files tests/golden/<arch>.txt.
+# rtc=fixed, with early=child and with waiters=3 under TCG and icount,
+# against the reviewed files tests/golden/<arch>.txt.
 # A cell the runner refuses (KVM off x86, bootseed=on where there is no seed
 # to credit) is pinned by its message. One PASS/FAIL per machine, with a
 # unified diff and the words that changed per cell.
@@ -78,6 +78,8 @@ machine() {
 	for acc in tcg icount; do cell "$1" accel=$acc rtc=fixed; done
 	# the early reads in a child of PID 1 (refused where there is no systemd)
 	for acc in tcg icount; do cell "$1" accel=$acc early=child; done
+	# three more getrandom(0) waiters beside the early reads (every machine)
+	for acc in tcg icount; do cell "$1" accel=$acc waiters=3; done
 }
 
 machines="x86_64 armv5-versatilepb armv7-virt m68k-virt m68k-q800 mipsel-malta"

@@ -67,19 +67,26 @@ fi
 echo "# covered: runs ${covered[*]}; blocks ${blocks[*]:-none}"
 
 # summary_same DIR: DIR's summary.csv is --summarize's from its raw.csv
-# (a run kept before summary.csv's last columns, boots and stop, were
-# added: its columns, and the runner's columns past them left out, until
-# the committed runs are made again)
+# (a run kept before an axis existed: that axis's column, holding its
+# default alone, left out; a run kept before summary.csv's last columns,
+# boots and stop, were added: its columns, and the runner's columns past
+# them left out, until the committed runs are made again)
 summary_same() {
 	local c=$tmp/sum
 	rm -rf "$c" && cp -r "$1" "$c" && rm -rf "$c/plots" &&
 		"$CRNGBENCH_RUNNER" --summarize "$c" >/dev/null 2>&1 &&
 		{ cmp -s "$c/summary.csv" "$1/summary.csv" || python3 - "$c/summary.csv" "$1/summary.csv" <<-'PY'; }
 			import csv, sys
+			sys.path.insert(0, "plots")
+			from formats import axis_defaults
 			new, old = (list(csv.reader(open(p, newline=""))) for p in sys.argv[1:])
+			axes = axis_defaults()
+			drop = {i for i, c in enumerate(new[0]) if c in axes and c not in old[0]
+			        and all(r[i] == axes[c] for r in new[1:])}
+			new = [[v for i, v in enumerate(r) if i not in drop] for r in new]
 			k = len(old[0])
-			sys.exit(not (old[0][-2:] != ["boots", "stop"] and new[0][:k] == old[0] and new[0][k:] == ["boots", "stop"]
-			              and [r[:k] for r in new] == old))
+			sys.exit(not (new == old or old[0][-2:] != ["boots", "stop"] and new[0][:k] == old[0]
+			              and new[0][k:] == ["boots", "stop"] and [r[:k] for r in new] == old))
 		PY
 }
 # derived_same DIR: raw.csv's CRNG ready (crng_ready_ns, _src), which the

@@ -92,6 +92,7 @@ lane "bench call graph and file sizes" tests/callgraph.sh
 lane "runner input checks" tests/runner_inputs.sh
 lane "the rtc and base axes" tests/axes.sh
 lane "the early axis (the early reads in a child of PID 1)" tests/early.sh
+lane "the waiters axis (more getrandom(0) waiters beside the early reads)" tests/waiters.sh
 lane "golden QEMU command lines" tests/golden_cmdlines.sh
 lane "the shift axis (icount's CPU speed per cell)" tests/shift.sh
 lane "per-machine quirks against fake-qemu" tests/machine_quirks.sh

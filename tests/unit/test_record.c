@@ -367,6 +367,41 @@ static void crc_matches_zlib(void)
 	CHECK(crb_crc32(0, "123456789", 9) == 0xcbf43926u);
 }
 
+/*
+ * crngbench_waiters' value, for the probe and the runner's axis alike:
+ * one digit from 0 to CRB_MAX_WAITERS, nothing else.
+ */
+static void waiters_value(void)
+{
+	static const char *const bad[] = { "8",	 "9",  "-1", "x",  "",	"03",
+					   " 3", "3 ", "+3", "10", "3x" };
+	char v[2] = "0";
+
+	for (int i = 0; i <= CRB_MAX_WAITERS; i++) {
+		v[0] = (char)('0' + i);
+		CHECK(crb_waiters(v) == i);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(crb_waiters(bad[i]) == -1);
+}
+
+/* A waiter record needs its keys; any other is refused whole. */
+static void waiter_record_keys(void)
+{
+	struct crb_record r;
+	char err[256];
+	const char ok[] = "waiter i=2 end_ns=3000 dur_ns=2500 errno=0 bytes=16";
+	const char no_i[] = "waiter end_ns=3000 dur_ns=2500 errno=0";
+	const char no_end[] = "waiter i=2 dur_ns=2500 errno=0";
+
+	CHECK(!crb_parse_line(ok, strlen(ok), &r, err, sizeof(err)) &&
+	      r.type == CRB_waiter && !strcmp(crb_get(&r, "i"), "2"));
+	CHECK(crb_parse_line(no_i, strlen(no_i), &r, err, sizeof(err)) &&
+	      strstr(err, "i"));
+	CHECK(crb_parse_line(no_end, strlen(no_end), &r, err, sizeof(err)) &&
+	      strstr(err, "end_ns"));
+}
+
 int main(void)
 {
 	TEST(crc_matches_zlib);
@@ -380,5 +415,7 @@ int main(void)
 	TEST(writer_refuses_invalid);
 	TEST(segments_independent);
 	TEST(writer_buffers_until_flush);
+	TEST(waiters_value);
+	TEST(waiter_record_keys);
 	return check_any_failed;
 }

@@ -221,11 +221,12 @@ static void trial_runs_on_malta_unless_the_knob_skips_it(void)
 }
 
 /*
- * A probe segment as a guest would send it: recs[0] a record of type
- * first, the others of type rest; NULL if the writer refused one.
+ * A segment called name as a guest would send it: recs[0] a record of
+ * type first, the others of type rest; NULL if the writer refused one.
  */
-static char *typed_segment(enum crb_type first, enum crb_type rest,
-			   const char *const *recs, int n, size_t *len)
+static char *named_segment(const char *name, enum crb_type first,
+			   enum crb_type rest, const char *const *recs, int n,
+			   size_t *len)
 {
 	struct crb_writer w;
 	struct strbuf b = { 0 };
@@ -235,7 +236,7 @@ static char *typed_segment(enum crb_type first, enum crb_type rest,
 
 	if (!f)
 		return NULL;
-	crb_begin(&w, fileno(f), "probe");
+	crb_begin(&w, fileno(f), name);
 	for (int i = 0; i < n; i++)
 		crb_emit(&w, i ? rest : first, "%s", recs[i]);
 	crb_end(&w);
@@ -249,6 +250,13 @@ static char *typed_segment(enum crb_type first, enum crb_type rest,
 	}
 	*len = b.len;
 	return b.p;
+}
+
+/* A probe segment: recs[0] of type first, the others of type rest. */
+static char *typed_segment(enum crb_type first, enum crb_type rest,
+			   const char *const *recs, int n, size_t *len)
+{
+	return named_segment("probe", first, rest, recs, n, len);
 }
 
 /* A read record (recs[0]), then meta records. */
@@ -386,6 +394,93 @@ static void mixes_reach_raw(void)
 	CHECK(r.mix_128_ns == -1 && r.mix_192_ns == -1);
 	sb_free(&reads);
 	sb_free(&traces);
+}
+
+/*
+ * Waiter records (crngbench_waiters=N: probe.c's waiters, sent by the
+ * report) parsed for a boot of waiters=w: the report segment of recs
+ * after its report event (every other record a waiter record); the row's
+ * waiters_done and waiters_last_end_ns into done and last. complete 0:
+ * the segment is sent as "probe", so no report arrived.
+ */
+static void waiters_of(const char *w, const char *const *recs, int n,
+		       int complete, int64_t *done, int64_t *last)
+{
+	const char *all[16] = { "name=report t_ns=5000 started_ns=4000" };
+	struct strbuf reads = { 0 }, traces = { 0 };
+	struct report_outcome o;
+	struct row r;
+	size_t len = 0;
+	char *chan;
+
+	for (int i = 0; i < n && i < 15; i++)
+		all[i + 1] = recs[i];
+	chan = named_segment(complete ? "report" : "probe", CRB_event,
+			     CRB_waiter, all, n + 1, &len);
+	CHECK(chan != NULL);
+	*done = *last = -2;
+	if (!chan)
+		return;
+	row_init(&r);
+	snprintf(r.boot_id, sizeof(r.boot_id), "t");
+	if (w)
+		snprintf(r.axis[AX_waiters], sizeof(r.axis[0]), "%s", w);
+	report_parse(chan, len, &r, &reads, &traces, &o);
+	free(chan);
+	*done = r.waiters_done;
+	*last = r.waiters_last_end_ns;
+	sb_free(&reads);
+	sb_free(&traces);
+}
+
+/*
+ * Of the guest's waiter records the runner takes only what a waiter of
+ * the boot can say: i one of the cell's waiters, each once, ended after
+ * its wait began, bytes returned (errno 0). The others are left out, so
+ * a hostile guest cannot make more waiters done than there were, or
+ * move the last one's time. A waiter without a record (still blocked at
+ * the report) is not done; waiters=0, an older run's row (no value) and
+ * a boot without a report keep the columns empty.
+ */
+static void waiter_records_reach_raw(void)
+{
+	static const char *const recs[] = {
+		"i=0 end_ns=2000 dur_ns=1000 errno=0 bytes=16",
+		"i=2 end_ns=3000 dur_ns=2500 errno=0 bytes=16",
+		/* rejected: out of bounds, again, failed, impossible */
+		"i=3 end_ns=9000 dur_ns=1000 errno=0 bytes=16",
+		"i=-1 end_ns=9000 dur_ns=1000 errno=0 bytes=16",
+		"i=7 end_ns=9000 dur_ns=1000 errno=0 bytes=16",
+		"i=0 end_ns=9000 dur_ns=1000 errno=0 bytes=16",
+		"i=1 end_ns=9000 dur_ns=1000 errno=4 bytes=0",
+		"i=1 end_ns=9000 dur_ns=9001 errno=0 bytes=16",
+		"i=1 end_ns=-9000 dur_ns=0 errno=0 bytes=16",
+		"i=1x end_ns=9000 dur_ns=1000 errno=0 bytes=16",
+		"i=1 end_ns=9000 dur_ns=-1 errno=0 bytes=16",
+	};
+	const int n = (int)(sizeof(recs) / sizeof(recs[0]));
+	int64_t done, last;
+
+	waiters_of("3", recs, n, 1, &done, &last);
+	CHECK(done == 2 && last == 3000);
+	/* the one waiter of waiters=1: i=0 alone, its first record */
+	waiters_of("1", recs, n, 1, &done, &last);
+	CHECK(done == 1 && last == 2000);
+	/* seven: i=3 is one of them now, i=7 still out of bounds */
+	waiters_of("7", recs, n, 1, &done, &last);
+	CHECK(done == 3 && last == 9000);
+	/* none returned by the report: none done, no time */
+	waiters_of("3", recs, 0, 1, &done, &last);
+	CHECK(done == 0 && last == -1);
+	/* waiters=0, no axis value, a bad one, no report: empty */
+	waiters_of("0", recs, n, 1, &done, &last);
+	CHECK(done == -1 && last == -1);
+	waiters_of(NULL, recs, n, 1, &done, &last);
+	CHECK(done == -1 && last == -1);
+	waiters_of("03", recs, n, 1, &done, &last);
+	CHECK(done == -1 && last == -1);
+	waiters_of("3", recs, n, 0, &done, &last);
+	CHECK(done == -1 && last == -1);
 }
 
 /* A read without a digest (an older probe, or bytes=0) leaves raw.csv's
@@ -616,5 +711,6 @@ int main(int argc, char **argv)
 	TEST(no_digest_is_empty);
 	TEST(row_digest_column);
 	TEST(mixes_reach_raw);
+	TEST(waiter_records_reach_raw);
 	return check_any_failed;
 }
