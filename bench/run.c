@@ -393,7 +393,7 @@ static void check_files(struct run *r)
 		/* Without --kernels, each base's kernels are build.sh's. */
 		if (!r->o.kernels)
 			snprintf(base, sizeof(base), " KERNEL_BASE=%s", k.base);
-		if (ar->x86)
+		if (ar->systemd)
 			die("kernel variant '%s' with HZ=%s of base %s is not built (%s missing); build it with: make kernels%s VARIANTS=%s HZ=%s"
 			    " (a kernel of your own: its bzImage as DIR/%s-hz%s/bzImage, then --kernels DIR)",
 			    k.variant, k.hz, k.base, p, base, k.variant, k.hz,
@@ -408,7 +408,7 @@ static void check_files(struct run *r)
 		if (guest_image(r, ar->name, p, sizeof(p)))
 			die("path too long beside %s", r->image_path);
 		if (!is_regular_file(p))
-			die(ar->x86 ?
+			die(ar->systemd ?
 				    "guest image %s is not a file; build it with: make image" :
 				    "probe-only image %s is not a file; build it with: make probe-image KERNEL_ARCH=%s",
 			    p, ar->kernel_arch);
@@ -569,10 +569,16 @@ int main(int argc, char **argv)
 				.kvm_ok = 1,
 				.lock_fd = -1 };
 	const char *dir = NULL;
+	int mode;
 
 	/* A QEMU that exits early makes a write fail, never kill the runner. */
 	signal(SIGPIPE, SIG_IGN);
-	switch (options_parse(&r.o, argc, argv, &dir, r.err, sizeof(r.err))) {
+	mode = options_parse(&r.o, argc, argv, &dir, r.err, sizeof(r.err));
+	/* Every mode that reads a matrix needs the machines' kernels. */
+	if (mode != -1 && mode != M_HELP && mode != M_USAGE &&
+	    mode != M_DESCRIBE && arches_load(r.err, sizeof(r.err)))
+		die("%s", r.err);
+	switch (mode) {
 	case -1:
 		die("%s", r.err);
 	case M_HELP:
