@@ -47,7 +47,6 @@ static void __attribute__((noreturn, format(printf, 1, 2)))
 die(const char *fmt, ...)
 {
 	va_list ap;
-
 	char *msg = NULL;
 
 	/* the message may quote a hostile raw.csv or matrix: no escapes */
@@ -569,14 +568,11 @@ int main(int argc, char **argv)
 				.kvm_ok = 1,
 				.lock_fd = -1 };
 	const char *dir = NULL;
-	int mode;
+	int mode = options_parse(&r.o, argc, argv, &dir, r.err, sizeof(r.err));
 
 	/* A QEMU that exits early makes a write fail, never kill the runner. */
 	signal(SIGPIPE, SIG_IGN);
-	mode = options_parse(&r.o, argc, argv, &dir, r.err, sizeof(r.err));
-	/* Every mode that reads a matrix needs the machines' kernels. */
-	if (mode != -1 && mode != M_HELP && mode != M_USAGE &&
-	    mode != M_DESCRIBE && arches_load(r.err, sizeof(r.err)))
+	if (mode >= 0 && mode < M_HELP && arches_load(r.err, sizeof(r.err)))
 		die("%s", r.err);
 	switch (mode) {
 	case -1:
