@@ -4,9 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
-static const struct arch arches[] = {
+/*
+ * Each machine's kernel facts (kernel_arch, image, dtb, fixed_hz,
+ * qemu_package, systemd) are kernel/arches', filled in by arches_load().
+ */
+static struct arch arches[] = {
 	{ .name = "x86_64",
-	  .kernel_arch = "x86_64",
 	  /*
 	   * microvm: direct kernel boot with qboot, no PCI or ACPI to set
 	   * up; the fastest x86 machine type. virtio devices are
@@ -14,7 +17,6 @@ static const struct arch arches[] = {
 	   */
 	  .machine = "microvm,x-option-roms=off,rtc=on,isa-serial=on,acpi=off",
 	  .cpu = "max",
-	  .image = "bzImage",
 	  .console = "ttyS0",
 	  .channel = "/dev/ttyS1",
 	  .rtc = "MC146818 (microvm's rtc=on), read at boot for the wall clock",
@@ -25,14 +27,10 @@ static const struct arch arches[] = {
 	 * counter. Its UARTs are PL011s; the second carries the channel.
 	 */
 	{ .name = "armv5-versatilepb",
-	  .kernel_arch = "armv5",
 	  .qemu = "qemu-system-arm",
-	  .qemu_package = "qemu-system-arm",
 	  .machine = "versatilepb",
 	  .cpu = "arm926",
 	  .rtc_vm = 1,
-	  .image = "zImage",
-	  .dtb = "versatile-pb.dtb",
 	  /* QEMU adds no /chosen/rng-seed to a -dtb (dumpdtb shows none). */
 	  .seed_absent = 1,
 	  /*
@@ -44,23 +42,18 @@ static const struct arch arches[] = {
 	  .channel = "/dev/ttyAMA1" },
 	/* The ARM control with a counter (architected timer); one UART. */
 	{ .name = "armv7-virt",
-	  .kernel_arch = "armv7",
 	  .qemu = "qemu-system-arm",
-	  .qemu_package = "qemu-system-arm",
 	  .machine = "virt,highmem=off",
 	  .seed_off = "dtb-randomness=off",
 	  .cpu = "cortex-a15",
 	  .rtc_vm = 1,
 	  /* A PL031 as on versatilepb, and no RTC driver either (.rtc NULL). */
-	  .image = "zImage",
 	  .console = "ttyAMA0",
 	  .channel = "/dev/hvc0",
 	  .channel_virtio = 1 },
 	/* m68k: no cycle counter; goldfish TTY and timer on virt. */
 	{ .name = "m68k-virt",
-	  .kernel_arch = "m68k",
 	  .qemu = "qemu-system-m68k",
-	  .qemu_package = "qemu-system-misc",
 	  .machine = "virt",
 	  .seed_never = 1,
 	  .cpu = "m68040",
@@ -68,11 +61,9 @@ static const struct arch arches[] = {
 	  /* The wall clock stays at 1970 (no RTC_HCTOSYS), but the timer is
 	   * a goldfish RTC too, and random_get_entropy() reads its count. */
 	  .rtc = "goldfish RTC: the goldfish_timer clocksource counts ns since 1970 from the date on",
-	  .image = "vmlinux",
 	  .console = "ttyGF0",
 	  .channel = "/dev/hvc0",
-	  .channel_virtio = 1,
-	  .fixed_hz = "100" },
+	  .channel_virtio = 1 },
 	/*
 	 * m68k: the Macintosh Quadra 800, VIA timers (clocksource "via1",
 	 * 783 kHz). Its SCC has two channels, but pmac_zilog 6.1 meets an
@@ -81,31 +72,24 @@ static const struct arch arches[] = {
 	 * (channel_console).
 	 */
 	{ .name = "m68k-q800",
-	  .kernel_arch = "m68k",
 	  .qemu = "qemu-system-m68k",
-	  .qemu_package = "qemu-system-misc",
 	  .machine = "q800",
 	  .seed_never = 1,
 	  .cpu = "m68040",
 	  .rtc_vm = 1,
-	  .image = "vmlinux",
 	  .console = "ttyS0",
 	  .channel = "/dev/ttyS0",
 	  .rtc = "VIA1's PRAM clock, read at boot for the wall clock",
-	  .channel_console = 1,
-	  .fixed_hz = "100" },
+	  .channel_console = 1 },
 	/* MIPS32 R2 (24Kf): CP0 count as the counter; two 16550s. */
 	{ .name = "mipsel-malta",
-	  .kernel_arch = "mipsel",
 	  .qemu = "qemu-system-mipsel",
-	  .qemu_package = "qemu-system-mips",
 	  .machine = "malta",
 	  .cpu = "24Kf",
 	  .rtc_vm = 1,
 	  .rtc = "MC146818 (PIIX4), read at boot for the wall clock",
 	  .cmdline_max = 209,
 	  .halts = 1,
-	  .image = "vmlinux",
 	  .console = "ttyS0",
 	  .channel = "/dev/ttyS1" },
 };
@@ -118,6 +102,12 @@ const struct arch *arch_find(const char *name)
 		if (!strcmp(name, arches[i].name))
 			return &arches[i];
 	return NULL;
+}
+
+struct arch *arch_rows(size_t *n)
+{
+	*n = NARCHES;
+	return arches;
 }
 
 const char *arch_list(void)
@@ -179,9 +169,9 @@ const char *arch_systemd_list(void)
 int arch_kernel_dir(const struct arch *a, const char *variant, const char *hz,
 		    char *buf, size_t len)
 {
-	int n = a->x86 ? snprintf(buf, len, "%s-hz%s", variant, hz) :
-			 snprintf(buf, len, "%s-hz%s-%s", variant, hz,
-				  a->kernel_arch);
+	int n = a->systemd ? snprintf(buf, len, "%s-hz%s", variant, hz) :
+			     snprintf(buf, len, "%s-hz%s-%s", variant, hz,
+				      a->kernel_arch);
 
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What differs per guest machine, in one table (like accel.h): the QEMU
- * binary, the machine and its devices, the kernel image, the console and
- * the result channel. The matrix's arch axis names a row. x86_64 is the
+ * binary, the machine and its devices, the console and the result
+ * channel. The matrix's arch axis names a row. What a machine's kernels
+ * are (its kernel/arches row, image, dtb, HZ, QEMU package) is
+ * kernel/arches' alone: arches_load() (table.c) fills those fields from it
+ * before anything reads them. x86_64 is the
  * systemd guest on microvm; every other row is a probe-only guest
  * (guest-image/build-probe-image.sh) on a machine of the architectures
  * whose boot tests hung in 2022.
@@ -14,9 +17,17 @@
 
 struct arch {
 	const char *name; /* the matrix's arch value */
-	const char *kernel_arch; /* its kernel/arches row */
+	/*
+	 * From kernel/arches (arches_load(), table.c), never spelled here:
+	 * the row whose machines column names this machine, its kernel
+	 * image's file name, a device tree to pass with -dtb (NULL: none),
+	 * the only CONFIG_HZ the architecture has (NULL: hz "choice"), the
+	 * Debian package of its QEMU, and whether its guest is "systemd"
+	 * (its kernels named without the row) or "probe".
+	 */
+	const char *kernel_arch, *image, *dtb, *fixed_hz, *qemu_package;
+	int systemd;
 	const char *qemu; /* QEMU binary; NULL: the runner's --qemu (x86) */
-	const char *qemu_package; /* the Debian package that has it */
 	const char *machine; /* -M */
 	/*
 	 * The boot-loader seed (bootseed axis). QEMU hands most of these
@@ -32,8 +43,6 @@ struct arch {
 	/* QEMU gives this machine no seed at all: bootseed=on is refused. */
 	int seed_absent;
 	const char *cpu; /* -cpu for the cpu axis' "default" */
-	const char *image; /* the kernel image's file name */
-	const char *dtb; /* a device tree to pass with -dtb, or NULL */
 	const char *console; /* the kernel's console= */
 	const char *channel; /* the probe's result channel device */
 	/*
@@ -48,7 +57,6 @@ struct arch {
 	 * the console log is QEMU's copy of that line.
 	 */
 	int channel_console;
-	const char *fixed_hz; /* the only CONFIG_HZ the architecture has */
 	/*
 	 * -rtc clock=vm: the machine's RTC runs on QEMU's virtual clock
 	 * instead of the host's. m68k virt's goldfish RTC is its clocksource
@@ -109,6 +117,8 @@ struct arch {
 
 /* The row for a matrix value, or NULL. */
 const struct arch *arch_find(const char *name);
+/* Every row, writable, and their count in *n: for arches_load() alone. */
+struct arch *arch_rows(size_t *n);
 /* "x86_64, armv5-versatilepb, ...": the accepted values, for messages. */
 const char *arch_list(void);
 /* "x86_64, m68k-virt, ...": the machines whose guests the RTC's date
@@ -118,7 +128,8 @@ const char *arch_rtc_list(void);
  * take early=child, for messages. */
 const char *arch_systemd_list(void);
 /* The kernels directory's entry for a variant and HZ on this arch:
- * "<variant>-hz<HZ>" on x86_64, "<variant>-hz<HZ>-<kernel_arch>" elsewhere. */
+ * "<variant>-hz<HZ>" for the systemd guest's (x86_64),
+ * "<variant>-hz<HZ>-<kernel_arch>" for the others (kernel/arches' guest). */
 int arch_kernel_dir(const struct arch *a, const char *variant, const char *hz,
 		    char *buf, size_t len);
 /* The cpu axis value as QEMU gets it ("default": the row's cpu). */

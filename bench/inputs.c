@@ -82,7 +82,7 @@ int guest_image(const struct run *r, const char *arch, char *buf, size_t len)
 
 	if (!a)
 		return -1;
-	if (a->x86)
+	if (a->systemd)
 		return path_fmt(buf, len, "%s", r->image_path);
 	return path_fmt(buf, len, "%.*s/probe-%s.cpio", dirlen,
 			slash ? r->image_path : ".", a->kernel_arch);

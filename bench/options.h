@@ -8,7 +8,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* What an invocation does: a sweep (with --resume, --dry-run) or a mode. */
+/*
+ * What an invocation does: a sweep (with --resume, --dry-run) or a mode.
+ * Every mode before M_HELP reads the machines' kernels from kernel/arches
+ * first (run.c's main(): arches_load()).
+ */
 enum mode {
 	M_RUN,
 	M_SUMMARIZE,

@@ -47,7 +47,6 @@ static void __attribute__((noreturn, format(printf, 1, 2)))
 die(const char *fmt, ...)
 {
 	va_list ap;
-
 	char *msg = NULL;
 
 	/* the message may quote a hostile raw.csv or matrix: no escapes */
@@ -393,7 +392,7 @@ static void check_files(struct run *r)
 		/* Without --kernels, each base's kernels are build.sh's. */
 		if (!r->o.kernels)
 			snprintf(base, sizeof(base), " KERNEL_BASE=%s", k.base);
-		if (ar->x86)
+		if (ar->systemd)
 			die("kernel variant '%s' with HZ=%s of base %s is not built (%s missing); build it with: make kernels%s VARIANTS=%s HZ=%s"
 			    " (a kernel of your own: its bzImage as DIR/%s-hz%s/bzImage, then --kernels DIR)",
 			    k.variant, k.hz, k.base, p, base, k.variant, k.hz,
@@ -408,7 +407,7 @@ static void check_files(struct run *r)
 		if (guest_image(r, ar->name, p, sizeof(p)))
 			die("path too long beside %s", r->image_path);
 		if (!is_regular_file(p))
-			die(ar->x86 ?
+			die(ar->systemd ?
 				    "guest image %s is not a file; build it with: make image" :
 				    "probe-only image %s is not a file; build it with: make probe-image KERNEL_ARCH=%s",
 			    p, ar->kernel_arch);
@@ -569,10 +568,13 @@ int main(int argc, char **argv)
 				.kvm_ok = 1,
 				.lock_fd = -1 };
 	const char *dir = NULL;
+	int mode = options_parse(&r.o, argc, argv, &dir, r.err, sizeof(r.err));
 
 	/* A QEMU that exits early makes a write fail, never kill the runner. */
 	signal(SIGPIPE, SIG_IGN);
-	switch (options_parse(&r.o, argc, argv, &dir, r.err, sizeof(r.err))) {
+	if (mode >= 0 && mode < M_HELP && arches_load(r.err, sizeof(r.err)))
+		die("%s", r.err);
+	switch (mode) {
 	case -1:
 		die("%s", r.err);
 	case M_HELP:

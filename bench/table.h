@@ -6,7 +6,8 @@
  * nothing; the first other line names the columns; fields are separated
  * by white space; '-' is an empty value; columns are read by name. A row
  * with more or fewer fields than the header is an error naming its line.
- * And the base axis checked against kernel/bases (table.c).
+ * The machines' kernels from kernel/arches, and the base axis checked
+ * against kernel/bases (table.c).
  */
 #ifndef CRNGBENCH_TABLE_H
 #define CRNGBENCH_TABLE_H
@@ -45,13 +46,25 @@ const char *table_get(const struct fact_table *t, int row, const char *col);
 void table_keys(const struct fact_table *t, char *buf, size_t len);
 
 /*
- * kernel/bases of the runner's own checkout, <dir of the binary>/../
- * kernel/bases, never the current directory's (a directory the runner is
- * started in may hold anything). 0 with the path, or -1.
+ * A table of the runner's own checkout (table: "kernel/bases"), <dir of
+ * the binary>/../<table>, never the current directory's (a directory the
+ * runner is started in may hold anything). 0 with the path, or -1.
  */
-int bases_path(char *buf, size_t len);
+int table_path(const char *table, char *buf, size_t len);
 /*
- * Every value of m's base axis is a row of kernel/bases (bases_path): 0,
+ * kernel/arches (table_path) into every machine of arch.c: the row whose
+ * machines column names it gives its kernel_arch (the row's name), image,
+ * dtb, fixed_hz (hz unless "choice"), qemu_package and systemd (guest).
+ * 0, or -1 with a message naming the table and what is wrong: no row for
+ * a machine (naming the rows), a machine on two rows, a machine the
+ * runner does not have, a column missing (naming the columns), a value
+ * not accepted. Before anything reads those fields; again is harmless.
+ */
+int arches_load(char *err, size_t errlen);
+/* The same from the table at path. */
+int arches_load_table(const char *path, char *err, size_t errlen);
+/*
+ * Every value of m's base axis is a row of kernel/bases (table_path): 0,
  * or -1 with a message naming the value and the known bases.
  */
 int bases_check(const struct matrix *m, char *err, size_t errlen);

@@ -114,65 +114,52 @@ clean_error $? "$out" 'max"x' 'double quote'
 verdict $? "a double quote in a cell label (gnuplot's data files cannot carry it) is refused naming the value" "$(brief "$out")"
 
 # --- 9. damaged directories: clear errors, the runner's row rules ---------------
+# tools_refuse N DIR WHAT NEEDLE...: the first N of render.sh,
+# report_tables.py and post.py each fail on DIR with a clean error (no
+# traceback) naming every NEEDLE; one verdict line, WHAT.
+tools_refuse() {
+	local n=$1 d=$2 what=$3 i o rc fails=0 said=
+	shift 3
+	for ((i = 1; i <= n; i++)); do
+		case $i in
+		1) o=$(plots/render.sh "$d" 2>&1) ;;
+		2) o=$(plots/report_tables.py "$d" - 2>&1) ;;
+		3) o=$(plots/post.py "$d" 2>&1) ;;
+		esac
+		rc=$?
+		clean_error $rc "$o" "$@" || fails=1
+		said+="${said:+ | }$(brief "$o")"
+	done
+	verdict $fails "$what" "$said"
+}
+
 d=$tmp/h/run
 fresh "$d"
 rm "$d/summary.csv"
-o1=$(plots/render.sh "$d" 2>&1)
-r1=$?
-o2=$(plots/report_tables.py "$d" - 2>&1)
-r2=$?
-o3=$(plots/post.py "$d" 2>&1)
-r3=$?
-clean_error $r1 "$o1" summary.csv && clean_error $r2 "$o2" summary.csv && clean_error $r3 "$o3" summary.csv
-verdict $? "a missing summary.csv: render.sh, report_tables.py and post.py say so, no traceback" \
-	"$(brief "$o1") | $(brief "$o2") | $(brief "$o3")"
+tools_refuse 3 "$d" "a missing summary.csv: render.sh, report_tables.py and post.py say so, no traceback" summary.csv
 
 d=$tmp/i/run
 fresh "$d"
 edit "$d" summary.csv "h.remove('median_ms')"
-o1=$(plots/render.sh "$d" 2>&1)
-r1=$?
-o2=$(plots/report_tables.py "$d" - 2>&1)
-r2=$?
 mkdir -p "$d/plots"
-o3=$(plots/post.py "$d" 2>&1)
-r3=$?
-clean_error $r1 "$o1" summary.csv median_ms && clean_error $r2 "$o2" summary.csv median_ms &&
-	clean_error $r3 "$o3" summary.csv median_ms
-verdict $? "summary.csv without a column: each tool names file and column, no traceback" \
-	"$(brief "$o1") | $(brief "$o2") | $(brief "$o3")"
+tools_refuse 3 "$d" "summary.csv without a column: each tool names file and column, no traceback" summary.csv median_ms
 
 d=$tmp/j/run
 fresh "$d"
 edit "$d" raw.csv "h.remove('status')"
-o1=$(plots/render.sh "$d" 2>&1)
-r1=$?
-o2=$(plots/report_tables.py "$d" - 2>&1)
-r2=$?
-clean_error $r1 "$o1" raw.csv status && clean_error $r2 "$o2" raw.csv status
-verdict $? "raw.csv without a column: render.sh and report_tables.py name file and column" "$(brief "$o1") | $(brief "$o2")"
+tools_refuse 2 "$d" "raw.csv without a column: render.sh and report_tables.py name file and column" raw.csv status
 
 # A short row: the runner refuses it (bench/row.c: a row has the header's
 # field count); the charts must not draw it.
 d=$tmp/k/run
 fresh "$d"
 awk -F, -v OFS=, 'NR == 5 { NF -= 3 } { print }' "$fx/raw.csv" >"$d/raw.csv"
-o1=$(plots/render.sh "$d" 2>&1)
-r1=$?
-o2=$(plots/report_tables.py "$d" - 2>&1)
-r2=$?
-clean_error $r1 "$o1" "raw.csv line 5" && clean_error $r2 "$o2" "raw.csv line 5"
-verdict $? "a short row in raw.csv is an error naming file and line (the runner's rule)" "$(brief "$o1") | $(brief "$o2")"
+tools_refuse 2 "$d" "a short row in raw.csv is an error naming file and line (the runner's rule)" "raw.csv line 5"
 
 d=$tmp/l/run
 fresh "$d"
 awk 'NR == 7 { print $0 ",1" } NR != 7' "$fx/summary.csv" >"$d/summary.csv"
-o1=$(plots/render.sh "$d" 2>&1)
-r1=$?
-o2=$(plots/report_tables.py "$d" - 2>&1)
-r2=$?
-clean_error $r1 "$o1" "summary.csv line 7" && clean_error $r2 "$o2" "summary.csv line 7"
-verdict $? "a long row in summary.csv is an error naming file and line" "$(brief "$o1") | $(brief "$o2")"
+tools_refuse 2 "$d" "a long row in summary.csv is an error naming file and line" "summary.csv line 7"
 
 d=$tmp/m/run
 fresh "$d"
@@ -188,12 +175,7 @@ verdict $? "a number column holding text is an error naming file, line and colum
 d=$tmp/n/run
 fresh "$d"
 echo '{"qemu": ' >"$d/meta.json"
-o1=$(plots/render.sh "$d" 2>&1)
-r1=$?
-o2=$(plots/report_tables.py "$d" - 2>&1)
-r2=$?
-clean_error $r1 "$o1" meta.json && clean_error $r2 "$o2" meta.json
-verdict $? "a broken meta.json is an error naming it, no traceback" "$(brief "$o1") | $(brief "$o2")"
+tools_refuse 2 "$d" "a broken meta.json is an error naming it, no traceback" meta.json
 
 # A '|' in a cell must not add a column to REPORT.md's tables.
 d=$tmp/o/run

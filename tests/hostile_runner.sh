@@ -185,7 +185,7 @@ grep -q "base=9.9: not a kernel base" <<<"$out" &&
 co=$tmp/co
 mkdir -p "$co/build" "$co/kernel"
 cp "$runner" "$co/build/crngbench-run"
-cp kernel/bases "$co/kernel/bases"
+cp kernel/bases kernel/arches "$co/kernel/"
 first=$(grep -v '^#' kernel/bases | grep -v '^ *$' | sed -n 2p)
 echo "$first" >>"$co/kernel/bases"
 n=$(wc -l <"$co/kernel/bases")

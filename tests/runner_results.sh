@@ -10,9 +10,8 @@ fx=$PWD/tests/fixtures/block-qemu64.result
 runner=${CRNGBENCH_RUNNER:-build/crngbench-run}
 get() { tests/csvget.py "$@"; }
 k=$tmp/kernels
-mkdir -p "$k/ok-hz250" "$k/slow-hz250"
-echo "ok $fx" >"$k/ok-hz250/bzImage"
-echo "slow-ok $fx" >"$k/slow-hz250/bzImage"
+scen ok "ok $fx"
+scen slow "slow-ok $fx"
 touch "$tmp/image"
 run=(timeout 120 "$runner" --qemu tests/fake-qemu --image "$tmp/image" --quiet --kvm-canary 1 --jobs 1)
 shard() { # DIR K/N [options...]: one shard of a 4-boot run (2 cells, reps=2)
