@@ -111,6 +111,63 @@ static double resample_median(const double *v, size_t n, size_t *count,
 	return a + frac * (b - a);
 }
 
+/*
+ * a[k] of a sorted, without sorting: a is reordered so that a[k] is in
+ * its sorted place, nothing above it before it and nothing below after
+ * (quickselect; O(n) on average against qsort's O(n log n)).
+ */
+static double select_kth(double *a, size_t n, size_t k)
+{
+	ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
+
+	while (lo < hi) {
+		double pivot = a[lo + (hi - lo) / 2], t;
+		ptrdiff_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (a[i] < pivot)
+				i++;
+			while (a[j] > pivot)
+				j--;
+			if (i <= j) {
+				t = a[i];
+				a[i++] = a[j];
+				a[j--] = t;
+			}
+		}
+		if (kk <= j)
+			hi = j;
+		else if (kk >= i)
+			lo = i;
+		else
+			break;
+	}
+	return a[k];
+}
+
+/* percentile_sorted(sorted a, n, q), from a in any order (reordered). */
+static double percentile_select(double *a, size_t n, double q)
+{
+	double pos = q * (double)(n - 1), frac, x, y;
+	size_t lo = (size_t)pos;
+
+	if (lo + 1 >= n)
+		return select_kth(a, n, n - 1);
+	frac = pos - (double)lo;
+	x = select_kth(a, n, lo);
+	if (frac == 0)
+		return x;
+	y = a[lo + 1];
+	for (size_t i = lo + 2; i < n; i++)
+		if (a[i] < y)
+			y = a[i];
+	if (y == x)
+		return x;
+	if (isinf(y))
+		return INFINITY;
+	return x + frac * (y - x);
+}
+
 unsigned int boot_resamples(size_t n, unsigned int resamples)
 {
 	size_t r;
@@ -181,11 +238,12 @@ int summarize(const struct sample *s, size_t n, uint64_t seed,
 	out->p90 = rank_stat(v, n, 0.9, bound, &out->p90_censored);
 
 	/* Bootstrap the median: resample with replacement, percentile CI. */
+	/* samples all alike: every resample's median is theirs */
 	for (k = 0; k < resamples; k++)
-		meds[k] = resample_median(v, n, count, &st, inv);
-	qsort(meds, resamples, sizeof(*meds), cmp_double);
-	out->ci_lo = percentile_sorted(meds, resamples, 0.025);
-	out->ci_hi = percentile_sorted(meds, resamples, 0.975);
+		meds[k] = v[0] == v[n - 1] ? v[0] :
+					     resample_median(v, n, count, &st, inv);
+	out->ci_lo = percentile_select(meds, resamples, 0.025);
+	out->ci_hi = percentile_select(meds, resamples, 0.975);
 	if (isinf(out->ci_lo))
 		out->ci_lo = bound;
 	if (isinf(out->ci_hi)) {

@@ -19,7 +19,7 @@ TEMPLATE = os.path.join(ROOT, "plots", "runs", "quick")
 # widened in this order until the matrix has enough cells
 WIDEN = [("variant", "stock,legacy,block,block-v0"), ("cpu", "qemu64,max"), ("nocounter", "off,on"),
          ("trust_cpu", "on,off"), ("virtio_rng", "off,on"), ("bootseed", "off,on"), ("trace", "on,off"),
-         ("smp", ",".join(str(i) for i in range(1, 9))), ("hz", "100,250,1000"), ("rtc", "host,fixed"), ("timer", "auto,pit"),
+         ("smp", ",".join(str(i) for i in range(1, 9))), ("hz", "100,250,1000"), ("rtc", "host,fixed"), ("seed", "none,saved"), ("timer", "auto,pit"),
          ("early", "pid1,child")]
 
 
@@ -29,7 +29,7 @@ def main():
     os.makedirs(out)
     with open(os.path.join(TEMPLATE, "run.matrix")) as f:
         lines = [ln for ln in f if not ln.startswith(("exclude", "reps", "accel", "min_reps"))]
-    sets = {"reps": str(boots), "accel": "icount", "min_reps": "1"}
+    sets = {"reps": str(boots), "accel": "tcg", "min_reps": "1"}
     n = 1
     for axis, values in WIDEN:
         if n >= cells:
