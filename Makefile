@@ -64,7 +64,7 @@ RECORD_SRC := guest-image/record.c
 PROBE_SRC := $(addprefix guest-image/,probe.c guest.c reads.c emit.c game.c report_x86.c report_probe_only.c \
 	analyze.c blake2s.c vdso.c) $(RECORD_SRC)
 RUNNER_SRC := bench/run.c bench/accel.c bench/arch.c bench/classify.c bench/matrix.c bench/matrixfile.c bench/qemu.c bench/report.c \
-	bench/merge.c bench/mergeout.c bench/json.c bench/outdir.c bench/rescan.c bench/results.c bench/row.c bench/runargs.c bench/sched.c bench/stats.c bench/summary.c bench/util.c $(RECORD_SRC) \
+	bench/merge.c bench/mergeout.c bench/json.c bench/outdir.c bench/rescan.c bench/results.c bench/row.c bench/runargs.c bench/sched.c bench/stats.c bench/summary.c bench/cellgroup.c bench/util.c $(RECORD_SRC) \
 	bench/leftovers.c bench/progress.c bench/slot.c bench/err.c bench/plan.c bench/matrixcheck.c bench/inputs.c bench/vm.c bench/options.c \
 	bench/table.c bench/detail.c bench/stop.c
 RUNNER_HDR := $(wildcard bench/*.h) guest-image/record.h

@@ -58,25 +58,149 @@ static double rank_stat(const double *sorted, size_t n, double q, double bound,
 	return *censored ? bound : v;
 }
 
+__extension__ typedef unsigned __int128 u128;
+
+/*
+ * x % d, exactly, without a division: Lemire, Kaser and Kurz, "Faster
+ * remainder by direct computation" (2019), with F = 128 >= 64 + log2(d)
+ * bits; inv is u128_inverse(d). The bootstrap draws x % n per index and a
+ * 64-bit division was most of its time.
+ */
+static inline uint64_t mod_by(uint64_t x, uint64_t d, u128 inv)
+{
+	u128 low = inv * x;
+	u128 t = ((u128)(uint64_t)low * d) >> 64;
+
+	return (uint64_t)(((u128)(uint64_t)(low >> 64) * d + t) >> 64);
+}
+
+/* ceil(2^128 / d) modulo 2^128 (0 for d = 1: every x % 1 is 0). */
+static u128 u128_inverse(uint64_t d)
+{
+	return (u128)-1 / d + 1;
+}
+
+/*
+ * The median of one resample of the sorted v[0..n): n indices drawn with
+ * replacement are counted, not sorted (the resample's sorted order is v's
+ * order, each v[i] count[i] times), so a resample costs O(n), and the
+ * median is the one percentile_sorted() gives of the sorted resample.
+ */
+static double resample_median(const double *v, size_t n, size_t *count,
+			      uint64_t *st, u128 inv)
+{
+	size_t lo = (size_t)(0.5 * (double)(n - 1)), seen = 0, i;
+	double a, b, frac = 0.5 * (double)(n - 1) - (double)lo;
+
+	memset(count, 0, n * sizeof(*count));
+	for (i = 0; i < n; i++)
+		count[mod_by(rng_next(st), n, inv)]++;
+	for (i = 0; seen + count[i] <= lo; i++)
+		seen += count[i];
+	a = v[i];
+	if (lo + 1 >= n || frac == 0)
+		return a;
+	if (seen + count[i] <= lo + 1)
+		while (!count[++i])
+			;
+	b = v[i];
+	if (b == a)
+		return a;
+	if (isinf(b))
+		return INFINITY;
+	return a + frac * (b - a);
+}
+
+/*
+ * a[k] of a sorted, without sorting: a is reordered so that a[k] is in
+ * its sorted place, nothing above it before it and nothing below after
+ * (quickselect; O(n) on average against qsort's O(n log n)).
+ */
+static double select_kth(double *a, size_t n, size_t k)
+{
+	ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
+
+	while (lo < hi) {
+		double pivot = a[lo + (hi - lo) / 2], t;
+		ptrdiff_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (a[i] < pivot)
+				i++;
+			while (a[j] > pivot)
+				j--;
+			if (i <= j) {
+				t = a[i];
+				a[i++] = a[j];
+				a[j--] = t;
+			}
+		}
+		if (kk <= j)
+			hi = j;
+		else if (kk >= i)
+			lo = i;
+		else
+			break;
+	}
+	return a[k];
+}
+
+/* percentile_sorted(sorted a, n, q), from a in any order (reordered). */
+static double percentile_select(double *a, size_t n, double q)
+{
+	double pos = q * (double)(n - 1), frac, x, y;
+	size_t lo = (size_t)pos;
+
+	if (lo + 1 >= n)
+		return select_kth(a, n, n - 1);
+	frac = pos - (double)lo;
+	x = select_kth(a, n, lo);
+	if (frac == 0)
+		return x;
+	y = a[lo + 1];
+	for (size_t i = lo + 2; i < n; i++)
+		if (a[i] < y)
+			y = a[i];
+	if (y == x)
+		return x;
+	if (isinf(y))
+		return INFINITY;
+	return x + frac * (y - x);
+}
+
+unsigned int boot_resamples(size_t n, unsigned int resamples)
+{
+	size_t r;
+
+	if (resamples)
+		return resamples;
+	r = n ? BOOT_DRAWS / n : BOOT_RESAMPLES;
+	return r > BOOT_RESAMPLES ? BOOT_RESAMPLES :
+	       r < BOOT_RESAMPLES_MIN ? BOOT_RESAMPLES_MIN : (unsigned int)r;
+}
+
 int summarize(const struct sample *s, size_t n, uint64_t seed,
 	      unsigned int resamples, struct summary *out)
 {
 	double *v, *boot, *meds, bound = 0, sum = 0, sq = 0, mad;
-	size_t i, k, m = 0;
+	size_t i, k, m = 0, *count;
+	u128 inv;
 	uint64_t st = seed ? seed : 1;
 
 	memset(out, 0, sizeof(*out));
 	if (!n)
 		return -1;
-	if (!resamples)
-		resamples = 2000;
+	resamples = boot_resamples(n, resamples);
+	inv = u128_inverse(n);
 	v = malloc(n * sizeof(*v));
 	boot = malloc(n * sizeof(*boot));
 	meds = malloc(resamples * sizeof(*meds));
-	if (!v || !boot || !meds) {
+	count = malloc(n * sizeof(*count));
+	if (!v || !boot || !meds || !count) {
 		free(v);
 		free(boot);
 		free(meds);
+		free(count);
 		return -1;
 	}
 	out->n = n;
@@ -114,15 +238,12 @@ int summarize(const struct sample *s, size_t n, uint64_t seed,
 	out->p90 = rank_stat(v, n, 0.9, bound, &out->p90_censored);
 
 	/* Bootstrap the median: resample with replacement, percentile CI. */
-	for (k = 0; k < resamples; k++) {
-		for (i = 0; i < n; i++)
-			boot[i] = v[rng_next(&st) % n];
-		qsort(boot, n, sizeof(*boot), cmp_double);
-		meds[k] = percentile_sorted(boot, n, 0.5);
-	}
-	qsort(meds, resamples, sizeof(*meds), cmp_double);
-	out->ci_lo = percentile_sorted(meds, resamples, 0.025);
-	out->ci_hi = percentile_sorted(meds, resamples, 0.975);
+	/* samples all alike: every resample's median is theirs */
+	for (k = 0; k < resamples; k++)
+		meds[k] = v[0] == v[n - 1] ? v[0] :
+					     resample_median(v, n, count, &st, inv);
+	out->ci_lo = percentile_select(meds, resamples, 0.025);
+	out->ci_hi = percentile_select(meds, resamples, 0.975);
 	if (isinf(out->ci_lo))
 		out->ci_lo = bound;
 	if (isinf(out->ci_hi)) {
@@ -145,6 +266,7 @@ int summarize(const struct sample *s, size_t n, uint64_t seed,
 	free(v);
 	free(boot);
 	free(meds);
+	free(count);
 	return 0;
 }
 

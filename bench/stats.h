@@ -36,8 +36,23 @@ struct summary {
 double percentile_sorted(const double *sorted, size_t n, double q);
 
 /*
+ * The bootstrap's size, stated (--describe, docs/matrices.md): 2000
+ * resamples of a cell's n samples while n <= 1000 (every committed run's
+ * figures); above, BOOT_DRAWS / n resamples, at least 200, so that one
+ * CI draws at most BOOT_DRAWS indices (or 200 n) and a resample costs O(n)
+ * (counted, not sorted): a summary grows linearly with the boots.
+ */
+#define BOOT_RESAMPLES 2000
+#define BOOT_RESAMPLES_MIN 200
+#define BOOT_DRAWS 2000000
+
+/* The resamples summarize() takes of n samples (resamples if not 0). */
+unsigned int boot_resamples(size_t n, unsigned int resamples);
+
+/*
  * Summarize n samples. seed makes the bootstrap reproducible; resamples is
- * the bootstrap size (0 for the default, 2000). Returns 0, or -1 if n == 0.
+ * the bootstrap size (0 for boot_resamples()'s). Returns 0, or -1 if
+ * n == 0.
  */
 int summarize(const struct sample *s, size_t n, uint64_t seed,
 	      unsigned int resamples, struct summary *out);

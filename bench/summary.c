@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "summary.h"
+#include "cellgroup.h"
 #include "row.h"
 #include "stats.h"
 #include "stop.h"
@@ -76,92 +77,6 @@ const char *summary_measure(size_t i, const char **clock, const char **doc)
 static int64_t field(const struct row *r, long off)
 {
 	return *(const int64_t *)((const char *)r + off);
-}
-
-/* One cell's rows: which are data, how many failed or were skipped. */
-struct cellrows {
-	const struct row *first;
-	size_t *idx;
-	size_t n, cap;
-	size_t failed, skipped;
-	char skip_reason[256];
-};
-
-static int same_cell(const struct row *a, const struct row *b)
-{
-	for (int i = 0; i < AX_N; i++)
-		if (strcmp(a->axis[i], b->axis[i]))
-			return 0;
-	return 1;
-}
-
-/* Cells in matrix order (the cell index), never in shuffled run order. */
-static int by_cell(const void *a, const void *b)
-{
-	const struct cellrows *x = a, *y = b;
-
-	return (x->first->cell > y->first->cell) -
-	       (x->first->cell < y->first->cell);
-}
-
-static int add_row(struct cellrows *c, const struct row *r, size_t i)
-{
-	if (!strcmp(r->status, "skipped")) {
-		c->skipped++;
-		snprintf(c->skip_reason, sizeof(c->skip_reason), "%s",
-			 r->reason);
-		return 0;
-	}
-	if (!row_measured(r)) {
-		c->failed++;
-		return 0;
-	}
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 16;
-		size_t *p = realloc(c->idx, cap * sizeof(size_t));
-
-		if (!p)
-			return -1;
-		c->idx = p;
-		c->cap = cap;
-	}
-	c->idx[c->n++] = i;
-	return 0;
-}
-
-static int group_cells(const struct row *rows, size_t nrows,
-		       struct cellrows **out, size_t *ncells)
-{
-	struct cellrows *cells = NULL;
-	size_t n = 0, c;
-
-	for (size_t i = 0; i < nrows; i++) {
-		for (c = 0; c < n; c++)
-			if (same_cell(cells[c].first, &rows[i]))
-				break;
-		if (c == n) {
-			struct cellrows *p =
-				realloc(cells, (n + 1) * sizeof(*p));
-
-			if (!p)
-				goto oom;
-			cells = p;
-			memset(&cells[n], 0, sizeof(cells[n]));
-			cells[n++].first = &rows[i];
-		}
-		if (add_row(&cells[c], &rows[i], i))
-			goto oom;
-	}
-	if (n)
-		qsort(cells, n, sizeof(*cells), by_cell);
-	*out = cells;
-	*ncells = n;
-	return 0;
-oom:
-	for (c = 0; c < n; c++)
-		free(cells[c].idx);
-	free(cells);
-	return -1;
 }
 
 /* A cell's samples of one measure; censored ones at their bound. */
@@ -393,50 +308,50 @@ static void condition(const struct cellrows *c, const int *vary, char *buf,
 						c->first->axis[a]);
 }
 
-static int same_condition(const struct cellrows *a, const struct cellrows *b)
-{
-	for (int i = 0; i < AX_N; i++)
-		if (i != AX_variant &&
-		    strcmp(a->first->axis[i], b->first->axis[i]))
-			return 0;
-	return 1;
-}
-
-/* Skipped cells, one line per reason. */
+/*
+ * Skipped cells, one line per reason, in the order of each reason's first
+ * skipped cell (first[c]: the first cell of c's reason; owner[]: that
+ * reason's first skipped cell, + 1).
+ */
 static void print_skipped(FILE *out, const struct cellrows *cells, size_t n)
 {
-	for (size_t c = 0; c < n; c++) {
-		size_t count = 0;
-		int first = 1;
+	size_t *first = calloc(n + 1, sizeof(*first)),
+	       *owner = calloc(n + 1, sizeof(*owner)),
+	       *count = calloc(n + 1, sizeof(*count));
 
-		if (!cells[c].skipped || cells[c].n)
-			continue;
-		for (size_t d = 0; d < n && first; d++)
-			first = d >= c || !cells[d].skipped || cells[d].n ||
-				strcmp(cells[d].skip_reason,
-				       cells[c].skip_reason);
-		if (!first)
-			continue;
-		for (size_t d = c; d < n; d++)
-			count += cells[d].skipped && !cells[d].n &&
-				 !strcmp(cells[d].skip_reason,
-					 cells[c].skip_reason);
-		fprintf(out, "skipped: %zu %s cells: %s\n", count,
-			cells[c].first->axis[AX_accel], cells[c].skip_reason);
+	if (first && owner && count &&
+	    !cells_first_alike(cells, n, -1, 1, first)) {
+		for (size_t c = 0; c < n; c++) {
+			if (!cells[c].skipped || cells[c].n)
+				continue;
+			if (!owner[first[c]])
+				owner[first[c]] = c + 1;
+			count[owner[first[c]] - 1]++;
+		}
+		for (size_t c = 0; c < n; c++)
+			if (count[c])
+				fprintf(out, "skipped: %zu %s cells: %s\n",
+					count[c], cells[c].first->axis[AX_accel],
+					cells[c].skip_reason);
 	}
+	free(first);
+	free(owner);
+	free(count);
 }
 
-/* The cells of c's condition with figures for measure m, fastest first. */
-static size_t by_speed(const struct cellrows *cells, size_t n, size_t c,
-		       const struct result *res, size_t m, size_t *out)
+/*
+ * The cells of c's condition (c, then next[c], ...) with figures for
+ * measure m, fastest first.
+ */
+static size_t by_speed(const size_t *next, size_t c, const struct result *res,
+		       size_t m, size_t *out)
 {
 	size_t k = 0;
 
-	for (size_t d = c; d < n; d++) {
+	for (size_t d = c; d != SIZE_MAX; d = next[d]) {
 		size_t i = k;
 
-		if (!same_condition(&cells[d], &cells[c]) ||
-		    !res[d * NMEASURES + m].have)
+		if (!res[d * NMEASURES + m].have)
 			continue;
 		while (i > 0 && res[out[i - 1] * NMEASURES + m].su.median >
 					res[d * NMEASURES + m].su.median) {
@@ -450,48 +365,83 @@ static size_t by_speed(const struct cellrows *cells, size_t n, size_t c,
 }
 
 /*
+ * Each condition's cells as a list: first[c] the condition's first cell,
+ * next[c] its next cell or SIZE_MAX (last[]: each list's end so far).
+ */
+static int condition_lists(const struct cellrows *cells, size_t n,
+			   size_t *first, size_t *next)
+{
+	size_t *last = calloc(n + 1, sizeof(*last));
+
+	if (!last || cells_first_alike(cells, n, AX_variant, 0, first)) {
+		free(last);
+		return -1;
+	}
+	for (size_t c = 0; c < n; c++) {
+		next[c] = SIZE_MAX;
+		if (first[c] != c)
+			next[last[first[c]]] = c;
+		last[first[c]] = c;
+	}
+	free(last);
+	return 0;
+}
+
+/* One condition's line: its variants against the fastest (order[0]). */
+static void print_comparison(FILE *out, const struct cellrows *cells,
+			     const struct result *res, const int *vary,
+			     size_t c, const size_t *order, size_t k)
+{
+	size_t lat = measure_index("first_urandom_latency");
+	const struct summary *best = &res[order[0] * NMEASURES + lat].su;
+	char cond[256], v[32];
+
+	condition(&cells[c], vary, cond, sizeof(cond));
+	fmt_short(v, sizeof(v), best->median, best->median_censored);
+	fprintf(out, "  %s%s%s: %s %s ms;", cond, cond[0] ? ", " : "",
+		cells[c].first->axis[AX_accel],
+		cells[order[0]].first->axis[AX_variant], v);
+	for (size_t i = 1; i < k; i++) {
+		const struct summary *su = &res[order[i] * NMEASURES + lat].su;
+		double x = su->median / best->median;
+
+		fprintf(out, x < 10 ? " %s %s%.1fx" : " %s %s%.0fx",
+			cells[order[i]].first->axis[AX_variant],
+			su->median_censored ? ">" : "", x);
+	}
+	fprintf(out, "\n");
+}
+
+/*
  * Per condition, the variants' first blocking urandom read against the
  * fastest variant's: the answer to "what does blocking cost", in words.
  */
 static void print_comparisons(FILE *out, const struct cellrows *cells, size_t n,
 			      const struct result *res, const int *vary)
 {
-	size_t lat = measure_index("first_urandom_latency"), *order;
+	size_t lat = measure_index("first_urandom_latency");
+	size_t *order = calloc(n + 1, sizeof(*order)),
+	       *first = calloc(n + 1, sizeof(*first)),
+	       *next = calloc(n + 1, sizeof(*next));
 
-	order = calloc(n + 1, sizeof(*order));
-	if (!order)
-		return;
-	fprintf(out,
-		"\nfirst blocking /dev/urandom read, against the fastest variant:\n");
-	for (size_t c = 0; c < n; c++) {
-		const struct summary *best;
-		char cond[256], v[32];
-		int done = 0;
-		size_t k;
+	if (order && first && next &&
+	    !condition_lists(cells, n, first, next)) {
+		fprintf(out,
+			"\nfirst blocking /dev/urandom read, against the fastest variant:\n");
+		for (size_t c = 0; c < n; c++) {
+			size_t k = first[c] == c ?
+					   by_speed(next, c, res, lat, order) :
+					   0;
 
-		for (size_t d = 0; d < c && !done; d++)
-			done = same_condition(&cells[d], &cells[c]);
-		k = done ? 0 : by_speed(cells, n, c, res, lat, order);
-		if (k < 2 || res[order[0] * NMEASURES + lat].su.median <= 0)
-			continue;
-		best = &res[order[0] * NMEASURES + lat].su;
-		condition(&cells[c], vary, cond, sizeof(cond));
-		fmt_short(v, sizeof(v), best->median, best->median_censored);
-		fprintf(out, "  %s%s%s: %s %s ms;", cond, cond[0] ? ", " : "",
-			cells[c].first->axis[AX_accel],
-			cells[order[0]].first->axis[AX_variant], v);
-		for (size_t i = 1; i < k; i++) {
-			const struct summary *su =
-				&res[order[i] * NMEASURES + lat].su;
-			double x = su->median / best->median;
-
-			fprintf(out, x < 10 ? " %s %s%.1fx" : " %s %s%.0fx",
-				cells[order[i]].first->axis[AX_variant],
-				su->median_censored ? ">" : "", x);
+			if (k >= 2 &&
+			    res[order[0] * NMEASURES + lat].su.median > 0)
+				print_comparison(out, cells, res, vary, c,
+						 order, k);
 		}
-		fprintf(out, "\n");
 	}
 	free(order);
+	free(first);
+	free(next);
 }
 
 /*

@@ -57,6 +57,25 @@ copy_run() {
 	done
 }
 
+# src_sizes: "FILE BYTES" of each file copy_run would copy, read before
+# anything is copied (a run of many GB was once copied whole before its
+# budget refused it); commit's few bytes aside
+src_sizes() {
+	local runs=("$src") d f
+	[ -f "$src/run.matrix" ] || runs=("$src"/*/)
+	for d in "${runs[@]}"; do
+		for f in "${required[@]}" "${optional[@]}"; do
+			if [ -f "$d/$f" ] && [ ! -L "$d/$f" ]; then
+				printf '%s %s\n' "${d#"$src"}$f" "$(stat -c %s -- "$d/$f")"
+			fi
+		done
+	done
+}
+sizes=$(src_sizes)
+kib=$(awk '{ s += $2 } END { printf "%d\n", (s + 1023) / 1024 }' <<<"$sizes")
+[ "$kib" -le "$budget" ] ||
+	die "$dest would hold $kib KiB, over its budget of $budget KiB (budget_kib in $index): $(sort <<<"$sizes" | awk '{ sub("^/", "", $1); printf "%s%s %d KiB", sep, $1, ($2 + 1023) / 1024; sep = ", " }'); nothing was copied, nothing was replaced (raise the budget in $index, with a reason, or keep less of the run)"
+
 if [ -f "$src/run.matrix" ]; then
 	copy_run "$src" "$stage"
 else
