@@ -19,7 +19,7 @@ import sys
 
 from runlib import die, fact_rows, run_main
 from tables_arches import arches_tables, entropy_tables
-from tables_bases import bases_tables, fix_tables, systemd_tables
+from tables_bases import bases_tables, fix_tables, systemd_tables, waiters_tables
 from tables_main import guest_table, hz_table, longwait_tables, sources_tables, tables
 from tables_runs import answer_table, runs_table
 
@@ -41,6 +41,7 @@ BUILDERS = {
     "bases": (bases_tables, "a bases-matrix run: the kernel bases side by side"),
     "systemd": (systemd_tables, "a systemd-matrix run: systemd with PID 1's reads or a child's"),
     "fix": (fix_tables, "a fix-matrix run: 32-bit kernels without and with patch 0008"),
+    "waiters": (waiters_tables, "a waiters-matrix run: several tasks waiting at once, without and with patch 0009"),
 }
 # The blocks of the committed runs' directory, not of one run.
 RUNS_BLOCKS = (("answer", answer_table, "the first screen's answer"),

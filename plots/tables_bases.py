@@ -9,6 +9,7 @@ from runlib import summary_rows as _summary_rows
 import bases
 import entropy
 import fix
+import waiters
 
 
 def ratio_text(old, new):
@@ -172,4 +173,18 @@ def fix_tables(run):
         "(\"k identical\": every boot the same nanosecond; '>': not ready at the run's bound); counter \"none (knob)\": `random.no_cycle_counter`, the jitter trial skipped, "
         "so interrupts alone credit; first mix: patch 0007's log of the first mix of a fast pool before the CRNG "
         "was ready, made by 1024 interrupts (count) or by a second since the last mix (time).\n",
+        row(*t[0]), "|" + "---|" * len(t[0])] + [row(*(md(c) for c in r)) for r in t[1:]]) + "\n"
+
+
+def waiters_tables(run):
+    """Several waiters (the waiters matrix): CRNG ready against the number
+    of tasks waiting at once, without and with patch 0009 (plots/waiters.py)."""
+    t = waiters.waiters_table(run, read_table(run, "raw.csv"))
+    return "\n".join([
+        f"### CRNG ready with 1, 2, 4 and 8 tasks waiting at once (run {run_name(run)})\n",
+        "Milliseconds from kernel start under icount, each cell's boots as raw.csv has them: the median, with the "
+        "range (\"k identical\": every boot the same nanosecond; '>': not ready at the run's bound); "
+        "\"n waiting\": PID 1 in getrandom(0) and n - 1 more processes blocked in getrandom(0) beside it "
+        "(the `waiters` axis); stock-once: stock with the candidate patch 0009, which counts a tick once "
+        "however many tasks wait.\n",
         row(*t[0]), "|" + "---|" * len(t[0])] + [row(*(md(c) for c in r)) for r in t[1:]]) + "\n"

@@ -102,6 +102,7 @@ if [ "$kernels_ok" = 1 ]; then
 	collect "determinism" tests/determinism.sh
 	collect "both bases booted" tests/bases_boots.sh
 	collect "the fix for 32-bit kernels, booted (versatilepb, block against block-fix)" tests/fix_boots.sh
+	collect "several waiters, booted (x86_64, stock against stock-once)" tests/waiters_boots.sh
 	collect "the early reads in a child of PID 1, booted" tests/early_boots.sh
 	collect "resume" tests/resume.sh
 	collect "shards" tests/shards.sh

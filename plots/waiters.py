@@ -1,0 +1,65 @@
+"""REPORT.md's table "Several waiters" (plots/report_tables.py --waiters)
+from a run of bench/waiters.matrix: per machine and base, when the CRNG
+was ready with 1, 2, 4 and 8 tasks waiting in getrandom(0) at once (PID 1
+and the probe's `waiters` more), on the kernel as shipped (stock) and with
+the candidate patch 0009 that counts a tick once however many wait
+(stock-once).
+
+Each task that waits runs try_to_generate_entropy() with a timer of its
+own, and each timer credits a bit every samples_per_bit ticks, so the
+credits a tick are what the boots show, not what is typed here: the
+"ticks" row divides the time from the first read to ready by the tick.
+Values are raw.csv's boots as they are (the median, and "k identical"
+where every boot logged the same nanosecond)."""
+import statistics
+
+from entropy import cpu_mhz
+from runlib import MEASURED, die, value
+
+VARIANTS = ("stock", "stock-once")
+
+
+def _cells(rows):
+    """Boots by (arch, shift, hz, base, variant, waiters), measured only."""
+    out = {}
+    for r in rows:
+        if r["status"] not in MEASURED:
+            continue
+        key = (value(r, "arch"), value(r, "shift"), r["hz"], value(r, "base"), r["variant"], value(r, "waiters"))
+        out.setdefault(key, []).append(r)
+    return out
+
+
+def ready_ms(boots):
+    """CRNG ready in ms from kernel start: 'x ms (k identical)' or the
+    median with the range; '>x ms' where every boot was censored."""
+    if not boots:
+        return "not run"
+    cens = all(b.get("crng_ready_censored") == "1" for b in boots)
+    col = "crng_ready_bound_ns" if cens else "crng_ready_ns"
+    vals = [int(b[col]) for b in boots if b.get(col) not in (None, "")]
+    if not vals:
+        return "-"
+    mark, k = (">" if cens else ""), len(vals)
+    lo, hi = min(vals) / 1e6, max(vals) / 1e6
+    if lo == hi:
+        return f"{mark}{lo:.0f} ms ({k} identical)" if k > 1 else f"{mark}{lo:.0f} ms (1 boot)"
+    return f"{mark}{statistics.median(vals) / 1e6:.0f} ms ({lo:.0f}-{hi:.0f}, {k} boots)"
+
+
+def waiters_table(run, rows):
+    """One row per machine, base and variant; a column per number of
+    concurrent waiters (1 + the axis' value) that the run booted."""
+    cells = _cells(rows)
+    if not cells:
+        die(f"{run}: no measured boot (a run of bench/waiters.matrix?)")
+    counts = sorted({int(k[5]) for k in cells})
+    keys = sorted({k[:5] for k in cells},
+                  key=lambda k: (k[0] != "x86_64", k[0], k[1], k[2], k[3], VARIANTS.index(k[4]) if k[4] in VARIANTS else 9, k[4]))
+    out = [["machine", "MHz", "HZ", "base", "variant"] + [f"{n + 1} waiting" for n in counts]]
+    for arch, shift, hz, base, variant in keys:
+        any_boot = next(b for k, bs in cells.items() if k[:5] == (arch, shift, hz, base, variant) for b in bs)
+        mhz = cpu_mhz(any_boot, run)
+        out.append([arch, f"{mhz:g}" if mhz is not None else "host", hz, base, variant] +
+                   [ready_ms(cells.get((arch, shift, hz, base, variant, str(n)), [])) for n in counts])
+    return out
