@@ -231,7 +231,8 @@ JITTER_PLAIN_AXES = ("virtio_rng", "seed", "bootseed", "smp", "early")
 # Every chart, once: its name (plots/<name>.gp, RUN/plots/<name>.png, .svg,
 # .txt), the runs it fits (run_kind(): "x86": a run of the systemd guest;
 # "arches": a run of the other machines; "entropy": a run of both;
-# "bases": a run of two kernel bases) and its
+# "bases": a run of two kernel bases; "fix": a run with a variant and its
+# -fix form, whichever kind it is besides: is_fix()) and its
 # place in the mail (post.py: the reads first). prepare.py writes the charts that fit a run into data/charts,
 # which render.sh and textcharts.py follow.
 CHARTS = {
@@ -244,6 +245,7 @@ CHARTS = {
     "7-arches": ("arches", 7),
     "8-trial-margin": ("entropy", 8),
     "9-bases": ("bases", 9),
+    "10-fix-mixes": ("fix", 10),
 }
 
 
@@ -258,10 +260,19 @@ def accel_title(rows):
     return f"Median CRNG ready: TCG and icount for the same cells ({why})"
 
 
+def is_fix(rows):
+    """A run that booted a variant and its -fix form (kernel/variants:
+    stock and stock-fix) with patch 0007's mix columns in raw.csv
+    (bench/fix.matrix): chart 10, the credited bits before and after the
+    fix, besides the charts of its kind."""
+    have = {r.get("variant") for r in measured(rows)}
+    return "mix_first_ns" in (rows[0] if rows else {}) and any(v + "-fix" in have for v in have if v)
+
+
 def charts_for(rows):
     """The charts that fit a run of these rows, in number order."""
-    fits = run_kind(rows)
-    return [c for c, (kind, _) in CHARTS.items() if kind == fits]
+    fits = {run_kind(rows)} | ({"fix"} if is_fix(rows) else set())
+    return [c for c, (kind, _) in CHARTS.items() if kind in fits]
 
 
 # The jitter loop credits at most one bit per timer tick and the CRNG needs
