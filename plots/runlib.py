@@ -12,10 +12,11 @@ import functools
 import os
 
 # tool.py's and runfiles.py's names, given to the tools from here
-from formats import axis_defaults, axis_names
+from formats import axis_defaults, axis_names, measure_columns
 from tool import RUNNER, ROOT, _output, describe, die, fact_rows, fact_table, run_main  # noqa: F401
 from runfiles import (CONTROL, INTEGER, LINK, check_path, open_new, open_run_file, read_meta,  # noqa: F401
-                      read_table, refuse_link, run_setting, summary_rows)
+                      read_table, refuse_link, run_setting)
+from runfiles import summary_rows as _summary_rows
 
 
 PALETTE = ["#1b9e77", "#7570b3", "#d95f02", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666"]
@@ -135,6 +136,25 @@ MEASURED = ("ok", "censored")
 def measured(rows):
     """The raw.csv rows of boots that measured something."""
     return [r for r in rows if r["status"] in MEASURED]
+
+
+def summary_rows(run):
+    """A run's summary.csv (runfiles.summary_rows: checked), each row with
+    "_ns": its cell's uncensored values of the measure in raw.csv's ns
+    (formats.measure_columns), for the cells whose median the tables show
+    below a millisecond, which summary.csv rounds to the microsecond."""
+    rows = _summary_rows(run)
+    raw = read_table(run, "raw.csv", missing_ok=True) or []
+    cols, axes = measure_columns(), axis_names()
+    by = {}
+    for b in measured(raw):
+        by.setdefault(tuple(b.get(a, "") for a in axes), []).append(b)
+    for r in rows:
+        col, cens = cols.get(r.get("measure"), (None, None))
+        boots = by.get(tuple(r.get(a, "") for a in axes), [])
+        r["_ns"] = [int(b[col]) for b in boots if col and (b.get(col) or "").isdigit()
+                    and not (cens and b.get(cens) == "1")]
+    return rows
 
 
 def headline_accel(rows):
