@@ -37,6 +37,12 @@ def variants():
     return all_variants()
 
 
+def vindex(v):
+    """A variant's slot and colour index (variants()); one it does not
+    define after them all."""
+    return variants().index(v) if v in variants() else len(variants())
+
+
 def run_variants(rows):
     """The variants rows hold, in kernel/variants' order (one it does not
     define last): a run's tables and charts show those, never a column or
