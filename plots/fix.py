@@ -16,7 +16,7 @@ from runlib import MEASURED, die, value
 PAIRS = (("block", "block-fix"), ("stock", "stock-fix"))
 
 
-def _cells(rows):
+def cells_of(rows):
     """Boots by (arch, shift, hz, nocounter, base, variant), measured only."""
     out = {}
     for r in rows:
@@ -62,13 +62,66 @@ def first_mix(boots):
     return "; ".join(words) if words else "-"
 
 
+def panel_keys(cells):
+    """The run's (machine, shift, HZ, counter, base) in the table's order:
+    x86_64 first, then by machine, clock, HZ, counter and base."""
+    return sorted({k[:5] for k in cells}, key=lambda k: (k[0] != "x86_64", k[0], k[1], k[2], k[3], k[4]))
+
+
+def condition_words(run, key, boot):
+    """A row's or panel's machine, speed, HZ and counter in words."""
+    arch, _, hz, nocounter, _ = key
+    mhz = cpu_mhz(boot, run)
+    return (f"{arch}, {f'{mhz:g} MHz' if mhz is not None else 'host speed'}, HZ={hz}, "
+            + ("no counter (knob)" if nocounter == "on" else "counter as shipped"))
+
+
+# Chart 10's marks on a boot's curve, raw.csv's column for each, and the
+# credited bits that column's moment stands for.
+FIRST, REACHED, READY, BOUND = "first", "reached", "ready", "bound"
+THRESHOLDS = (("mix_64_ns", 64), ("mix_128_ns", 128), ("mix_192_ns", 192))
+READY_BITS = 256  # POOL_READY_BITS: the input pool's credit at which the CRNG is ready
+
+
+def curve(b):
+    """One boot's credited bits from fast pool mixes against guest time, as
+    raw.csv has them (patch 0007's log, folded by bench/report.c): [(ns,
+    bits, mark)], in time order: the first mix (at least 1 bit: every mix
+    credits one or more), the moments the mixes' credit first reached 64,
+    128 and 192 bits, and at the end the mixes' total (mix_bits, logged
+    while the CRNG was not ready) at CRNG ready, or at the report's bound
+    where the boot was not ready by then. A moment the boot never reached
+    is no point. The ready mark's 256 bits are the input pool's, all
+    sources (the jitter dance's too): ready() says when."""
+    def ns(col):
+        v = b.get(col) or ""
+        return int(v) if v.isdigit() else None
+
+    out = []
+    if ns("mix_first_ns") is not None:
+        out.append((ns("mix_first_ns"), 1, FIRST))
+    out += [(ns(c), bits, REACHED) for c, bits in THRESHOLDS if ns(c) is not None]
+    end, _ = ready(b)
+    if end is not None:
+        out.append((end, ns("mix_bits") or 0, READY if b.get("crng_ready_censored") != "1" else BOUND))
+    return out
+
+
+def ready(b):
+    """(ns, censored): when the boot's CRNG was ready, or the bound it was
+    still not ready at; (None, False) where raw.csv has neither."""
+    cens = b.get("crng_ready_censored") == "1"
+    v = b.get("crng_ready_bound_ns" if cens else "crng_ready_ns") or ""
+    return (int(v), cens) if v.isdigit() else (None, cens)
+
+
 def fix_table(run, rows):
     """The table: one row per machine, clock, counter and base of the run,
     with each before/after pair of PAIRS that the run booted."""
-    cells = _cells(rows)
+    cells = cells_of(rows)
     if not cells:
         die(f"{run}: no measured boot (a run of bench/fix.matrix?)")
-    keys = sorted({k[:5] for k in cells}, key=lambda k: (k[0] != "x86_64", k[0], k[1], k[2], k[3], k[4]))
+    keys = panel_keys(cells)
     pairs = [p for p in PAIRS if any(k[5] in p for k in cells)]
     head = ["machine", "MHz", "HZ", "counter", "base"]
     for before, after in pairs:

@@ -73,3 +73,28 @@ def raw_int_columns():
     if not out or len(out) != len(re.findall(r"\bX\(", text)):
         die("bench/row.h: ROW_METRICS is not a list of X(name, doc) entries (raw.csv's columns are read from it)")
     return out
+
+
+@functools.cache
+def measure_columns():
+    """summary.csv's measures, each with the raw.csv column it summarizes
+    and the column that marks a boot censored (None: never), read from
+    bench/summary.c's measures[] table as text: {"first_urandom_latency":
+    ("first_urandom_dur_ns", "first_urandom_censored"), ...} (the tables
+    show a sub-millisecond median from those ns, which summary.csv rounds
+    to the microsecond)."""
+    path = os.path.join(ROOT, "bench", "summary.c")
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = _COMMENT.sub(" ", f.read())
+    except (OSError, UnicodeDecodeError) as e:
+        die(f"cannot read bench/summary.c: {getattr(e, 'strerror', None) or e} (the measures are read from it)")
+    body = text.split("measures[] = {", 1)[-1].split("};", 1)[0]
+    out = {}
+    for m in re.finditer(r'\{\s*"(\w+)"([^{}]*)\}', body):
+        offs = re.findall(r"OFF\((\w+)\)", m.group(2))
+        if offs:
+            out[m.group(1)] = (offs[0], offs[1] if len(offs) > 1 else None)
+    if not out:
+        die("bench/summary.c: no measure with its OFF(column) in measures[] (the measures are read from it)")
+    return out

@@ -25,7 +25,7 @@ import subprocess
 import tempfile
 import textwrap
 
-from cells import ms, summary_rows
+from cells import micro, ms, summary_rows
 from runlib import (CHARTS, CLOCK_WORDS, CONTROL, JITTER_TICKS, ROOT, charts_for, check_path, die, headline_accel,
                     jitter_rows, jitter_ticks_ms, kernel_base, open_new, open_run_file, pick, read_meta, read_table,
                     refuse_link, release, run_main, run_variants, variants)
@@ -38,14 +38,23 @@ def wrap(text, indent=""):
 
 
 def med(r):
-    """A summary row's median as the tables print it ('>' when censored)."""
+    """A summary row's median as the tables print it ('>' when censored;
+    under a millisecond in us, cells.micro)."""
     if r is None or not r["median_ms"]:
         return None
-    return (">" if r["median_censored"] == "1" else "") + ms(r["median_ms"])
+    small = None if r["median_censored"] == "1" else micro(r)
+    return small[0] if small else (">" if r["median_censored"] == "1" else "") + ms(r["median_ms"])
+
+
+def timed(r):
+    """med(r) with its unit: "12.5 ms", or "3.5 us" as med() gives it."""
+    m = med(r)
+    return m if m.endswith(" us") else f"{m} ms"
 
 
 def ci(r):
-    return f"{ms(r['ci95_lo_ms'])} - {ms(r['ci95_hi_ms'])}"
+    small = None if r["median_censored"] == "1" else micro(r)
+    return f"{small[1]} - {small[2]} us" if small else f"{ms(r['ci95_lo_ms'])} - {ms(r['ci95_hi_ms'])}"
 
 
 def table(rows, measure, title, accel="tcg"):
@@ -82,9 +91,9 @@ def answer(runs_dir):
     """The mail's first screen, as REPORT.md's: per class of machine, what
     the first /dev/urandom read waited on block and on stock, and block's
     extra wait (tables_runs.answer_rows, from the committed runs)."""
-    out = ["What making /dev/urandom block costs at boot (Linux 6.1; median ms;",
-           "instruction time unless marked; '>': still waiting at the bound;",
-           f"added: block minus stock, ~0 under {ANSWER_FLOOR_MS:g} ms; run: plots/runs/<run>):", ""]
+    out = ["What making /dev/urandom block costs at boot (Linux 6.1; median ms,",
+           "us where marked; instruction time unless marked; '>': still waiting at",
+           f"the bound; added: block minus stock, ~0 under {ANSWER_FLOOR_MS:g} ms; run: plots/runs/<run>):", ""]
     last = None
     for cls, words, b, st, added, ready, run in answer_rows(runs_dir):
         if cls != last:
@@ -118,8 +127,8 @@ def findings(rows, accel):
     pairs.sort(key=lambda p: p[0])
     out = []
     for _, c, a, b in ([pairs[-1], pairs[0]] if len(pairs) > 1 else [pairs[0]]):
-        out += wrap(f"{c}: the first blocking /dev/urandom read takes {med(a)} ms on "
-                    f"{a['variant']} and {med(b)} ms on {b['variant']} (median, {CLOCK_WORDS[accel]}).")
+        out += wrap(f"{c}: the first blocking /dev/urandom read takes {timed(a)} on "
+                    f"{a['variant']} and {timed(b)} on {b['variant']} (median, {CLOCK_WORDS[accel]}).")
     return out
 
 

@@ -22,12 +22,14 @@ names from kernel/variants, colours, column numbers.
 import os
 import sys
 
-from runlib import (CLOCK_WORDS, CONTROL, JITTER_TICKS, accel_title, charts_for, check_path, colours, condition, die,
+from runlib import (CLOCK_WORDS, JITTER_TICKS, accel_title, charts_for, check_path, colours, condition, die,
                     headline_accel, is_arches, jitter_rows, kernel_base, measured, open_new, pick, read_meta,
-                    read_table, refuse_link, releases, run_kind, run_main, summary_rows, value, variants, varying)
+                    read_table, refuse_link, releases, run_kind, run_main, summary_rows, value, variants, varying, vindex)
 
 import bases
 import entropy
+import fixchart
+from gpquote import gp_str, label, tic_str  # noqa: F401 (the chart strings' one definition)
 
 MS = 1e-6
 
@@ -35,50 +37,6 @@ MS = 1e-6
 def num(row, key):
     v = row.get(key, "")
     return float(v) if v not in ("", None) else None
-
-
-def vindex(v):
-    return variants().index(v) if v in variants() else len(variants())
-
-
-Q2 = "''"  # two single quotes in a row
-
-
-def gp_str(text):
-    """A string literal for vars.gp and series.gp that gnuplot never expands:
-    single quotes (no backslash escape, no `command` substitution, no @macro
-    inside them), a quote doubled. Control characters were refused when the
-    run was read; one here is a bug, refused all the same."""
-    if CONTROL.search(text):
-        die(f"a control character in a chart string: {text!r}")
-    # gnuplot 5.4 reads a doubled quote in a single-quoted string, but not
-    # two of them in a row (4 quotes: a syntax error): the tools' own
-    # fragments write an empty string as "", and a label holding two
-    # single quotes in a row is refused rather than drawn wrong.
-    if Q2 in text:
-        die(f"two single quotes in a row in a chart string: {text!r}; gnuplot cannot carry them")
-    return "'" + text.replace("'", "''") + "'"
-
-
-def tic_str(text):
-    """A tick label for 'set xtics add (label pos)' (charts 1, 6, 7), which
-    gnuplot also uses as a printf format for pos: a '%' doubled, so that a
-    cell named max%g is drawn max%g (not max1.5, nor a label of gigabytes
-    from a width of 999999999)."""
-    return gp_str(text.replace("%", "%%"))
-
-
-def label(text):
-    """A label in a data file, double-quoted as gnuplot reads data (it runs
-    and expands nothing there). gnuplot cannot carry a double quote inside
-    one (the label ends there and the row's columns shift): refused."""
-    if CONTROL.search(text):
-        die(f"a control character in a chart label: {text!r}")
-    if '"' in text:
-        die(f"the chart label {text!r} holds a double quote, which gnuplot's data files cannot carry: "
-            "a label (a cell's axis values in raw.csv/summary.csv, the guest's text in "
-            "reads.csv/traces.csv) accepts printable text without '\"'")
-    return '"' + text.replace("\\", "\\\\") + '"'
 
 
 def group_by(rows, key):
@@ -528,10 +486,14 @@ def main():
     d = lambda name: os.path.join(out, name)  # noqa: E731
     with open_new(d("charts")) as f:
         f.write("".join(f"{c}\n" for c in charts_for(raw)))
+    if "10-fix-mixes" in charts_for(raw):
+        fixchart.fix_main(run, caption(meta, summary), boots, d)
     if run_kind(raw) == "bases":
         bases_main(meta, summary, boots, d)
         return
-    if run_kind(raw) == "systemd":  # tables only (REPORT.md's --systemd)
+    if run_kind(raw) == "systemd":  # tables only (REPORT.md's --systemd), chart 10 aside
+        for name in ("vars.gp", "series.gp"):  # style.gp loads them: chart 10's are in fix.gp
+            open_new(d(name)).close()
         return
     if run_kind(raw) == "entropy":
         margin_main(run, meta, summary, boots, d)

@@ -49,7 +49,7 @@ whole() {
 status=0 drawn=0 failed=''
 # prepare.py lists the charts that fit the run (7 for other machines, 1-6 x86)
 for name in $(cat "$data/charts"); do
-	[[ $name =~ ^[1-9]-[a-z0-9-]+$ ]] || die "$data/charts: '$name' is not a chart name"
+	[[ $name =~ ^[1-9][0-9]?-[a-z0-9-]+$ ]] || die "$data/charts: '$name' is not a chart name"
 	gp=plots/$name.gp
 	[ -f "$gp" ] || die "$data/charts: no chart $gp"
 	ok=1
@@ -67,7 +67,7 @@ for name in $(cat "$data/charts"); do
 	if [ $ok = 1 ]; then drawn=$((drawn + 1)); else rm -f -- "$out/$name.png" "$out/$name.svg"; failed="$failed $name"; fi
 done
 # text charts cut by a failed write are removed, as the PNGs are
-python3 plots/textcharts.py "$data" "$out" || { status=1; rm -f -- "$out"/[1-9]-*.txt; }
+python3 plots/textcharts.py "$data" "$out" || { status=1; rm -f -- "$out"/[1-9]-*.txt "$out"/[1-9][0-9]-*.txt; }
 if [ $status = 0 ]; then
 	echo "[plots] $drawn charts in $out"
 else

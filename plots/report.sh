@@ -5,7 +5,8 @@
 #                       [--entropy DIR] [--bases DIR] [--systemd DIR] [--fix DIR] [--answer RUNS] [--runs RUNS]
 #                       [--quoted RUNS]   (RUNS: plots/runs; --quoted: the figures of plots/quoted)
 # Chart 5 comes from the --hz run when given, chart 7 from the --arches run,
-# chart 8 from the --entropy run, chart 9 from the --bases run (each only from a run that draws it), every
+# chart 8 from the --entropy run, chart 9 from the --bases run, chart 10 from the --fix run (each only from a run
+# that draws it), every
 # other chart of the repository (plots/runlib.py's CHARTS) that RUN
 # has from RUN; a run without plots/ is drawn first (plots/render.sh).
 # RUN "-" keeps the main run's tables and charts as they are (the other
@@ -53,7 +54,7 @@ done
 # (plots/runlib.py's CHARTS), never a name found in a run.
 known=()
 while read -r name; do
-	[[ $name =~ ^[1-9]-[a-z0-9-]+$ ]] || die "runlib.CHARTS: '$name' is not a chart name"
+	[[ $name =~ ^[1-9][0-9]?-[a-z0-9-]+$ ]] || die "runlib.CHARTS: '$name' is not a chart name"
 	known+=("$name")
 done < <(cd "$root/plots" && python3 -c 'from runlib import CHARTS; print("\n".join(sorted(CHARTS)))')
 [ ${#known[@]} -gt 0 ] || die "no chart names from plots/runlib.py"
@@ -99,12 +100,21 @@ for name in "${known[@]}"; do
 			from+=("$run	$name	0")
 		fi
 		;;
+	10-*)
+		# the fix's mechanism: only from the --fix run (the main run
+		# booted no variant with its -fix form)
+		if [ -n "${opt[fix]:-}" ]; then
+			fits "${opt[fix]}" "$name" ||
+				die "--fix $(printf '%q' "${opt[fix]}") is not a run that draws $name (a run of the fix matrix is: a variant and its -fix form, with patch 0007's mix columns)"
+			from+=("${opt[fix]}	$name	1")
+		fi
+		;;
 	*) [ "$run" = - ] || from+=("$run	$name	0") ;;
 	esac
 done
 
 # A run with no plots/ yet is drawn here (its charts are copied below).
-for d in "$run" "${opt[hz]:-}" "${opt[arches]:-}" "${opt[entropy]:-}" "${opt[bases]:-}"; do
+for d in "$run" "${opt[hz]:-}" "${opt[arches]:-}" "${opt[entropy]:-}" "${opt[bases]:-}" "${opt[fix]:-}"; do
 	if [ -n "$d" ] && [ "$d" != - ] && [ ! -e "$d/plots" ] && [ ! -L "$d/plots" ]; then
 		"$root/plots/render.sh" "$d" || die "drawing the charts of $(printf '%q' "$d") failed: see above"
 	fi

@@ -12,10 +12,11 @@ import functools
 import os
 
 # tool.py's and runfiles.py's names, given to the tools from here
-from formats import axis_defaults, axis_names
+from formats import axis_defaults, axis_names, measure_columns
 from tool import RUNNER, ROOT, _output, describe, die, fact_rows, fact_table, run_main  # noqa: F401
 from runfiles import (CONTROL, INTEGER, LINK, check_path, open_new, open_run_file, read_meta,  # noqa: F401
-                      read_table, refuse_link, run_setting, summary_rows)
+                      read_table, refuse_link, run_setting)
+from runfiles import summary_rows as _summary_rows
 
 
 PALETTE = ["#1b9e77", "#7570b3", "#d95f02", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666"]
@@ -34,6 +35,12 @@ def variants():
     """The variants in order (kernel/variants): every chart's slots and
     colours (a table's columns are run_variants())."""
     return all_variants()
+
+
+def vindex(v):
+    """A variant's slot and colour index (variants()); one it does not
+    define after them all."""
+    return variants().index(v) if v in variants() else len(variants())
 
 
 def run_variants(rows):
@@ -138,6 +145,25 @@ def measured(rows):
     return [r for r in rows if r["status"] in MEASURED]
 
 
+def summary_rows(run):
+    """A run's summary.csv (runfiles.summary_rows: checked), each row with
+    "_ns": its cell's uncensored values of the measure in raw.csv's ns
+    (formats.measure_columns), for the cells whose median the tables show
+    below a millisecond, which summary.csv rounds to the microsecond."""
+    rows = _summary_rows(run)
+    raw = read_table(run, "raw.csv", missing_ok=True) or []
+    cols, axes = measure_columns(), axis_names()
+    by = {}
+    for b in measured(raw):
+        by.setdefault(tuple(b.get(a, "") for a in axes), []).append(b)
+    for r in rows:
+        col, cens = cols.get(r.get("measure"), (None, None))
+        boots = by.get(tuple(r.get(a, "") for a in axes), [])
+        r["_ns"] = [int(b[col]) for b in boots if col and (b.get(col) or "").isdigit()
+                    and not (cens and b.get(cens) == "1")]
+    return rows
+
+
 def headline_accel(rows):
     """The clock of the headline charts and tables: instruction time
     (icount) where the run measured it, else TCG. rows: raw.csv's (with a
@@ -233,7 +259,8 @@ JITTER_PLAIN_AXES = ("virtio_rng", "seed", "bootseed", "smp", "early", "waiters"
 # Every chart, once: its name (plots/<name>.gp, RUN/plots/<name>.png, .svg,
 # .txt), the runs it fits (run_kind(): "x86": a run of the systemd guest;
 # "arches": a run of the other machines; "entropy": a run of both;
-# "bases": a run of two kernel bases) and its
+# "bases": a run of two kernel bases; "fix": a run with a variant and its
+# -fix form, whichever kind it is besides: is_fix()) and its
 # place in the mail (post.py: the reads first). prepare.py writes the charts that fit a run into data/charts,
 # which render.sh and textcharts.py follow.
 CHARTS = {
@@ -246,6 +273,7 @@ CHARTS = {
     "7-arches": ("arches", 7),
     "8-trial-margin": ("entropy", 8),
     "9-bases": ("bases", 9),
+    "10-fix-mixes": ("fix", 10),
 }
 
 
@@ -260,10 +288,19 @@ def accel_title(rows):
     return f"Median CRNG ready: TCG and icount for the same cells ({why})"
 
 
+def is_fix(rows):
+    """A run that booted a variant and its -fix form (kernel/variants:
+    stock and stock-fix) with patch 0007's mix columns in raw.csv
+    (bench/fix.matrix): chart 10, the credited bits before and after the
+    fix, besides the charts of its kind."""
+    have = {r.get("variant") for r in measured(rows)}
+    return "mix_first_ns" in (rows[0] if rows else {}) and any(v + "-fix" in have for v in have if v)
+
+
 def charts_for(rows):
     """The charts that fit a run of these rows, in number order."""
-    fits = run_kind(rows)
-    return [c for c, (kind, _) in CHARTS.items() if kind == fits]
+    fits = {run_kind(rows)} | ({"fix"} if is_fix(rows) else set())
+    return [c for c, (kind, _) in CHARTS.items() if kind in fits]
 
 
 # The jitter loop credits at most one bit per timer tick and the CRNG needs

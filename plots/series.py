@@ -30,6 +30,7 @@ import sys
 import textwrap
 
 import quoted
+from cells import US_BELOW_MS, us
 from entropy import cpu_mhz
 from tables_runs import ANSWER, answer_cell
 from runlib import (MEASURED, ROOT, all_variants, die, fact_rows, fact_table, open_new, read_meta, read_table, refuse_link,
@@ -64,8 +65,8 @@ SHORT = {
 def human(ms, censored=False):
     """A duration for the table: us under 1 ms, ms under 10 s, else s."""
     mark = ">" if censored else ""
-    if ms < 1:
-        return f"{mark}{ms * 1000:.1f}us"
+    if ms < US_BELOW_MS:
+        return mark + us(round(ms * 1e6, 3), sep="")  # back to ns (a median of ints: whole or half)
     if ms < 10000:
         return f"{mark}{ms:.0f}ms"
     return f"{mark}{ms / 1000:.1f}s"

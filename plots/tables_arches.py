@@ -33,7 +33,7 @@ def arches_tables(run):
     for a in accels:
         head += [f"CRNG ready, {a}", f"first read waited, {a}"]
     out = [f"### Chart 7: the revert's architectures on {md(kernel_base(read_meta(run)))} (run {name})\n",
-           "median ms from kernel start (CRNG ready) and of the first /dev/urandom read itself, "
+           "median ms (under 1 ms: us, from raw.csv's ns) from kernel start (CRNG ready) and of the first /dev/urandom read itself, "
            "[95% bootstrap CI]; n boots; '>': still waiting at the bound (the report's, the read's budget) "
            "in at least half the boots\n",
            row("machine", "condition", "variant", *head),
@@ -153,7 +153,7 @@ def entropy_tables(run):
            "own clock: `random_get_entropy()` as the machine has it (a cycle counter, or the clocksource it falls "
            "back to), named by the clocksource the guest reported; n: boots that measured (failed ones apart); "
            "distinct first outputs: how many different BLAKE2s digests of the first /dev/urandom read's bytes "
-           "its boots recorded, of the boots that recorded one; CRNG ready and the read's return: median ms from "
+           "its boots recorded, of the boots that recorded one; CRNG ready and the read's return: median ms (under 1 ms: us, from raw.csv's ns) from "
            "kernel start [95% bootstrap CI], '>' still waiting at the bound in at least half the boots\n",
            row("machine", "condition", "clock", "CPU MHz", "HZ", "rtc", "n", "distinct first outputs",
                "CRNG ready", "first urandom read returned"),
@@ -171,7 +171,7 @@ def entropy_tables(run):
             "from the one before, plus one; the range over its boots) against the cap HZ/15 the trial passes "
             "at or below; margin: cap / samples per bit (at least 1: it passes); first trial: passed, passed "
             "later (the first over the cap, a later one within), gave up (over the cap and none passed "
-            "later), skipped (the knob makes it give up unrun); CRNG ready: median ms [95% CI], or the bound "
+            "later), skipped (the knob makes it give up unrun); CRNG ready: median ms (under 1 ms: us, from raw.csv's ns) [95% CI], or the bound "
             "it was still not ready at in at least half the boots\n",
             row("machine", "condition", "clock", "CPU MHz", "HZ", "rtc", "samples per bit", "cap HZ/15",
                 "margin", "first trial", "CRNG ready", "boots"),

@@ -1,7 +1,7 @@
 """REPORT.md's tables of the kernel bases (block tables:bases, with the
 vDSO getrandom() read), of systemd for itself (tables:systemd) and of the
 fix for 32-bit kernels (tables:fix)."""
-from cells import fmt, ms, run_name
+from cells import fmt, run_name, span
 from markup import md, row
 from runlib import CLOCK_WORDS, die, read_table, value, variants
 from runlib import summary_rows as _summary_rows
@@ -54,7 +54,7 @@ def bases_tables(run):
             f"the read's own duration, {md(old)}", f"the read's own duration, {md(new)}",
             f"CRNG ready, {md(old)}", f"CRNG ready, {md(new)}", f"duration {md(new)} / {md(old)}"]
     out = [f"### {md(old)} against {md(new)} (run {run_name(run)})\n",
-           "median ms from kernel start [95% bootstrap CI of the median], each base's own boots "
+           "median ms (under 1 ms: us, from raw.csv's ns) from kernel start [95% bootstrap CI of the median], each base's own boots "
            "(summary.csv); '>': still waiting at the bound in at least half the boots; the read's own "
            "duration is what it waited (the cost of blocking, where the variant blocks); "
            f"duration {md(new)} / {md(old)}: the ratio of those medians, where both are measured, "
@@ -98,7 +98,7 @@ def systemd_tables(run):
     out = []
     for accel in sorted({k[0] for k in by}, key=lambda a: entropy.ACCEL_ORDER.get(a, 9)):
         out += [f"### systemd for itself: {md(CLOCK_WORDS.get(accel, accel))} (run {run_name(run)})\n",
-                "median ms from kernel start [95% bootstrap CI of the median]; n boots (censored); "
+                "median ms (under 1 ms: us, from raw.csv's ns) from kernel start [95% bootstrap CI of the median]; n boots (censored); "
                 "reads in: who makes the early reads (PID 1 before it execs systemd, or a child of PID 1 "
                 "while systemd starts)\n",
                 row("condition", "variant", "reads in", *(t for _, t in measures)),
@@ -157,7 +157,7 @@ def vdso_table(run):
             return f"unavailable; n={n}"
         durs = sorted(int(r["dur_ns"]) for r in rs)
         return (f"{full}/{ready}/{late}/{gone} of {n}; "
-                f"{ms(f'{durs[0] / 1e6:.6f}')}-{ms(f'{durs[-1] / 1e6:.6f}')} ms")
+                f"{span(durs[0], durs[-1])}")
     for c in cells:
         out.append(row(md(c[1]), md(c[2]), md(c[3]), md(c[4]), *(cnt(by.get((c, b), [])) for b in olds)))
     return "\n".join(out) + "\n"

@@ -13,7 +13,7 @@ def hz_table(run):
     rows = jitter_rows(summary_rows(run))
     hzs = sorted({int(r["hz"]) for r in rows})
     out = [f"### Chart 5: the jitter loop's cost against CONFIG_HZ (run {run_name(run)})\n",
-           f"first blocking urandom read's duration, median ms [95% CI]; {JITTER_TICKS}/HZ s for comparison\n",
+           f"first blocking urandom read's duration, median ms (under 1 ms: us, from raw.csv's ns) [95% CI]; {JITTER_TICKS}/HZ s for comparison\n",
            row("CONFIG_HZ", f"{JITTER_TICKS}/HZ", *run_variants(rows)), "|---|---|" + "---|" * len(run_variants(rows))]
     for hz in hzs:
         cells = []
@@ -39,7 +39,7 @@ def guest_table(run):
                 ("host_wall", "host wall, QEMU spawn to exit (host clock; meaningless under icount)")]
     out = [f"### The guest itself (run {run_name(run)}, stock"
            + ("" if several else f", {md(cols[0][2])}" if cols else "") + ")\n",
-           "median ms [95% bootstrap CI of the median]; n boots. icount: guest time counts "
+           "median ms (under 1 ms: us, from raw.csv's ns) [95% bootstrap CI of the median]; n boots. icount: guest time counts "
            "instructions (1 per ns), so TCG's translation of first-run code costs nothing\n",
            row("measure", *(md(f"{a}, trace {t}" + (f", {c}" if several else "")) for a, t, c in cols)),
            "|---|" + "---|" * len(cols)]

@@ -90,10 +90,11 @@ def strip_chart(title, unit, groups, refs, symbols):
     return out
 
 
-def var(data, name):
-    """A variable of prepare.py's vars.gp ("" if absent): a number as it
-    is written, a string as gnuplot reads its single-quoted literal."""
-    for line in open(os.path.join(data, "vars.gp")):
+def var(data, name, path="vars.gp"):
+    """A variable of prepare.py's vars.gp (or path: chart 10's fix.gp; ""
+    if absent): a number as it is written, a string as gnuplot reads its
+    single-quoted literal."""
+    for line in open(os.path.join(data, path)):
         if line.startswith(name + " = "):
             v = line.split(" = ", 1)[1].rstrip("\n")
             return v[1:-1].replace("''", "'") if v.startswith("'") else v
@@ -277,6 +278,24 @@ def bases_chart(data):
     return out
 
 
+def fix_chart(data):
+    """Chart 10: per panel (machine, speed, HZ, counter, base), a row per
+    variant: its boots' marks on the log time axis: 'f' the first mix,
+    '1' '2' '3' the mixes' credit reached 64, 128, 192 bits, 'R' CRNG
+    ready, '>' not ready at the bound."""
+    sym = {"0": "f", "1": "1", "2": "2", "3": "3", "4": "R", "5": ">"}
+    groups = []
+    for p in range(int(var(data, "nfixpanels", "fix.gp") or 0)):
+        rows = rows_of(os.path.join(data, f"fixmarks_{p}.dat"))
+        per = [(vname(vi), [(float(r[0]) * 1000, sym.get(r[3], "?")) for r in rows if int(r[2]) == vi])
+               for vi in sorted({int(r[2]) for r in rows})]
+        groups.append((var(data, f"fixtitle_{p}", "fix.gp"), per))
+    if not any(per for _, per in groups):
+        return ["Bits credited by fast pool mixes", "", "no boot of a variant and its -fix form in this run"]
+    return strip_chart("Fast pool mixes without and with patch 0008 (-fix)", "guest ms from kernel start", groups, [],
+                       "f: first mix  1/2/3: 64/128/192 bits credited  R: CRNG ready  >: at the bound")
+
+
 def main():
     if len(sys.argv) != 3:
         die("usage: plots/textcharts.py DATA_DIR OUT_DIR")
@@ -295,6 +314,7 @@ def main():
         "7-arches": lambda: arches(data),
         "8-trial-margin": lambda: margin(data),
         "9-bases": lambda: bases_chart(data),
+        "10-fix-mixes": lambda: fix_chart(data),
     }
     if set(charts) != set(CHARTS):
         die(f"textcharts.py draws {sorted(charts)} but runlib.CHARTS lists {sorted(CHARTS)}")

@@ -21,7 +21,7 @@ check() { # REPORT-or-file: every row agrees with its run's summary.csv
 	python3 - "$1" <<'PY'
 import re
 import sys
-from tests.expect import table, median
+from tests.expect import agrees, table, median
 text = open(sys.argv[1]).read()
 part = text.split("<!-- tables:answer:begin -->", 1)[1].split("<!-- tables:answer:end -->", 1)[0]
 rows = [[c.strip() for c in l.strip().strip("|").split(" | ")] for l in part.splitlines()
@@ -44,17 +44,17 @@ for r in rows:
     lat = {(x["variant"], key(x)): x for x in summ if x["measure"] == "first_urandom_latency" and x["n"] != "0"}
     rdy = {(x["variant"], key(x)): x for x in summ if x["measure"] == "crng_ready" and x["n"] != "0"}
     bm, bn = fig(b)
-    cands = [k for (v, k), x in lat.items() if v == "block" and median(x) == bm and x["n"] == bn]
+    cands = [k for (v, k), x in lat.items() if v == "block" and agrees(bm, x) and x["n"] == bn]
     assert cands, (words, "no block cell of", run, "has", b)
     good = []
     for k in cands:
         s = lat.get(("stock", k))
-        if st and (s is None or (median(s), s["n"]) != fig(st)):
+        if st and (s is None or not agrees(fig(st)[0], s) or s["n"] != fig(st)[1]):
             continue
         if not st and s is not None:
             continue
         rr = rdy.get(("block", k))
-        if ready and (rr is None or median(rr) != ready.partition(" [")[0]):
+        if ready and (rr is None or not agrees(ready.partition(" [")[0], rr)):
             continue
         if st and added:
             d = max(0.0, float(lat[("block", k)]["median_ms"]) - float(s["median_ms"]))

@@ -42,6 +42,26 @@ def one(rows, **want):
     return hits[0]
 
 
+# A sub-millisecond cell: its median in us (raw.csv's ns, to 0.1 us), the
+# CI's bounds in the same unit.
+CELL_US = re.compile(r"([0-9.]+) us \[([0-9.]+), ([0-9.]+)\]; n=([0-9]+)( \(([0-9]+) censored\))?\Z")
+US_SLACK_MS = 0.00055  # summary.csv's 1 us rounding and the cell's 0.1 us
+
+
+def near(us_text, ms_text):
+    """A figure in us that is summary.csv's in ms, to their roundings."""
+    return abs(float(us_text) / 1000 - float(ms_text)) <= US_SLACK_MS + 1e-12
+
+
+def agrees(text, r):
+    """A median as a table prints it against its summary row: as
+    median() does, or under 1 ms (not censored) 'N.N us' that is it."""
+    if text == median(r):
+        return True
+    m = re.fullmatch(r"([0-9.]+) us", text)
+    return bool(m) and r["median_censored"] != "1" and float(r["median_ms"]) < 1 and near(m.group(1), r["median_ms"])
+
+
 CELL = re.compile(r"(>?[0-9.]+) \[([0-9.]+), ([0-9.]+)\]; n=([0-9]+)( \(([0-9]+) censored\))?\Z")
 
 
@@ -50,6 +70,13 @@ def check(cell, r, censored=True):
     in the tables that count them, ' (C censored)'; a cell without a
     median says why ('not measured', 'no data') and its n."""
     m = CELL.match(cell)
+    u = CELL_US.match(cell)
+    if u is not None:
+        med, lo, hi, n, _, cens = u.groups()
+        assert float(r["median_ms"]) < 1 and r["median_censored"] != "1", (cell, r)
+        assert near(med, r["median_ms"]) and near(lo, r["ci95_lo_ms"]) and near(hi, r["ci95_hi_ms"]), (cell, r)
+        assert n == r["n"] and (not censored or (cens or "0") == r["censored"]), (cell, r)
+        return 1
     if m is None:
         assert r["median_ms"] == "" and cell in (f"not measured; n={r['n']}", f"no data; n={r['n']}"), (cell, r)
         return 0

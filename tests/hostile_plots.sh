@@ -398,7 +398,7 @@ touch "$d/plots/a\$(touch PWNED_f1).png" "$d/plots/b;touch PWNED_f2;.png" "$d/pl
 out=$(mk report RUN="$d")
 rc=$?
 p=$(pwned)
-[ -z "$p" ] && [ $rc -eq 0 ] && [ -z "$(find "$cl/plots/figures" -mindepth 1 ! -regex '.*/[1-9]-[a-z0-9-]*\.png')" ]
+[ -z "$p" ] && [ $rc -eq 0 ] && [ -z "$(find "$cl/plots/figures" -mindepth 1 ! -regex '.*/[1-9][0-9]?-[a-z0-9-]*\.png')" ]
 verdict $? "make report: chart file names holding \$( ; \` run nothing; only the known charts are copied" \
 	"rc $rc, created: '$p', figures: $(ls -A "$cl/plots/figures" | tr '\n' ' '): $(brief "$out")"
 

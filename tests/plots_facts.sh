@@ -55,7 +55,7 @@ python3 - <<'PY' && echo "PASS: charts: runlib.CHARTS lists every chart of plots
 import glob, os, sys
 sys.path.insert(0, "plots")
 from runlib import CHARTS
-files = sorted(os.path.basename(p)[:-3] for p in glob.glob("plots/[0-9]-*.gp"))
+files = sorted(os.path.basename(p)[:-3] for p in glob.glob("plots/[0-9]-*.gp") + glob.glob("plots/[0-9][0-9]-*.gp"))
 assert sorted(CHARTS) == files, (sorted(CHARTS), files)
 assert sorted(place for _, place in CHARTS.values()) == list(range(1, len(CHARTS) + 1)), CHARTS
 PY

@@ -107,6 +107,7 @@ lane "the commands of README.md and docs/" tests/docs_commands.sh
 lane "report kinds: every list against bench/report-runs" tests/registry.sh
 lane "hostile input, round four: committed runs, summaries, quoted figures, disk full" tests/hostile_round4.sh
 lane "chart 9 and the bases table" tests/bases_plots.sh
+lane "chart 10: the fix's mechanism, from the committed fix run" tests/fix_plots.sh
 lane "digests of what the reads returned, in results directories" tests/digests.sh
 lane "the kernels of the planned cells" tests/planned_kernels.sh
 lane "make kernels builds the base asked for" tests/make_kernels.sh
