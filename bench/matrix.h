@@ -67,9 +67,8 @@ enum axis {
 #define MIN_REPS_DEFAULT 2
 /* precision by default: the CI's half-width within 5% of the median. */
 #define PRECISION_DEFAULT 5
-/* Cells x reps a run may plan: far beyond any run (a boot takes seconds to
- * minutes), and a bound on what planning allocates. */
-#define MAX_PLAN_BOOTS 1000000
+/* Cells x reps a run may plan: MAX_RUN_BOOTS (runlimits.h), the boots a
+ * run's raw.csv may hold for its readers. */
 /* run.matrix's first line: what marks a directory as a run of the runner. */
 #define MATRIX_RESOLVED "# resolved by crngbench-run"
 

@@ -70,6 +70,7 @@ static int table_rows(const struct shard *s, const char *const *ids,
 				       s->dir, name) :
 			       err_set(err, errlen, "%s: %s is %s", s->dir,
 				       name, run_strerror(errno));
+	rc = run_table_limits(f, path, err, errlen);
 	while (!rc && (errno = 0, len = getline(&line, &cap, f)) > 0) {
 		int nf;
 
@@ -130,6 +131,18 @@ static int table_rows(const struct shard *s, const char *const *ids,
 	return rc;
 }
 
+/* The merged table, as a reader of the run will take it: within the
+ * limits (runlimits.h) however many shards each were within. */
+static int merged_within_limits(const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen_table(path, err, errlen);
+
+	if (!f)
+		return -1;
+	fclose(f); /* read only: nothing to lose */
+	return 0;
+}
+
 static int merge_table(const struct shard *s, int n, const char *tmp,
 		       const char *name, const char *header, char *err,
 		       size_t errlen)
@@ -159,7 +172,7 @@ static int merge_table(const struct shard *s, int n, const char *tmp,
 	if ((ferror(out) | fclose(out)) && !rc)
 		rc = err_set(err, errlen, "cannot write %s: %s", path,
 			     strerror(errno));
-	return rc;
+	return rc ? rc : merged_within_limits(path, err, errlen);
 }
 
 int merge_tables(const struct shard *s, int n, const char *tmp, char *err,

@@ -8,6 +8,7 @@
 #include "arch.h"
 #include "accel.h"
 #include "err.h"
+#include "runlimits.h"
 #include "stats.h"
 
 #include <stdio.h>
@@ -134,18 +135,18 @@ int matrix_check_size(const struct matrix *m, char *err, size_t errlen)
 
 		cells = cells > SIZE_MAX / v ? SIZE_MAX : cells * v;
 	}
-	if (m->reps < 1 || cells <= MAX_PLAN_BOOTS / (size_t)m->reps)
+	if (m->reps < 1 || cells <= MAX_RUN_BOOTS / (size_t)m->reps)
 		return 0;
 	if (cells <= SIZE_MAX / (size_t)m->reps)
 		return err_set(
 			err, errlen,
 			"the matrix has %zu cells x %d reps = %zu boots, more than the limit of %d boots a run may plan; give its axes fewer values or fewer reps (or split it into several matrices)",
 			cells, m->reps, cells * (size_t)m->reps,
-			MAX_PLAN_BOOTS);
+			MAX_RUN_BOOTS);
 	return err_set(
 		err, errlen,
 		"the matrix has %zu cells x %d reps, more than %zu boots, above the limit of %d boots a run may plan; give its axes fewer values or fewer reps (or split it into several matrices)",
-		cells, m->reps, SIZE_MAX, MAX_PLAN_BOOTS);
+		cells, m->reps, SIZE_MAX, MAX_RUN_BOOTS);
 }
 
 void boot_id(const struct boot_plan *p, char *buf, size_t len)

@@ -61,7 +61,7 @@ int matrix_kernel(const struct matrix *m, size_t i, struct kernel_ref *k);
 /* The kernel a cell boots. */
 void cell_kernel(const struct cell *c, struct kernel_ref *k);
 
-/* Cells x reps within MAX_PLAN_BOOTS, or a message naming both numbers. */
+/* Cells x reps within MAX_RUN_BOOTS (runlimits.h), or a message naming both numbers. */
 int matrix_check_size(const struct matrix *m, char *err, size_t errlen);
 
 /* Does a planned cell boot this machine, accelerator and -cpu? */

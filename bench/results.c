@@ -162,11 +162,9 @@ static int prune_detail(struct run *r, const char *name)
 	if (results_path(r, name, path, sizeof(path)) || trim_partial(path))
 		return ERR(r, "cannot repair %s/%s: %s", r->out_dir, name,
 			   run_strerror(errno));
-	in = fopen_run(path);
-	if (!in && errno == ENOENT)
-		return 0;
+	in = fopen_table(path, r->err, sizeof(r->err));
 	if (!in)
-		return ERR(r, "cannot read %s: %s", path, run_strerror(errno));
+		return errno == ENOENT ? 0 : -1;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	out = fopen_new(tmp);
 	if (!out) {
@@ -227,10 +225,10 @@ static int set_aside_bad_rows(struct run *r, const char *path)
 	size_t cap = 0, lineno = 0, nbad = 0;
 	ssize_t len;
 	int rc = 0;
-	FILE *f = fopen_run(path);
+	FILE *f = fopen_table(path, r->err, sizeof(r->err));
 
 	if (!f)
-		return ERR(r, "cannot read %s: %s", path, run_strerror(errno));
+		return -1;
 	while (errno = 0, (len = getline(&line, &cap, f)) > 0) {
 		struct row row;
 

@@ -504,6 +504,8 @@ int row_read_file(const char *path, struct row **rows, size_t *n, char *err,
 	if (!rc && !(f = fopen_run(path)))
 		rc = err_set(err, errlen, "cannot read %s: %s", path,
 			     run_strerror(errno));
+	if (!rc)
+		rc = run_table_limits(f, path, err, errlen);
 	while (!rc && (len = next_line(f, &line, &cap, path, lineno, err,
 				       errlen)) > 0) {
 		lineno++;

@@ -175,7 +175,6 @@ static void json_list_item(int first, const char *s)
 /* What the Python scripts and tests need to know, from the one definition. */
 static int mode_describe(void)
 {
-	const char *clock, *doc;
 	FILE *mem;
 	char *hdr = NULL, *tok, *save = NULL;
 	size_t hlen = 0;
@@ -207,14 +206,9 @@ static int mode_describe(void)
 					    "guest-failed", "skipped", NULL };
 	     *s; s++)
 		json_list_item(!strcmp(*s, "ok"), *s);
-	printf("],\n  \"measures\": [");
-	for (size_t i = 0; i < summary_nmeasures(); i++) {
-		const char *name = summary_measure(i, &clock, &doc);
-
-		printf("%s\n    {\"name\": \"%s\", \"clock\": \"%s\"}",
-		       i ? "," : "", name, clock);
-	}
-	printf("\n  ],\n  \"raw_columns\": [");
+	printf("],\n");
+	summary_describe(stdout);
+	printf("  \"raw_columns\": [");
 	mem = open_memstream(&hdr, &hlen);
 	if (!mem)
 		die("out of memory");

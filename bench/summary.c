@@ -5,6 +5,7 @@
 #include "row.h"
 #include "stats.h"
 #include "stop.h"
+#include "runlimits.h"
 #include "util.h"
 
 #include <errno.h>
@@ -60,11 +61,6 @@ static const struct measure {
 
 #define NMEASURES (sizeof(measures) / sizeof(measures[0]))
 
-size_t summary_nmeasures(void)
-{
-	return NMEASURES;
-}
-
 const char *summary_measure(size_t i, const char **clock, const char **doc)
 {
 	if (i >= NMEASURES)
@@ -72,6 +68,35 @@ const char *summary_measure(size_t i, const char **clock, const char **doc)
 	*clock = measures[i].clock;
 	*doc = measures[i].doc;
 	return measures[i].name;
+}
+
+/* The limits of a run's tables, by name, for --describe. */
+static const struct {
+	const char *name;
+	long value;
+} limits[] = {
+#define LIMIT_ROW(name, value, what) { #name, value },
+	RUN_LIMITS(LIMIT_ROW)
+#undef LIMIT_ROW
+};
+
+void summary_describe(FILE *out)
+{
+	const char *clock, *doc, *name;
+
+	fprintf(out, "  \"measures\": [");
+	for (size_t i = 0; (name = summary_measure(i, &clock, &doc)); i++)
+		fprintf(out, "%s\n    {\"name\": \"%s\", \"clock\": \"%s\"}",
+			i ? "," : "", name, clock);
+	fprintf(out,
+		"\n  ],\n  \"bootstrap\": {\"resamples\": %d, \"resamples_min\": %d, \"draws\": %d, \"rule\": \"a median's 95%% CI from %d resamples of a cell's n boots while n <= %d; above, %d / n resamples, at least %d\"},\n",
+		BOOT_RESAMPLES, BOOT_RESAMPLES_MIN, BOOT_DRAWS, BOOT_RESAMPLES,
+		BOOT_DRAWS / BOOT_RESAMPLES, BOOT_DRAWS, BOOT_RESAMPLES_MIN);
+	fprintf(out, "  \"limits\": {");
+	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
+		fprintf(out, "%s\"%s\": %ld", i ? ", " : "", limits[i].name,
+			limits[i].value);
+	fprintf(out, "},\n");
 }
 
 static int64_t field(const struct row *r, long off)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "util.h"
+#include "err.h"
+#include "runlimits.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -189,6 +191,67 @@ FILE *fopen_run(const char *path)
 
 	if (fd >= 0 && !f)
 		close(fd);
+	return f;
+}
+
+/* The lines of f (its '\n's; a torn last line is no row), f rewound. */
+static int count_lines(FILE *f, size_t *n)
+{
+	char buf[65536];
+	size_t got;
+
+	*n = 0;
+	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+		for (char *p = buf; (p = memchr(p, '\n', got - (size_t)(p - buf)));
+		     p++)
+			(*n)++;
+	return ferror(f) || fseek(f, 0, SEEK_SET) ? -1 : 0;
+}
+
+int run_table_limits(FILE *f, const char *path, char *err, size_t errlen)
+{
+	const char *base = strrchr(path, '/');
+	int raw = !strcmp(base ? base + 1 : path, "raw.csv");
+	long max = raw ? MAX_RUN_BOOTS : MAX_RUN_ROWS;
+	struct stat st;
+	size_t lines;
+
+	if (fstat(fileno(f), &st))
+		return err_set(err, errlen, "cannot read %s: %s", path,
+			       strerror(errno));
+	if (st.st_size > MAX_RUN_BYTES)
+		return err_set(
+			err, errlen,
+			"%s: %lld bytes, over the limit of %d bytes (256 MiB) a table of a run may hold (MAX_RUN_BYTES in bench/runlimits.h); nothing was read: split the run into smaller ones",
+			path, (long long)st.st_size, MAX_RUN_BYTES);
+	if (count_lines(f, &lines))
+		return err_set(err, errlen, "cannot read %s: %s", path,
+			       strerror(errno ? errno : EIO));
+	if (lines > 1 && lines - 1 > (size_t)max)
+		return err_set(
+			err, errlen,
+			"%s: %zu rows, over the limit of %ld rows %s (%s in bench/runlimits.h); nothing was read: split the run into smaller ones",
+			path, lines - 1, max,
+			raw ? "a run may hold" : "a table of a run may hold",
+			raw ? "MAX_RUN_BOOTS" : "MAX_RUN_ROWS");
+	return 0;
+}
+
+FILE *fopen_table(const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen_run(path);
+	int e = errno;
+
+	if (!f) {
+		err_set(err, errlen, "cannot read %s: %s", path, run_strerror(e));
+		errno = e;
+		return NULL;
+	}
+	if (run_table_limits(f, path, err, errlen)) {
+		fclose(f);
+		errno = EFBIG;
+		return NULL;
+	}
 	return f;
 }
 

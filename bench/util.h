@@ -72,6 +72,17 @@ int open_run_file(const char *path, int flags);
 /* The same, read-only, as a stream; NULL with errno (ENOENT if none). */
 FILE *fopen_run(const char *path);
 /*
+ * A run's table opened by fopen_run(), checked against bench/runlimits.h
+ * before its first row is read: at most MAX_RUN_BYTES bytes, and at most
+ * MAX_RUN_BOOTS rows (raw.csv) or MAX_RUN_ROWS (another table) after its
+ * header. f is left at its start; -1 with a message naming the file, its
+ * size or rows and the limit.
+ */
+int run_table_limits(FILE *f, const char *path, char *err, size_t errlen);
+/* fopen_run() and run_table_limits(); NULL with a message, errno ENOENT
+ * when the file is missing (EFBIG: over a limit). */
+FILE *fopen_table(const char *path, char *err, size_t errlen);
+/*
  * A new file for writing at path: whatever is there (a link, an old
  * temporary file) is unlinked first, then the file is created O_EXCL, so
  * nothing is written through a link planted at the name.

@@ -1,6 +1,7 @@
 """The runner's formats as its headers define them, read without the
 runner: the matrix's axes and their defaults (bench/matrix.h's AXES) and
-raw.csv's integer columns (bench/row.h's ROW_METRICS). Those X-macro
+raw.csv's integer columns (bench/row.h's ROW_METRICS) and the limits of a
+run's tables (bench/runlimits.h's RUN_LIMITS). Those X-macro
 tables are the one definition: the runner is compiled from them, and the
 tools that read a results directory read them here, as data, so reading a
 committed run's CSV needs no C build. tests/plots_facts.sh checks that
@@ -97,4 +98,16 @@ def measure_columns():
             out[m.group(1)] = (offs[0], offs[1] if len(offs) > 1 else None)
     if not out:
         die("bench/summary.c: no measure with its OFF(column) in measures[] (the measures are read from it)")
+    return out
+
+
+def run_limits():
+    """{name: value}: the most a run's tables may hold (bench/runlimits.h's
+    RUN_LIMITS: MAX_RUN_BOOTS rows of raw.csv, MAX_RUN_ROWS rows of another
+    table, MAX_RUN_BYTES bytes of any), the runner's limits, read here."""
+    text = _STRING.sub('""', _macro(os.path.join("bench", "runlimits.h"), "RUN_LIMITS"))
+    out = dict((n, int(v)) for n, v in re.findall(r"\bX\(\s*([A-Z_]+)\s*,\s*([0-9]+)\s*,", text))
+    if sorted(out) != ["MAX_RUN_BOOTS", "MAX_RUN_BYTES", "MAX_RUN_ROWS"] or len(re.findall(r"\bX\(", text)) != 3:
+        die("bench/runlimits.h: RUN_LIMITS is not the list of X(MAX_RUN_BOOTS|MAX_RUN_ROWS|MAX_RUN_BYTES, number, doc) "
+            "entries (the limits of a run's tables are read from it)")
     return out

@@ -23,7 +23,7 @@ import os
 import sys
 
 from runlib import (CLOCK_WORDS, JITTER_TICKS, accel_title, charts_for, check_path, colours, condition, die,
-                    headline_accel, is_arches, jitter_rows, kernel_base, measured, open_new, pick, read_meta,
+                    headline_accel, is_arches, jitter_rows, kernel_base, measured, open_new, pick, pick_index, read_meta,
                     read_table, refuse_link, releases, run_kind, run_main, summary_rows, value, variants, varying, vindex)
 
 import bases
@@ -141,10 +141,11 @@ def cdf_table(rows, path):
     conds = sorted({r["_cond"] for r in rows})
     index = {}  # (condition, variant) -> gnuplot index, non-empty sets only
     spans = {}  # condition -> (first, last) ready time, ms
+    by = group_by(rows, lambda r: (r["_cond"], r["variant"]))  # one pass, not one per set
     with open_new(path) as f:
         for ci, c in enumerate(conds):
             for v in variants():
-                sel = [r for r in rows if r["_cond"] == c and r["variant"] == v]
+                sel = by.get((c, v), [])
                 ready = sorted(num(r, "crng_ready_ns") for r in sel
                                if r["crng_ready_censored"] != "1" and num(r, "crng_ready_ns") is not None)
                 if not ready:
@@ -181,10 +182,11 @@ def accel_table(summary, path):
         axes = [a for a in axes if a != "timer"]
     ready = [dict(r, _cond=condition(r, axes)) for r in ready]
     keys = sorted({(r["_cond"], r["variant"]) for r in ready}, key=lambda k: (k[0], vindex(k[1])))
+    by = pick_index(ready, "_cond", "variant", "accel")  # one pass, not a pick per label
     with open_new(path) as f:
         f.write("# x tcg_ms icount_ms kvm_ms kvm_state label tcg_censored icount_censored\n")
         for i, (c, v) in enumerate(keys):
-            t, ic, k = (pick(ready, _cond=c, variant=v, accel=a) or {} for a in ("tcg", "icount", "kvm"))
+            t, ic, k = (by.get((c, v, a)) or {} for a in ("tcg", "icount", "kvm"))
             state = "measured" if k.get("median_ms") else (
                 "not_measured" if "not measured" in k.get("note", "") else "none")
             text = label(v + "@" + c).replace("@", "\\n", 1)  # gnuplot's "\n": two lines

@@ -12,8 +12,10 @@ import math
 import os
 import re
 import stat
+from array import array
+from collections.abc import Mapping
 
-from formats import axis_defaults, axis_names, raw_int_columns
+from formats import axis_defaults, axis_names, raw_int_columns, run_limits
 from tool import die
 
 
@@ -157,70 +159,221 @@ def open_new(path, binary=False):
 
 
 def _split(path, lineno, text):
+    """One line's fields: split at commas where the line has no quote (the
+    runner quotes only a value that needs it), else by the csv module."""
+    if '"' not in text and "\r" not in text and text:
+        return text.split(",")
     try:
         return next(csv.reader([text], strict=True))
     except (csv.Error, StopIteration) as e:
         die(f"{path} line {lineno} is not a CSV row ({e}): fix or move that line")
 
 
+def _limits(f, path, name):
+    """A table within the runner's limits (bench/runlimits.h, read by
+    formats.run_limits()): its size, then its rows (lines after the
+    header; a torn last line is none), counted before any is read; f left
+    at its start."""
+    lim = run_limits()
+    size = os.fstat(f.fileno()).st_size
+    if size > lim["MAX_RUN_BYTES"]:
+        die(f"{path}: {size} bytes, over the limit of {lim['MAX_RUN_BYTES']} bytes (256 MiB) a table of a run "
+            "may hold (MAX_RUN_BYTES in bench/runlimits.h); nothing was read: split the run into smaller ones")
+    lines = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+    f.seek(0)
+    key, what = (("MAX_RUN_BOOTS", "a run may hold") if name == "raw.csv" else
+                 ("MAX_RUN_ROWS", "a table of a run may hold"))
+    if lines - 1 > lim[key]:
+        die(f"{path}: {lines - 1} rows, over the limit of {lim[key]} rows {what} ({key} in bench/runlimits.h); "
+            "nothing was read: split the run into smaller ones")
+
+
+# An integer column's empty value, as it is held (-2**63 itself, or an
+# integer written other than as str(int) would, holds the column as text)
+_EMPTY = INT64[0]
+# distinct values of a text column held once each, up to this many (an id
+# column, distinct in every row, is not worth a dictionary)
+_SHARED = 4096
+
+
+class _Const:
+    """A column a run is older than (an axis): its default in every row."""
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __getitem__(self, i):
+        return self.value
+
+
+class _Table:
+    """A results file's values by column: each integer column as int64
+    (array 'q'), each text column a list whose repeated values are one
+    string. A row of it is a Row. Held so, a large raw.csv takes about the
+    file's size in memory, where a dict per row took 11 times it."""
+    __slots__ = ("names", "text", "ints")
+
+    def __init__(self):
+        self.names, self.text, self.ints = [], {}, {}
+
+
+class Row(Mapping):
+    """One row of a results file, read as a dict is (r["col"], r.get(),
+    "col" in r, dict(r)); a key set on it (r["_cond"] = ...) is the row's
+    own, beside the file's columns."""
+    __slots__ = ("_t", "_i", "_x")
+
+    def __init__(self, table, i):
+        self._t, self._i, self._x = table, i, None
+
+    def __getitem__(self, k):
+        x = self._x
+        if x is not None and k in x:
+            return x[k]
+        t = self._t
+        s = t.text.get(k)
+        if s is not None:
+            return s[self._i]
+        v = t.ints[k][self._i]
+        return "" if v == _EMPTY else str(v)
+
+    def get(self, k, default=None):
+        try:
+            return self[k]
+        except KeyError:
+            return default
+
+    def __setitem__(self, k, v):
+        if self._x is None:
+            self._x = {}
+        self._x[k] = v
+
+    def __contains__(self, k):
+        return k in self._t.text or k in self._t.ints or (self._x is not None and k in self._x)
+
+    def __iter__(self):
+        yield from self._t.names
+        if self._x:
+            yield from (k for k in self._x if k not in self._t.text and k not in self._t.ints)
+
+    def __len__(self):
+        return sum(1 for _ in self)
+
+    def __repr__(self):
+        return repr(dict(self))
+
+
 def read_table(run, name, missing_ok=False):
-    """A results file's rows as dicts, by the runner's rules (bench/row.c
-    row_read_file): the first line is the header; every later line is one
-    row with the header's number of fields; a last line without its newline
-    is an interrupted write, not a row; a number column holds a number, a
-    digest column a digest (or nothing); text is printable. An axis without
-    a column (a run older than the axis) reads as the axis's default, as in
-    the runner; another column a run is older than (a digest) is absent
-    from its rows: r.get(). Anything else is an error naming the file, the
-    line and the column."""
+    """A results file's rows (Row: read as dicts are), by the runner's
+    rules (bench/row.c row_read_file): the first line is the header; every
+    later line is one row with the header's number of fields; a last line
+    without its newline is an interrupted write, not a row; a number column
+    holds a number, a digest column a digest (or nothing); text is
+    printable; the file within the runner's limits (bench/runlimits.h). An
+    axis without a column (a run older than the axis) reads as the axis's
+    default, as in the runner; another column a run is older than (a
+    digest) is absent from its rows: r.get(). Anything else is an error
+    naming the file, the line and the column."""
     path = os.path.join(check_path(run), name)
     spec = _tables().get(name, {"need": (), "kind": {}})
     f = open_run_file(path, binary=True, missing_ok=missing_ok)
     if f is None:
         return []
     with f:
-        lines = f.read().split(b"\n")[:-1]  # the last piece: empty, or an interrupted write
-    if not lines:
-        die(f"{path} is empty: no header line (the runner writes one before the first row)")
-    header, rows = None, []
-    for lineno, raw in enumerate(lines, 1):
+        _limits(f, path, name)
+        t, n = _read_columns(f, path, name, spec)
+    return [Row(t, i) for i in range(n)]
+
+
+def _columns(t, header, spec, defaults):
+    """Per column of the header: [name, kind, store, shared values, held
+    as int64, default]; an axis the header lacks, its default (_Const)."""
+    cols = []
+    for col in header:
+        kind = spec["kind"].get(col)
+        if kind in INT_KINDS:
+            t.ints[col] = store = array("q")
+        else:
+            t.text[col] = store = []
+        cols.append([col, kind, store, {}, kind in INT_KINDS, defaults.get(col)])
+    t.names = list(dict.fromkeys(header))
+    for a, v in defaults.items():
+        if a not in t.text and a not in t.ints:
+            t.text[a] = _Const(v)
+            t.names.append(a)
+    return cols
+
+
+def _as_text(t, c):
+    """Column c, held as int64 until a value that str(int) would not give
+    back (a leading zero, -0), held as text from now on."""
+    t.text[c[0]] = c[2] = ["" if x == _EMPTY else str(x) for x in c[2]]
+    del t.ints[c[0]]
+    c[4] = False
+
+
+def _read_columns(f, path, name, spec):
+    """f's rows into a _Table, each value checked as read_table says, and
+    the number of rows."""
+    t = _Table()
+    header, cols, n = None, None, 0
+    defaults = axis_defaults() if name in ("raw.csv", "summary.csv") else {}
+    need_id = "boot_id" in spec["need"]
+    for lineno, raw in enumerate(f, 1):
+        if not raw.endswith(b"\n"):
+            break  # an interrupted write: not a row
         try:
-            text = raw.decode("utf-8")
+            text = raw[:-1].decode("utf-8")
         except UnicodeDecodeError:
             die(f"{path} line {lineno} is not UTF-8 text: fix or move that line")
         fields = _split(path, lineno, text)
-        cols = header or fields
-        for col, v in zip(cols, fields):
-            m = CONTROL.search(v)
-            if m:
-                die(f"{path} line {lineno}, column {col}: {v!r} holds a control character "
-                    f"(U+{ord(m.group()):04X}); a results file holds printable text only")
+        if CONTROL.search(text):
+            for col, v in zip(header or fields, fields):
+                m = CONTROL.search(v)
+                if m:
+                    die(f"{path} line {lineno}, column {col}: {v!r} holds a control character "
+                        f"(U+{ord(m.group()):04X}); a results file holds printable text only")
         if header is None:
-            header = fields
-            missing = [c for c in spec["need"] if c not in header]
+            missing = [c for c in spec["need"] if c not in fields]
             if missing:
                 die(f"{path} has no column {', '.join(repr(c) for c in missing)} "
-                    f"(its header: {', '.join(header)}): not a file the runner wrote")
+                    f"(its header: {', '.join(fields)}): not a file the runner wrote")
+            header, cols = fields, _columns(t, fields, spec, defaults)
+            id_col = header.index("boot_id") if need_id else None
             continue
         if len(fields) != len(header):
             die(f"{path} line {lineno} has {len(fields)} fields where its header has {len(header)}: "
                 "not a row (the runner refuses it too; fix or move that line)")
-        r = dict(zip(header, fields))
-        for col, kind in spec["kind"].items():
-            v = r.get(col)
-            if v is None or (v == "" and kind not in ("int!", "count", "dur")):
-                continue
-            if not KIND_RE[kind].match(v) or (kind in INT_KINDS and not INT64[0] <= int(v) <= INT64[1]):
-                die(f"{path} line {lineno}, column {col}: {v[:40]!r}{'...' if len(v) > 40 else ''} "
-                    f"is not {KIND_WORDS[kind]}")
-        if "boot_id" in spec["need"] and not r["boot_id"]:
+        for c, v in zip(cols, fields):
+            kind = c[1]
+            if kind is not None and (v != "" or kind in ("int!", "count", "dur")):
+                if not KIND_RE[kind].match(v) or (kind in INT_KINDS and not INT64[0] <= int(v) <= INT64[1]):
+                    die(f"{path} line {lineno}, column {c[0]}: {v[:40]!r}{'...' if len(v) > 40 else ''} "
+                        f"is not {KIND_WORDS[kind]}")
+            if v == "" and c[5] is not None:
+                v = c[5]
+            if c[4]:
+                if v == "":
+                    c[2].append(_EMPTY)
+                    continue
+                iv = int(v)
+                if iv != _EMPTY and str(iv) == v:
+                    c[2].append(iv)
+                    continue
+                _as_text(t, c)
+            memo = c[3]
+            if memo is not None:
+                v = memo.setdefault(v, v)
+                if len(memo) > _SHARED:
+                    c[3] = None
+            c[2].append(v)
+        if need_id and not fields[id_col]:
             die(f"{path} line {lineno}: an empty boot_id (the runner refuses such a row)")
-        if name in ("raw.csv", "summary.csv"):
-            for a in axis_names():
-                if not r.get(a):
-                    r[a] = axis_defaults()[a]
-        rows.append(r)
-    return rows
+        n += 1
+    if header is None:
+        die(f"{path} is empty: no header line (the runner writes one before the first row)")
+    return t, n
 
 
 def summary_rows(run):

@@ -133,6 +133,19 @@ def pick(rows, **want):
     return hits[0] if hits else None
 
 
+def pick_index(rows, *cols):
+    """pick() for every key at once, in one pass: {(r[c] for c in cols):
+    the one row}; two rows for one key are the same error as pick's."""
+    out = {}
+    for r in rows:
+        out.setdefault(tuple(r[c] for c in cols), []).append(r)
+    for k, hits in out.items():
+        if len(hits) > 1:
+            die(f"{len(hits)} summary rows for {dict(zip(cols, k))}: cells would merge; "
+                f"label with condition(r, varying(rows))")
+    return {k: hits[0] for k, hits in out.items()}
+
+
 # A boot that measured something: its status ok, or censored (still
 # waiting at its bound, which is a measurement). The runner's rule is
 # add_row() in bench/summary.c; tests/plots.sh checks on every status that

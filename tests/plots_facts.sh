@@ -125,9 +125,10 @@ d = json.loads(subprocess.run([sys.argv[1], "--describe"], capture_output=True, 
 assert formats.axes() == [(a["name"], a["default"]) for a in d["axes"]], (formats.axes(), d["axes"])
 cols = d["raw_columns"]
 assert formats.raw_int_columns() == cols[cols.index("crng_ready_src") + 1:cols.index("clocksource")], formats.raw_int_columns()
+assert formats.run_limits() == d["limits"], (formats.run_limits(), d["limits"])
 PY
 )
-[ $? -eq 0 ] && echo "PASS: formats: plots/formats.py reads the axes, their defaults and raw.csv's integer columns from the runner's headers as the runner describes them" ||
+[ $? -eq 0 ] && echo "PASS: formats: plots/formats.py reads the axes, their defaults, raw.csv's integer columns and the limits of a run's tables from the runner's headers as the runner describes them" ||
 	echo "FAIL: formats: plots/formats.py and crngbench-run --describe disagree: $(echo "$out" | tail -2 | tr '\n' ' ')"
 
 # Reading a committed run needs no C build: the figures the prose quotes
