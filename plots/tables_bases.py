@@ -183,7 +183,7 @@ def waiters_tables(run):
     return "\n".join([
         f"### CRNG ready with 1, 2, 4 and 8 tasks waiting at once (run {run_name(run)})\n",
         "Milliseconds from kernel start under icount, each cell's boots as raw.csv has them: the median, with the "
-        "range (\"k identical\": every boot the same nanosecond; '>': not ready at the run's bound); "
+        "range (\"k identical\": every boot the same nanosecond, \"within N us\": their spread; '>': not ready at the run's bound); "
         "\"n waiting\": PID 1 in getrandom(0) and n - 1 more processes blocked in getrandom(0) beside it "
         "(the `waiters` axis); stock-once: stock with the candidate patch 0009, which counts a tick once "
         "however many tasks wait.\n",

@@ -11,6 +11,7 @@ credits a tick are what the boots show, not what is typed here: the
 "ticks" row divides the time from the first read to ready by the tick.
 Values are raw.csv's boots as they are (the median, and "k identical"
 where every boot logged the same nanosecond)."""
+import math
 import statistics
 
 from entropy import cpu_mhz
@@ -31,8 +32,9 @@ def _cells(rows):
 
 
 def ready_ms(boots):
-    """CRNG ready in ms from kernel start: 'x ms (k identical)' or the
-    median with the range; '>x ms' where every boot was censored."""
+    """CRNG ready in ms from kernel start: 'x ms (k identical)', 'x ms (k
+    boots within N us)' where they differ below the ms, or the median with
+    the range; '>x ms' where every boot was censored."""
     if not boots:
         return "not run"
     cens = all(b.get("crng_ready_censored") == "1" for b in boots)
@@ -42,8 +44,12 @@ def ready_ms(boots):
         return "-"
     mark, k = (">" if cens else ""), len(vals)
     lo, hi = min(vals) / 1e6, max(vals) / 1e6
+    if k == 1:
+        return f"{mark}{lo:.0f} ms (1 boot)"
     if lo == hi:
-        return f"{mark}{lo:.0f} ms ({k} identical)" if k > 1 else f"{mark}{lo:.0f} ms (1 boot)"
+        return f"{mark}{lo:.0f} ms ({k} identical)"
+    if f"{lo:.0f}" == f"{hi:.0f}":
+        return f"{mark}{lo:.0f} ms ({k} boots within {max(1, math.ceil((max(vals) - min(vals)) / 1e3))} us)"
     return f"{mark}{statistics.median(vals) / 1e6:.0f} ms ({lo:.0f}-{hi:.0f}, {k} boots)"
 
 
