@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The runner against tests/fake-qemu (a stand-in that replays recorded
-# boots, hangs, crashes and floods): every row status (a QEMU that fails
-# while a daemon holds its pipes, a flooded console, a stalled runner
-# included), the KVM canary's reason, the progress line, resume after SIGKILL
+# boots, hangs, crashes and floods): every row status (a stalled runner
+# included; how a boot's processes and console end is
+# tests/fake_boots_ends.sh's), the KVM canary's reason, the progress line, resume after SIGKILL
 # of the runner, no orphan QEMU, one runner per results directory, merges
 # that are checked before anything is written. No kernels, seconds each.
 . "$(dirname "$0")/lib.sh"
@@ -32,8 +32,9 @@ scen slow "slow-ok $fx"
 scen censored "censored $fx"
 scen inject "inject $fx"
 scen sleepy "slow-ok $fx 2"
-for s in hang leaky panic guest-fail garbage flood crash qemu-error silent-console fail-daemon crash-daemon \
-	console-flood; do scen "$s" "$s"; done
+for s in hang leaky panic guest-fail garbage flood crash qemu-error silent-console fail-daemon crash-daemon; do
+	scen "$s" "$s"
+done
 touch "$tmp/image"
 run=(timeout 120 "$runner" --qemu tests/fake-qemu --kernels "$k" --image "$tmp/image" --quiet
 	--kvm-canary 1)
@@ -103,34 +104,6 @@ for st in $("$runner" --describe | /usr/bin/python3 -c 'import json,sys; print(*
 	get "$tmp/all/raw.csv" status | grep -x "$st" >/dev/null || bad "no boot ended '$st'"
 done
 
-# 1b. QEMU fails (exit 1, SIGSEGV) while a daemon it double-forked into a
-# session of its own keeps its pipes open: the row follows what QEMU did,
-# well before the timeout; the daemon is ended, with a warning. A child the
-# runner inherited (a shell exec'd it from a process with a child) is not.
-SECONDS=0
-bash -c 'sleep 60 & echo $! >"$1"; shift; exec "$@"' _ "$tmp/inherited" "${run[@]}" --out "$tmp/daemon" \
-	--parallel-jobs 2 --set accel=icount --set timeout=30 --set reps=1 --set variant=fail-daemon,crash-daemon \
-	>"$tmp/daemon.log" 2>&1
-took=$SECONDS
-inherited=$(cat "$tmp/inherited")
-kill -0 "$inherited" 2>/dev/null && kill "$inherited" && ok "a child the runner inherited is not taken for a leftover" ||
-	bad "the runner's inherited child (pid $inherited) was ended"
-for v in fail-daemon:"status 1: qemu-system-x86_64: something went wrong" crash-daemon:"signal 11"; do
-	st=$(get "$tmp/daemon/raw.csv" status variant="${v%%:*}")
-	re=$(get "$tmp/daemon/raw.csv" reason variant="${v%%:*}")
-	[ "$st" = qemu-failed ] && grep -q -- "${v#*:}" <<<"$re" && [ "$took" -lt 30 ] &&
-		ok "${v%%:*}: a failed QEMU whose daemon holds its pipes is qemu-failed ($re) in ${took} s, not a timeout" ||
-		bad "${v%%:*}: status '$st', reason '$re', the run took ${took} s (timeout 30)"
-done
-left=0
-for d in $(grep -ho 'daemon pid [0-9]*' "$tmp"/daemon/boots/*/console.log | awk '{print $3}'); do
-	kill -0 "$d" 2>/dev/null && left=$((left + 1)) && kill "$d"
-done
-[ "$(grep -ho 'daemon pid [0-9]*' "$tmp"/daemon/boots/*/console.log | wc -l)" -eq 2 ] && [ $left -eq 0 ] &&
-	[ "$(grep -c 'outlived QEMU' "$tmp/daemon.log")" -ge 2 ] &&
-	ok "daemons that outlive QEMU in a session of their own are ended, with a warning" ||
-	bad "daemons: $left of 2 left running; warnings: $(grep -c 'outlived QEMU' "$tmp/daemon.log")"
-
 # 1c. A runner stopped (SIGSTOP) mid-boot does not inflate host times
 # unmarked: the row says the runner stalled, and its host times after the
 # stall are left empty (out of host-time statistics).
@@ -146,17 +119,6 @@ re=$(get "$tmp/stop/raw.csv" reason)
 	[ -z "$(get "$tmp/stop/raw.csv" host_exit_ns)" ] &&
 	ok "a boot during which the runner was stopped is marked ($re), its host times left out" ||
 	bad "SIGSTOPped runner: status '$(get "$tmp/stop/raw.csv" status)', reason '$re', host_exit_ns '$(get "$tmp/stop/raw.csv" host_exit_ns)'"
-
-# 1d. A guest that floods its console: the boot ends as corrupt and
-# console.log is cut at 16 MiB, as the result channel is.
-SECONDS=0
-"${run[@]}" --out "$tmp/cflood" --set variant=console-flood --set reps=1 --set timeout=60 >/dev/null 2>&1
-took=$SECONDS
-size=$(stat -c %s "$tmp"/cflood/boots/*/console.log)
-re=$(get "$tmp/cflood/raw.csv" reason)
-[ "$(get "$tmp/cflood/raw.csv" status)" = corrupt ] && grep -q "console" <<<"$re" && [ "$size" -le $((16 << 20)) ] &&
-	[ "$took" -lt 60 ] && ok "a flooding console is cut at 16 MiB and the boot is corrupt ($re)" ||
-	bad "console flood: status '$(get "$tmp/cflood/raw.csv" status)', reason '$re', console.log $size bytes, ${took} s"
 
 # 1e. The KVM canary's reason: a QEMU warning is not the cause; QEMU's
 # own error line is. (The /dev/kvm checks are skipped: no KVM here.)

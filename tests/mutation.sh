@@ -34,16 +34,18 @@ fi
 # check NAME: run one check in the current directory (a worker's tree);
 # 0 = it passed (the mutant survived it).
 #   unit:NAME     build/unit/test_NAME (plain), rebuilt
-#   script:SCRIPT tests/SCRIPT.sh (the runner rebuilt first, as for all)
+#   script:SCRIPT tests/SCRIPT.sh (the runner rebuilt first)
 check() {
 	local kind=${1%%:*} what=${1#*:} out=$PWD.check.txt
-	# the runner as the tree now is (a restored file is rebuilt too)
-	make -s CFLAGS='-O0 -g' runner >"$out" 2>&1 || return 1
 	case $kind in
 	unit)
+		# a unit binary links the objects it needs (rebuilt by make's
+		# rules); the runner, a single compile of every source, is not
 		make -s CFLAGS='-O0 -g' "build/unit/test_$what-plain" >"$out" 2>&1 || return 1
 		"build/unit/test_$what-plain" >"$out" 2>&1 ;;
 	script)
+		# the runner as the tree now is (a restored file is rebuilt too)
+		make -s CFLAGS='-O0 -g' runner >"$out" 2>&1 || return 1
 		"tests/$what.sh" >"$out" 2>&1 && ! grep -q '^FAIL: ' "$out" ;;
 	*) echo "FAIL: mutation: $list: unknown check '$1'"; return 0 ;;
 	esac

@@ -77,6 +77,7 @@ fuzz() {
 # The fake boots mostly wait (timeouts, a stopped runner): they run beside
 # the steps that compute, and their lines come in their place below.
 collect_bg fake_boots tests/fake_boots.sh
+collect_bg fake_boots_ends tests/fake_boots_ends.sh
 # make reproduce in stand-in checkouts against fake-qemu (mostly waiting too)
 collect_bg reproduce tests/reproduce.sh
 collect_bg reproduce_shards tests/reproduce_shards.sh
@@ -119,6 +120,7 @@ lane "REPORT.md's prose numbers against its generated tables" tests/prose_number
 lane "REPORT.md's table of the committed runs" tests/runs_table.sh
 lanes_wait
 collect_wait fake_boots
+collect_wait fake_boots_ends
 collect_wait reproduce
 collect_wait reproduce_shards
 printf '%5d s  %s\n' $((SECONDS - t_start)) "the fast tier in all" >>"$out/time.txt"
