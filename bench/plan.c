@@ -141,8 +141,7 @@ int matrix_check_size(const struct matrix *m, char *err, size_t errlen)
 		return err_set(
 			err, errlen,
 			"the matrix has %zu cells x %d reps = %zu boots, more than the limit of %d boots a run may plan; give its axes fewer values or fewer reps (or split it into several matrices)",
-			cells, m->reps, cells * (size_t)m->reps,
-			MAX_RUN_BOOTS);
+			cells, m->reps, cells * (size_t)m->reps, MAX_RUN_BOOTS);
 	return err_set(
 		err, errlen,
 		"the matrix has %zu cells x %d reps, more than %zu boots, above the limit of %d boots a run may plan; give its axes fewer values or fewer reps (or split it into several matrices)",

@@ -16,9 +16,9 @@
 #ifndef CRNGBENCH_RUNLIMITS_H
 #define CRNGBENCH_RUNLIMITS_H
 
-#define RUN_LIMITS(X)                                                        \
-	X(MAX_RUN_BOOTS, 200000, "rows of raw.csv: the boots a run may hold") \
-	X(MAX_RUN_ROWS, 4000000,                                              \
+#define RUN_LIMITS(X)                                                              \
+	X(MAX_RUN_BOOTS, 200000, "rows of raw.csv: the boots a run may hold")      \
+	X(MAX_RUN_ROWS, 4000000,                                                   \
 	  "rows of any other table of a run (reads.csv, traces.csv, summary.csv)") \
 	X(MAX_RUN_BYTES, 268435456, "bytes of any one table of a run (256 MiB)")
 

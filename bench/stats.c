@@ -175,8 +175,9 @@ unsigned int boot_resamples(size_t n, unsigned int resamples)
 	if (resamples)
 		return resamples;
 	r = n ? BOOT_DRAWS / n : BOOT_RESAMPLES;
-	return r > BOOT_RESAMPLES ? BOOT_RESAMPLES :
-	       r < BOOT_RESAMPLES_MIN ? BOOT_RESAMPLES_MIN : (unsigned int)r;
+	return r > BOOT_RESAMPLES     ? BOOT_RESAMPLES :
+	       r < BOOT_RESAMPLES_MIN ? BOOT_RESAMPLES_MIN :
+					(unsigned int)r;
 }
 
 int summarize(const struct sample *s, size_t n, uint64_t seed,
@@ -240,8 +241,9 @@ int summarize(const struct sample *s, size_t n, uint64_t seed,
 	/* Bootstrap the median: resample with replacement, percentile CI. */
 	/* samples all alike: every resample's median is theirs */
 	for (k = 0; k < resamples; k++)
-		meds[k] = v[0] == v[n - 1] ? v[0] :
-					     resample_median(v, n, count, &st, inv);
+		meds[k] = v[0] == v[n - 1] ?
+				  v[0] :
+				  resample_median(v, n, count, &st, inv);
 	out->ci_lo = percentile_select(meds, resamples, 0.025);
 	out->ci_hi = percentile_select(meds, resamples, 0.975);
 	if (isinf(out->ci_lo))

@@ -356,7 +356,8 @@ static void print_skipped(FILE *out, const struct cellrows *cells, size_t n)
 		for (size_t c = 0; c < n; c++)
 			if (count[c])
 				fprintf(out, "skipped: %zu %s cells: %s\n",
-					count[c], cells[c].first->axis[AX_accel],
+					count[c],
+					cells[c].first->axis[AX_accel],
 					cells[c].skip_reason);
 	}
 	free(first);
@@ -449,8 +450,7 @@ static void print_comparisons(FILE *out, const struct cellrows *cells, size_t n,
 	       *first = calloc(n + 1, sizeof(*first)),
 	       *next = calloc(n + 1, sizeof(*next));
 
-	if (order && first && next &&
-	    !condition_lists(cells, n, first, next)) {
+	if (order && first && next && !condition_lists(cells, n, first, next)) {
 		fprintf(out,
 			"\nfirst blocking /dev/urandom read, against the fastest variant:\n");
 		for (size_t c = 0; c < n; c++) {

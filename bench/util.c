@@ -202,8 +202,8 @@ static int count_lines(FILE *f, size_t *n)
 
 	*n = 0;
 	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
-		for (char *p = buf; (p = memchr(p, '\n', got - (size_t)(p - buf)));
-		     p++)
+		for (char *p = buf;
+		     (p = memchr(p, '\n', got - (size_t)(p - buf))); p++)
 			(*n)++;
 	return ferror(f) || fseek(f, 0, SEEK_SET) ? -1 : 0;
 }
@@ -243,7 +243,8 @@ FILE *fopen_table(const char *path, char *err, size_t errlen)
 	int e = errno;
 
 	if (!f) {
-		err_set(err, errlen, "cannot read %s: %s", path, run_strerror(e));
+		err_set(err, errlen, "cannot read %s: %s", path,
+			run_strerror(e));
 		errno = e;
 		return NULL;
 	}
