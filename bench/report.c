@@ -103,8 +103,8 @@ static void report_waiter(struct ctx *c, const struct crb_record *rec)
 		dur = get(rec, "dur_ns");
 
 	if (n <= 0 || i < 0 || i >= n || end < 0 || dur < 0 || dur > end ||
-	    get(rec, "bytes") != CRB_WAITER_BYTES ||
-	    get(rec, "errno") != 0 || c->waiters_seen & (1u << i))
+	    get(rec, "bytes") != CRB_WAITER_BYTES || get(rec, "errno") != 0 ||
+	    c->waiters_seen & (1u << i))
 		return;
 	c->waiters_seen |= 1u << i;
 	if (end > c->waiters_last)

@@ -512,8 +512,8 @@ static void waiter_records_only_whole_and_in_the_report(void)
 		size_t la = 0, lb = 0;
 		char *a = named_segment(seg[s], CRB_waiter, CRB_waiter, other,
 					2, &la);
-		char *b = named_segment("report", CRB_event, CRB_waiter,
-					report, 4, &lb);
+		char *b = named_segment("report", CRB_event, CRB_waiter, report,
+					4, &lb);
 		char *chan = a && b ? malloc(la + lb) : NULL;
 
 		CHECK(chan != NULL);
@@ -525,7 +525,8 @@ static void waiter_records_only_whole_and_in_the_report(void)
 			snprintf(r.axis[AX_waiters], sizeof(r.axis[0]), "3");
 			report_parse(chan, la + lb, &r, &reads, &traces, &o);
 			CHECK(o.report_complete);
-			CHECK(r.waiters_done == 0 && r.waiters_last_end_ns == -1);
+			CHECK(r.waiters_done == 0 &&
+			      r.waiters_last_end_ns == -1);
 		}
 		free(chan);
 		free(a);
