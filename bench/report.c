@@ -92,9 +92,9 @@ static void report_mix(struct row *r, const struct crb_record *rec)
  * returned at end_ns after dur_ns. Guest bytes, so held to what a waiter
  * of this boot can say: i one of the cell's waiters (0 to waiters - 1),
  * each once; end_ns and dur_ns not negative, the wait within the boot
- * (dur_ns <= end_ns); errno 0, bytes returned. Any other record, a
- * second one of a waiter, or a waiter record in a cell of waiters=0, is
- * left out: no waiter counts as done on its word.
+ * (dur_ns <= end_ns); errno 0, the CRB_WAITER_BYTES it asked for. Any
+ * other record, a second one of a waiter, or a waiter record in a cell
+ * of waiters=0, is left out: no waiter counts as done on its word.
  */
 static void report_waiter(struct ctx *c, const struct crb_record *rec)
 {
@@ -103,7 +103,8 @@ static void report_waiter(struct ctx *c, const struct crb_record *rec)
 		dur = get(rec, "dur_ns");
 
 	if (n <= 0 || i < 0 || i >= n || end < 0 || dur < 0 || dur > end ||
-	    get(rec, "errno") != 0 || c->waiters_seen & (1u << i))
+	    get(rec, "bytes") != CRB_WAITER_BYTES || get(rec, "errno") != 0 ||
+	    c->waiters_seen & (1u << i))
 		return;
 	c->waiters_seen |= 1u << i;
 	if (end > c->waiters_last)
@@ -301,7 +302,9 @@ static int on_record(void *vctx, const char *segment,
 				!strcmp(crb_get(rec, "value"), "unfinished");
 		break;
 	case CRB_waiter:
-		report_waiter(c, rec);
+		/* only the reporters send WAITER_FILE: elsewhere none is */
+		if (!strcmp(segment, "report"))
+			report_waiter(c, rec);
 		break;
 	case CRB_fail:
 		c->out->guest_failed = 1;
@@ -312,7 +315,6 @@ static int on_record(void *vctx, const char *segment,
 	default:
 		break;
 	}
-	(void)segment;
 	return 0;
 }
 

@@ -198,13 +198,20 @@ int row_parse_why(const char *line, const char *header, struct row *r,
 
 	why[0] = '\0';
 	if (strlen(line) >= sizeof(lbuf) || strlen(header) >= sizeof(hbuf))
-		return -1;
+		return err_set(
+			why, whylen,
+			"%s of %zu bytes, longer than the %zu a row or header of the runner's may have",
+			strlen(line) >= sizeof(lbuf) ? "a line" : "its header",
+			strlen(line) >= sizeof(lbuf) ? strlen(line) :
+						       strlen(header),
+			sizeof(lbuf) - 1);
 	snprintf(lbuf, sizeof(lbuf), "%s", line);
 	snprintf(hbuf, sizeof(hbuf), "%s", header);
 	nl = csv_split(lbuf, lf, 128);
 	nh = csv_split(hbuf, hf, 128);
 	if (nl != nh)
-		return -1;
+		return err_set(why, whylen, "%d fields where its header has %d",
+			       nl, nh);
 	row_init(r);
 	for (int i = 0; i < nh; i++) {
 		const char *k = hf[i], *v = lf[i];

@@ -280,6 +280,13 @@ static int mode_axis(struct run *r, const char *name)
 		matrix_print_kernels(&r->m, stdout);
 		return 0;
 	}
+	if (!strcmp(name, "matrix")) { /* as run.matrix holds it */
+		r->o.seed_given = 1;
+		load_matrix(r);
+		if (matrix_write(&r->m, stdout) || fflush(stdout))
+			die("writing the matrix: %s", strerror(errno));
+		return 0;
+	}
 	if (!strcmp(name, "plan")) { /* of --shard K/N's boots */
 		r->o.seed_given = 1;
 		load_matrix(r);

@@ -226,10 +226,10 @@ static void start_early_child(void)
 /* --- the waiters (crngbench_waiters=N) ---------------------------------------------- */
 
 /*
- * Waiter i: one getrandom(buf, 16, 0), the standard blocking call, which
- * runs the kernel's jitter dance (try_to_generate_entropy()) in every
- * variant while the CRNG is not ready: each caller arms a timer of its
- * own. When it returns, one waiter record into WAITER_FILE
+ * Waiter i: one getrandom(buf, CRB_WAITER_BYTES, 0), the standard
+ * blocking call, which runs the kernel's jitter dance
+ * (try_to_generate_entropy()) in every variant while the CRNG is not
+ * ready: each caller arms a timer of its own. When it returns, one waiter record into WAITER_FILE
  * (append_record: one write(), so the records of waiters that end
  * together never interleave), then exit. No budget: a waiter still
  * blocked when the report goes out is one the report does not carry.
@@ -238,7 +238,7 @@ static void start_early_child(void)
  */
 static void __attribute__((noreturn)) run_waiter(int i)
 {
-	char buf[16], line[160];
+	char buf[CRB_WAITER_BYTES], line[160];
 	int64_t t0, t1;
 	ssize_t n;
 	int err;

@@ -107,6 +107,8 @@
  */
 #define CRB_SET_WAITERS "crngbench_waiters"
 #define CRB_MAX_WAITERS 7
+/* the bytes each waiter asks getrandom(0) for, and its record says it got */
+#define CRB_WAITER_BYTES 16
 /* N of a crngbench_waiters value (and of the matrix's waiters axis), or
  * -1: anything but one digit from 0 to CRB_MAX_WAITERS. */
 int crb_waiters(const char *v);

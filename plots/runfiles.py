@@ -288,10 +288,16 @@ def read_table(run, name, missing_ok=False):
 
 def _columns(t, header, spec, defaults):
     """Per column of the header: [name, kind, store, shared values, held
-    as int64, default]; an axis the header lacks, its default (_Const)."""
+    as int64, default]; an axis the header lacks, its default (_Const). A
+    name the header repeats is its last copy's, as the runner reads it
+    (row_parse_why): an earlier copy is checked, not stored (store None)."""
     cols = []
-    for col in header:
+    last = {col: j for j, col in enumerate(header)}
+    for j, col in enumerate(header):
         kind = spec["kind"].get(col)
+        if last[col] != j:
+            cols.append([col, kind, None, None, False, defaults.get(col)])
+            continue
         if kind in INT_KINDS:
             t.ints[col] = store = array("q")
         else:
@@ -351,6 +357,8 @@ def _read_columns(f, path, name, spec):
                 if not KIND_RE[kind].match(v) or (kind in INT_KINDS and not INT64[0] <= int(v) <= INT64[1]):
                     die(f"{path} line {lineno}, column {c[0]}: {v[:40]!r}{'...' if len(v) > 40 else ''} "
                         f"is not {KIND_WORDS[kind]}")
+            if c[2] is None:
+                continue  # an earlier copy of a repeated name
             if v == "" and c[5] is not None:
                 v = c[5]
             if c[4]:

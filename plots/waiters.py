@@ -12,6 +12,7 @@ credits a tick are what the boots show, not what is typed here: the
 Values are raw.csv's boots as they are (the median, and "k identical"
 where every boot logged the same nanosecond)."""
 import math
+import re
 import statistics
 
 from entropy import cpu_mhz
@@ -20,13 +21,22 @@ from runlib import MEASURED, die, value
 VARIANTS = ("stock", "stock-once")
 
 
-def _cells(rows):
+# the waiters axis's values as the runner takes them (crb_waiters(),
+# guest-image/record.c): one digit, 0 to CRB_MAX_WAITERS
+WAITERS = re.compile(r"[0-7]\Z")
+
+
+def _cells(run, rows):
     """Boots by (arch, shift, hz, base, variant, waiters), measured only."""
     out = {}
     for r in rows:
         if r["status"] not in MEASURED:
             continue
-        key = (value(r, "arch"), value(r, "shift"), r["hz"], value(r, "base"), r["variant"], value(r, "waiters"))
+        w = value(r, "waiters")
+        if not WAITERS.match(w):
+            die(f"{run}/raw.csv: boot {r['boot_id']}: waiters {w[:40]!r} is not one digit from 0 to 7, "
+                "as the runner's waiters axis takes it: not a row the runner wrote")
+        key = (value(r, "arch"), value(r, "shift"), r["hz"], value(r, "base"), r["variant"], w)
         out.setdefault(key, []).append(r)
     return out
 
@@ -56,7 +66,7 @@ def ready_ms(boots):
 def waiters_table(run, rows):
     """One row per machine, base and variant; a column per number of
     concurrent waiters (1 + the axis' value) that the run booted."""
-    cells = _cells(rows)
+    cells = _cells(run, rows)
     if not cells:
         die(f"{run}: no measured boot (a run of bench/waiters.matrix?)")
     counts = sorted({int(k[5]) for k in cells})

@@ -143,6 +143,20 @@ estimate() {
 	plots/estimate.py "$@" --json | python3 -c 'import json, sys; o = json.load(sys.stdin)
 print(o["boots"], o["total_s"], o["canary_boots"], o["kvm_canary_s"])'
 }
+# made_from DIR MATRIX: a run (or a shard) left in DIR, complete (skipped)
+# or partial (resumed), must be of bench/MATRIX.matrix as it is now: one
+# made before the matrix changed would be kept as its run without a word.
+# The resolved matrices are compared, not only the plans: a read_timeout,
+# ready_timeout, icount (its shift under shift=auto) or stop rule of
+# another matrix plans alike.
+made_from() {
+	local dir=$1 m=$2 want got
+	want=$("$runner" --matrix "bench/$m.matrix" --print-axis matrix 2>&1) || die "bench/$m.matrix: ${want#*error: }"
+	got=$("$runner" --matrix "$dir/run.matrix" --print-axis matrix 2>&1) ||
+		die "$dir: its run.matrix is not read (${got#*error: }): move $dir aside (mv $dir $dir.old) and make reproduce runs it again"
+	[ "$got" = "$want" ] ||
+		die "$dir was made from another bench/$m.matrix (its resolved matrix differs: $(diff <(echo "$want") <(echo "$got") | grep -m 1 '^[<>]' | cut -c3-)): move it aside (mv $dir $dir.old) and make reproduce runs it again"
+}
 declare -A state est left boots shards earlier
 total_left=0 total_boots=0 canary_boots=0 canary_s=0 canary_runs=
 say "plan (estimates from the committed runs' host times, plots/estimate.py):"
@@ -155,6 +169,7 @@ for name in "${selected[@]}"; do
 		[ ${#hosts[@]} -eq 0 ] || note="; on this machine, not sharded (a benchmark of one machine's parallel boots)"
 	else
 		s=$(plots/runstate.py "$dir") || exit 2
+		case $s in complete* | partial*) made_from "$dir" "$m" ;; esac
 		if [ ${#hosts[@]} -gt 0 ]; then
 			case $s in partial*) [ -d "$sd" ] ||
 				die "$dir holds a partial run started without HOSTS: finish it so (make reproduce RUNS=$name) or move it aside" ;;
@@ -170,6 +185,7 @@ for name in "${selected[@]}"; do
 			sdone=0
 			for k in $(seq "$n"); do
 				ks=$(plots/runstate.py "$sd/shard-$k") || exit 2
+				case $ks in complete* | partial*) made_from "$sd/shard-$k" "$m" ;; esac
 				case $ks in complete*) sdone=$((sdone + 1)) ;; esac
 				# a shard made before this invocation: its run is not
 				# made from its start here (reproduce-time.csv)
@@ -179,17 +195,6 @@ for name in "${selected[@]}"; do
 		else
 			[ ! -d "$sd" ] || [ "${s%% *}" = complete ] ||
 				die "$name was started in shards ($sd): give HOSTS again, or move $sd aside"
-			# A run left here (complete: skipped, partial: resumed) must be
-			# of bench/<matrix>.matrix as it is now: one made before the
-			# matrix changed would be kept as its run without a word.
-			case $s in complete* | partial*)
-				want=$("$runner" --matrix "bench/$m.matrix" --print-axis plan 2>&1) || die "bench/$m.matrix: ${want#*error: }"
-				got=$("$runner" --matrix "$dir/run.matrix" --print-axis plan 2>&1) ||
-					die "$dir: its run.matrix is not read (${got#*error: }): move $dir aside (mv $dir $dir.old) and make reproduce runs it again"
-				[ "$got" = "$want" ] ||
-					die "$dir was made from another bench/$m.matrix (its plan differs: $(diff <(echo "$want") <(echo "$got") | grep -m 1 '^[<>]' | cut -c3-)): move it aside (mv $dir $dir.old) and make reproduce runs it again"
-				;;
-			esac
 		fi
 		e=${e:-$(estimate --matrix "bench/$m.matrix" || echo "0 0 0 0")}
 	fi

@@ -11,7 +11,9 @@
 #     [min, max] or CI, more distinct digests than compared) is refused
 #  6  quoted.py: -5 s in hms, -0, figures past 2**53, host_time.csv's
 #     negative, '1_0' and non-ASCII-digit seconds
-#  9  integers past int64 (a 5000-digit rep, a 400-digit host_exit_ns)
+#  9  integers past int64 (a 5000-digit rep, a 400-digit host_exit_ns);
+#     a column named twice (a KeyError, or the first copy read, once
+#     read_table held rows by column)
 # 10  digests_n = 0 (was a ZeroDivisionError in chart 8)
 # 11  a meta.json nested 100,000 deep (was a RecursionError)
 # 12  the disk full while drawing: no cut PNG left, no count of charts
@@ -125,6 +127,36 @@ edit_csv "$tmp/i9/raw.csv" "rows[0]['host_exit_ns'] = '9223372036854775808'"
 out=$(cd plots && python3 -c 'import sys, runlib; runlib.read_table(sys.argv[1], "raw.csv")' "$tmp/i9" 2>&1)
 [ $? -ne 0 ] && grep -q "column host_exit_ns: .* within int64" <<<"$out" &&
 	ok "an integer one past int64's largest is refused" || bad "2**63: $(brief "$out")"
+# a column named twice in the header: the last copy's value, as the runner
+# (row_parse_why) and read_table before it held rows by column read it;
+# a first copy written '0N' held the column as text under the other copy's
+# name (its value read), both so a KeyError
+for firsts in "'0' + v, v" "'0' + v, '0' + v"; do
+	# raw.csv with host_exit_ns again at the end; prints the last copies
+	want=$(python3 - "$root/plots/runs/quick/raw.csv" "$tmp/i9/raw.csv" "$firsts" <<'PY'
+import csv, sys
+src, dst, how = sys.argv[1:]
+rows = list(csv.reader(open(src, newline="")))
+j = rows[0].index("host_exit_ns")
+lasts = set()
+with open(dst, "w", newline="") as f:
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow(rows[0] + ["host_exit_ns"])
+    for r in rows[1:]:
+        v = r[j] or "7"
+        r[j], last = eval(how)
+        w.writerow(r + [last])
+        lasts.add(last)
+print(" ".join(sorted(lasts)))
+PY
+	)
+	out=$(cd plots && python3 -c '
+import sys, runlib
+print(" ".join(sorted({r["host_exit_ns"] for r in runlib.read_table(sys.argv[1], "raw.csv")})))' "$tmp/i9" 2>&1)
+	clean "$out" && [ -n "$want" ] && [ "$out" = "$want" ] &&
+		ok "a column named twice (copies $firsts) reads as its last copy, as the runner reads it" ||
+		bad "a column named twice ($firsts): read '$(brief "$out")', the last copy '$(brief "$want")'"
+done
 
 # --- 11: meta.json nested deep -------------------------------------------
 cp -r plots/runs/quick "$tmp/m11"

@@ -101,6 +101,16 @@ msg=$("$runner" --summarize "$tmp/int" 2>&1)
 ! grep -q "rep -1" <<<"$msg" && grep -q "an integer (an optional '-' and 1 to 19 digits, within 64 bits)" <<<"$msg" &&
 	ok "a 5000-digit rep is named as no 64-bit integer, never as rep -1" ||
 	bad "5000-digit rep: $(head -c 250 <<<"$msg")"
+# a row the runner cannot take whole says why (it said only 'is not a raw.csv row')
+fresh int
+setcol "$tmp/int/raw.csv" "$line" reason "$(printf 'x%.0s' $(seq 9000))"
+summarize_refused "a raw.csv row of over 8191 bytes" \
+	"raw.csv line $line is not a raw.csv row: a line of " "$tmp/int"
+fresh int
+sed -i "${line}s/\$/,extra/" "$tmp/int/raw.csv"
+n=$(head -n 1 "$tmp/int/raw.csv" | tr , '\n' | wc -l)
+summarize_refused "a raw.csv row of one field too many" \
+	"raw.csv line $line is not a raw.csv row: $((n + 1)) fields where its header has $n" "$tmp/int"
 
 # reads.csv's digest, checked as raw.csv's urandom_digest is: by --merge ...
 cp -r "$tmp/s2" "$tmp/dg2"

@@ -140,16 +140,22 @@ grep -q "^\[reproduce\] run 1/2 one: results/reproduce/one is complete: skipped"
 # A complete run of the matrix as it was is not this matrix's: refused,
 # named, before anything runs, and left as it was.
 cp "$s/bench/mini.matrix" "$tmp/mini.matrix"
-sed -i 's/^reps = 3$/reps = 4/' "$s/bench/mini.matrix"
-older=$(mk RUNS=one DRYRUN=1)
-orc=$?
-if [ $orc -ne 0 ] && grep -q "results/reproduce/one was made from another bench/mini.matrix (its plan differs: .*move it aside (mv results/reproduce/one results/reproduce/one.old)" <<<"$older" &&
-	[ "$(cat "$s/results/reproduce/one/raw.csv")" = "$one_raw" ]; then
-	ok "a complete run made before its matrix changed is refused, named, and left as it was"
-else
-	bad "a run of an older bench/mini.matrix: exit $orc: $(brief "$older")"
-fi
-cp "$tmp/mini.matrix" "$s/bench/mini.matrix"
+# CHANGE HOSTS: the matrix edited so (sed), with HOSTS= or without
+for change in 's/^reps = 3$/reps = 4/ -' 's/^reps = 3$/reps = 4/ :' '$a read_timeout = 7 -' \
+	'$a icount = shift=3,sleep=off -' '$a precision = 1 -'; do
+	sed -i "${change% *}" "$s/bench/mini.matrix"
+	h=${change##* }
+	[ "$h" != - ] || h=
+	older=$(mk RUNS=one DRYRUN=1 ${h:+HOSTS=$h})
+	orc=$?
+	if [ $orc -ne 0 ] && grep -q "results/reproduce/one was made from another bench/mini.matrix (its resolved matrix differs: .*move it aside (mv results/reproduce/one results/reproduce/one.old)" <<<"$older" &&
+		[ "$(cat "$s/results/reproduce/one/raw.csv")" = "$one_raw" ]; then
+		ok "a complete run made before its matrix changed ($change) is refused, named, and left as it was"
+	else
+		bad "a run of an older bench/mini.matrix ($change): exit $orc: $(brief "$older")"
+	fi
+	cp "$tmp/mini.matrix" "$s/bench/mini.matrix"
+done
 [ "$(cat "$rt" 2>/dev/null)" = "$rt_first" ] &&
 	ok "a make reproduce that skipped or resumed a run leaves reproduce-time.csv as it was" ||
 	bad "reproduce-time.csv changed by a run that resumed one and skipped another: $(cat "$rt" | head -c 300)"

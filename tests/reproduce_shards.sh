@@ -98,7 +98,8 @@ else
 fi
 
 # Shards of another matrix (each edited to reps=1: two boots, not six) are
-# refused at the merge, naming the key, never merged and kept as the run.
+# refused before any boot (the merge would refuse them too), naming the
+# shard and the line, never merged and kept as the run.
 for k in 1 2; do
 	sed -i -e 's/^reps = .*/reps = 1/' -e '/^min_reps = /d' "$sd/shard-$k/run.matrix"
 	python3 - "$sd/shard-$k" <<'PY'
@@ -121,8 +122,9 @@ PY
 done
 rm -rf "$run" "$s/plots/runs/one"
 out=$(cd "$s" && make reproduce RUNS=one HOSTS=: SHARDS=2 QEMU=tests/fake-qemu 2>&1)
-if [ $? -ne 0 ] && grep -q "key 'reps' differs" <<<"$out" && [ ! -e "$run/raw.csv" ] && [ ! -e "$s/plots/runs/one" ]; then
-	ok "shards whose run.matrix is not the matrix's (reps edited) are refused at the merge, naming the key"
+if [ $? -ne 0 ] && grep -q "shards/one/shard-1 was made from another bench/mini.matrix (its resolved matrix differs: reps = 3)" <<<"$out" &&
+	[ ! -e "$run/raw.csv" ] && [ ! -e "$s/plots/runs/one" ]; then
+	ok "shards whose run.matrix is not the matrix's (reps edited) are refused before any boot, naming the shard and the line"
 else
 	bad "shards with reps edited: $(brief "$out")"
 fi

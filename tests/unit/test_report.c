@@ -453,6 +453,8 @@ static void waiter_records_reach_raw(void)
 		"i=7 end_ns=9000 dur_ns=1000 errno=0 bytes=16",
 		"i=0 end_ns=9000 dur_ns=1000 errno=0 bytes=16",
 		"i=1 end_ns=9000 dur_ns=1000 errno=4 bytes=0",
+		"i=1 end_ns=9000 dur_ns=1000 errno=4 bytes=16",
+		"i=1 end_ns=99999999999999999999 dur_ns=1000 errno=0 bytes=16",
 		"i=1 end_ns=9000 dur_ns=9001 errno=0 bytes=16",
 		"i=1 end_ns=-9000 dur_ns=0 errno=0 bytes=16",
 		"i=1x end_ns=9000 dur_ns=1000 errno=0 bytes=16",
@@ -481,6 +483,57 @@ static void waiter_records_reach_raw(void)
 	CHECK(done == -1 && last == -1);
 	waiters_of("3", recs, n, 0, &done, &last);
 	CHECK(done == -1 && last == -1);
+}
+
+/*
+ * A waiter's record comes only in the report segment (probe.c's waiters
+ * write WAITER_FILE, which only the reporters send), with the bytes it
+ * asked for: one in the probe segment, or in a segment of another name,
+ * or one with bytes short, more or missing, is no waiter that returned.
+ */
+static void waiter_records_only_whole_and_in_the_report(void)
+{
+	static const char *const report[] = {
+		"name=report t_ns=5000 started_ns=4000",
+		"i=0 end_ns=2000 dur_ns=1000 errno=0 bytes=0",
+		"i=1 end_ns=2000 dur_ns=1000 errno=0",
+		"i=2 end_ns=2000 dur_ns=1000 errno=0 bytes=17",
+	};
+	static const char *const other[] = {
+		"i=0 end_ns=3000 dur_ns=1000 errno=0 bytes=16",
+		"i=1 end_ns=3000 dur_ns=1000 errno=0 bytes=16",
+	};
+	static const char *const seg[] = { "probe", "early", "extra" };
+	struct strbuf reads = { 0 }, traces = { 0 };
+	struct report_outcome o;
+	struct row r;
+
+	for (size_t s = 0; s < sizeof(seg) / sizeof(seg[0]); s++) {
+		size_t la = 0, lb = 0;
+		char *a = named_segment(seg[s], CRB_waiter, CRB_waiter, other,
+					2, &la);
+		char *b = named_segment("report", CRB_event, CRB_waiter, report,
+					4, &lb);
+		char *chan = a && b ? malloc(la + lb) : NULL;
+
+		CHECK(chan != NULL);
+		if (chan) {
+			memcpy(chan, a, la);
+			memcpy(chan + la, b, lb);
+			row_init(&r);
+			snprintf(r.boot_id, sizeof(r.boot_id), "t");
+			snprintf(r.axis[AX_waiters], sizeof(r.axis[0]), "3");
+			report_parse(chan, la + lb, &r, &reads, &traces, &o);
+			CHECK(o.report_complete);
+			CHECK(r.waiters_done == 0 &&
+			      r.waiters_last_end_ns == -1);
+		}
+		free(chan);
+		free(a);
+		free(b);
+	}
+	sb_free(&reads);
+	sb_free(&traces);
 }
 
 /* A read without a digest (an older probe, or bytes=0) leaves raw.csv's
@@ -712,5 +765,6 @@ int main(int argc, char **argv)
 	TEST(row_digest_column);
 	TEST(mixes_reach_raw);
 	TEST(waiter_records_reach_raw);
+	TEST(waiter_records_only_whole_and_in_the_report);
 	return check_any_failed;
 }
