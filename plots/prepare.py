@@ -493,7 +493,7 @@ def main():
     if run_kind(raw) == "bases":
         bases_main(meta, summary, boots, d)
         return
-    if run_kind(raw) == "systemd":  # tables only (REPORT.md's --systemd), chart 10 aside
+    if run_kind(raw) in ("systemd", "waiters"):  # tables only (REPORT.md's --systemd, --waiters), chart 10 aside
         for name in ("vars.gp", "series.gp"):  # style.gp loads them: chart 10's are in fix.gp
             open_new(d(name)).close()
         return

@@ -234,7 +234,11 @@ def run_kind(rows):
     whichever machines it booted: the others' charts set one base's cells
     beside each other, and would merge the bases' (checked first). A run
     of both values of the early axis (bench/systemd.matrix) is "systemd":
-    no chart, its tables only."""
+    no chart, its tables only; so is a run of more than one value of the
+    waiters axis (bench/waiters.matrix: "waiters"), whose PID 1 reads with
+    getrandom(0), none of the charts' reads (checked before the bases)."""
+    if len({value(r, "waiters") for r in rows}) > 1:
+        return "waiters"
     if len({value(r, "base") for r in rows}) > 1:
         return "bases"
     # A run of both early readers (bench/systemd.matrix) is tables only:
