@@ -20,7 +20,7 @@ py=$(cd plots && python3 -c 'import formats; l = formats.run_limits(); print(l["
 	bad "runlimits.h says '$boots $rows $bytes', formats.run_limits() '$py'"
 
 # fresh RUN: a copy of the quick run, its summary.csv kept for comparison
-fresh() { rm -rf "$tmp/runs" && mkdir -p "$tmp/runs" && cp -r plots/runs/quick "$tmp/runs/quick" && run=$tmp/runs/quick; }
+fresh() { rm -rf "$tmp/runs" && mkdir -p "$tmp/runs" && cp -r plots/runs/quick "$tmp/runs/quick" && rm -rf "$tmp/runs/quick/plots" && run=$tmp/runs/quick; }
 # tiny_rows FILE N: FILE's header, then N one-byte rows
 tiny_rows() { awk -v n="$2" 'NR == 1 { print; for (i = 0; i < n; i++) print "x"; exit }' "$1" >"$1.new" && mv "$1.new" "$1"; }
 # refused_by_all WHAT NEEDLE: the runner (only for raw.csv) and the plot tools refuse RUN, naming NEEDLE
