@@ -163,28 +163,31 @@ def vdso_table(run):
     return "\n".join(out) + "\n"
 
 
+def _titled(t, head):
+    """A table t (its header row first) as Markdown under the lines of head."""
+    return "\n".join(head + [row(*t[0]), "|" + "---|" * len(t[0])] + [row(*(md(c) for c in r)) for r in t[1:]]) + "\n"
+
+
 def fix_tables(run):
     """A fix for 32-bit kernels (the fix matrix): CRNG ready and the first
     fast pool mix, without and with patch 0008 (plots/fix.py)."""
     t = fix.fix_table(run, read_table(run, "raw.csv"))
-    return "\n".join([
+    return _titled(t, [
         f"### Without and with patch 0008: CRNG ready and the first fast pool mix (run {run_name(run)})\n",
         "Seconds from kernel start under icount, each cell's boots as raw.csv has them: the median, with the range "
         "(\"k identical\": every boot the same nanosecond; '>': not ready at the run's bound); counter \"none (knob)\": `random.no_cycle_counter`, the jitter trial skipped, "
         "so interrupts alone credit; first mix: patch 0007's log of the first mix of a fast pool before the CRNG "
-        "was ready, made by 1024 interrupts (count) or by a second since the last mix (time).\n",
-        row(*t[0]), "|" + "---|" * len(t[0])] + [row(*(md(c) for c in r)) for r in t[1:]]) + "\n"
+        "was ready, made by 1024 interrupts (count) or by a second since the last mix (time).\n"])
 
 
 def waiters_tables(run):
     """Several waiters (the waiters matrix): CRNG ready against the number
     of tasks waiting at once, without and with patch 0009 (plots/waiters.py)."""
     t = waiters.waiters_table(run, read_table(run, "raw.csv"))
-    return "\n".join([
+    return _titled(t, [
         f"### CRNG ready with 1, 2, 4 and 8 tasks waiting at once (run {run_name(run)})\n",
         "Milliseconds from kernel start under icount, each cell's boots as raw.csv has them: the median, with the "
         "range (\"k identical\": every boot the same nanosecond, \"within N us\": their spread; '>': not ready at the run's bound); "
         "\"n waiting\": PID 1 in getrandom(0) and n - 1 more processes blocked in getrandom(0) beside it "
         "(the `waiters` axis); stock-once: stock with the candidate patch 0009, which counts a tick once "
-        "however many tasks wait.\n",
-        row(*t[0]), "|" + "---|" * len(t[0])] + [row(*(md(c) for c in r)) for r in t[1:]]) + "\n"
+        "however many tasks wait.\n"])
