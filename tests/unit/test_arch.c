@@ -47,7 +47,7 @@ static int same(const char *c_value, const char *table_value)
 /* Every machine gets its row's facts, and every machine has a row. */
 static void machines_take_their_kernels_from_kernel_arches(void)
 {
-	char names[512], err[1024], dir[64], want[64];
+	char names[512], err[1024], dir[64], want[TABLE_MAX_WORD + 16];
 	char *save = NULL;
 	int seen = 0;
 
@@ -73,8 +73,10 @@ static void machines_take_their_kernels_from_kernel_arches(void)
 		CHECK(same(a->qemu_package, get(r, "qemu_package")));
 		CHECK(same(a->systemd ? "systemd" : "probe", get(r, "guest")));
 		/* the systemd guest's kernels are named without the row */
-		snprintf(want, sizeof(want), "stock-hz250%s%s",
-			 a->systemd ? "" : "-", a->systemd ? "" : t.cell[r][0]);
+		CHECK(snprintf(want, sizeof(want), "stock-hz250%s%s",
+			       a->systemd ? "" : "-",
+			       a->systemd ? "" : t.cell[r][0]) <
+		      (int)sizeof(want));
 		CHECK(arch_kernel_dir(a, "stock", "250", dir, sizeof(dir)) ==
 			      0 &&
 		      !strcmp(dir, want));
