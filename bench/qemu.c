@@ -96,10 +96,15 @@ static void kernel_cmdline(const struct cell *c, const struct accel *acc,
 				 p->tsc_khz);
 		if (acc->cmdline)
 			kcmd_add(k, "%s", acc->cmdline);
-		/* The TSC counts instructions: 10^9 / 2^shift a second. */
+		/*
+		 * Under icount QEMU's TSC is the virtual clock in ns
+		 * (cpu_get_tsc() -> icount_get()): 1 GHz at every shift,
+		 * only the instructions slow down. Told 10^9 / 2^shift,
+		 * the kernel's clock ran 2^shift times fast (the PIT
+		 * calibrates it at 1000 MHz at shift 3 and 5).
+		 */
 		if (acc->icount)
-			kcmd_add(k, "tsc_early_khz=%d tsc=reliable",
-				 1000000 >> p->icount_shift);
+			kcmd_add(k, "tsc_early_khz=1000000 tsc=reliable");
 		/* The tick: the PIT when the LAPIC timer is switched off. */
 		if (!strcmp(accel_timer(c->v[AX_accel], c->v[AX_timer]), "pit"))
 			kcmd_add(k, "noapictimer");

@@ -99,6 +99,7 @@ if [ "$kernels_ok" = 1 ]; then
 	collect "boot behaviour" python3 tests/boot_behaviour.py build/crngbench-run build/guest.cpio \
 		"$kernels" "$out/boots"
 	collect "icount" tests/icount.sh
+	collect "icount shifts keep time (x86_64 at 1 GHz and 125 MHz)" tests/icount_shift.sh
 	collect "determinism" tests/determinism.sh
 	collect "both bases booted" tests/bases_boots.sh
 	collect "the fix for 32-bit kernels, booted (versatilepb, block against block-fix)" tests/fix_boots.sh

@@ -46,12 +46,13 @@ out=$(dry --set accel=tcg,icount --set shift=auto,3 --set 'exclude=accel=tcg shi
 [ "$(grep -c '^c[0-9]*-r0: ' <<<"$out")" = 3 ] && ok "the exclude line the refusal names takes the cell out" ||
 	bad "with the exclude line: $(head -c 300 <<<"$out")"
 
-# A cell's shift in -icount and tsc_early_khz=; auto is the setting's.
+# A cell's shift in -icount; auto is the setting's. The TSC hint is 1 GHz at
+# every shift: QEMU's TSC under icount is the virtual clock in ns.
 words() { grep '^c[0-9]*-r0: ' | grep -o -- '-icount [^ ]*\|tsc_early_khz=[0-9]*' | paste -sd' '; }
-for c in "auto|shift=2,sleep=off|-icount shift=2,sleep=off tsc_early_khz=250000" \
-	"3|shift=2,sleep=off|-icount shift=3,sleep=off tsc_early_khz=125000" \
-	"10|shift=0,sleep=off|-icount shift=10,sleep=off tsc_early_khz=976" \
-	"5|sleep=off,shift=0,align=off|-icount sleep=off,shift=5,align=off tsc_early_khz=31250"; do
+for c in "auto|shift=2,sleep=off|-icount shift=2,sleep=off tsc_early_khz=1000000" \
+	"3|shift=2,sleep=off|-icount shift=3,sleep=off tsc_early_khz=1000000" \
+	"10|shift=0,sleep=off|-icount shift=10,sleep=off tsc_early_khz=1000000" \
+	"5|sleep=off,shift=0,align=off|-icount sleep=off,shift=5,align=off tsc_early_khz=1000000"; do
 	IFS='|' read -r s setting want <<<"$c"
 	got=$(dry --set accel=icount --set shift="$s" --set icount="$setting" | words)
 	[ "$got" = "$want" ] && ok "shift=$s with icount=$setting: $want" ||
