@@ -97,7 +97,8 @@ def answer_rows(runs_dir):
 ANSWER_NOTE = ("Linux 6.1; ms, median [95% CI]; n boots; instruction time (icount) except the virtio-rng "
                "row (TCG); '>': still waiting at the bound; added by block: block's median minus stock's "
                f"(~0: under {ANSWER_FLOOR_MS:g} ms, where stock waits as long or neither waits; "
-               "'none: x less': stock's read, which runs the trial and the dance itself, waited longer); "
+               "'none: x less': stock's read waited longer than block's, the two kernels' trials having counted "
+               "different samples per bit (jitter_per_bit in raw.csv)); a CRNG ready of 0.0 us: ready as the kernel's clock started (a credited seed); "
                f"'{ANSWER_NO_STOCK}': the run booted block alone. Each row is "
                "a cell of the committed run named (`plots/runs/<run>/summary.csv`), chosen in "
                "`plots/tables_runs.py` (ANSWER).")
