@@ -189,8 +189,8 @@ for p in $mails; do
 	fi
 done
 # the mail is the base's series' file but for the rebase and git's headers
-patches=$(awk '!/^#/ && NF { if (seen++) print $1 }' kernel/series)
-dir=$(awk -v b="$base" '!/^#/ && $1 == b { print $4 }' kernel/bases)
+patches=$(scripts/table.sh --keys kernel/series)
+dir=$(scripts/table.sh kernel/bases "$base" patches)
 k=0
 for f in $patches; do
 	k=$((k + 1))
