@@ -249,12 +249,11 @@ def fill(text, figures):
     return out[:-1]
 
 
-def git(repo, env, *args):
+def git(repo, env, *args, what="in the series' scratch repository"):
     """git's output, or die with what git said."""
     p = subprocess.run(["git", "-C", repo, *args], env=env, capture_output=True, text=True)
     if p.returncode != 0:
-        die(f"git {' '.join(args[:1])} in the series' scratch repository failed: "
-            f"{' '.join(p.stderr.strip().splitlines()[-3:])}")
+        die(f"git {' '.join(args[:1])} {what} failed: {' '.join(p.stderr.strip().splitlines()[-3:])}")
     return p.stdout
 
 
@@ -306,10 +305,12 @@ def format_patch(tmp, tree, patches, description, reply_to, to, cc):
     git(tmp, env, "init", "-q", "--initial-branch=series", repo)
     attributes = os.path.join(tree, ".gitattributes")
     if os.path.isfile(attributes):
+        os.makedirs(os.path.join(repo, ".git", "info"), exist_ok=True)
         shutil.copy(attributes, os.path.join(repo, ".git", "info", "attributes"))
     seed(repo, env, tree + ".orig", patches)
     for p in patches:
-        git(repo, env, "am", "-q", "--committer-date-is-author-date", p["path"])
+        git(repo, env, "am", "-q", "--committer-date-is-author-date", os.path.abspath(p["path"]),
+            what=f"of {p['path']} on the base's pristine files (and the series' patches before it)")
     git(repo, env, "config", "core.abbrev", "12")
     git(repo, env, "config", "branch.series.description", description)
     git(repo, env, "format-patch", "-q", "-o", out, "--cover-letter", "--cover-from-description=subject",
@@ -334,8 +335,9 @@ def template():
         lines = [l for l in f.read().splitlines() if not l.startswith("#")]
     while lines and not lines[0].strip():
         lines.pop(0)
-    if not lines:
-        die(f"{TEMPLATE} has no title line")
+    if not lines or lines[0].strip().startswith("-"):
+        die(f"{TEMPLATE}: the first line that is not a '#' comment is the Subject's title, and it is "
+            f"{'missing' if not lines else 'a line starting with -'}")
     paras = "\n".join(lines[1:]).strip("\n").split("\n\n")
     marks = [i for i, para in enumerate(paras) if para.strip() == "{shortlog}"]
     if marks and marks != [len(paras) - 1]:
