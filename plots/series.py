@@ -1,32 +1,42 @@
 #!/usr/bin/env python3
-"""Write the mail for the list as a patch series, as git format-patch
---cover-letter --thread=shallow would (make post FROM=committed).
+"""Write the mail for the list as a patch series: git format-patch
+--cover-letter --thread=shallow's own output (make post FROM=committed).
 
     plots/series.py RUNS_DIR OUT_DIR
 
-OUT_DIR/0000-cover-letter.patch is [PATCH 0/N]: plots/cover-letter.txt
-with every figure recomputed from the committed runs in RUNS_DIR
+Git makes the series. In a scratch repository holding the base's
+pristine copies of the files the patches touch (kernel/build.sh --tree
+keeps them beside the tree, as TREE.orig), git am applies the patches of
+kernel/series, each with its own author, date and message, and git
+format-patch writes OUT_DIR/0000-cover-letter.patch and 000k-*.patch.
+The patches therefore differ from the files in the base's series only in
+what rebasing onto the pristine base changes: the diff's index line (the
+pristine file's blob) and the hunks' line numbers (the base's series
+makes them on top of the test-only patches), besides the headers. So a
+maintainer's git am -3 on the released tree applies them exactly.
+
+The cover letter's Subject and body are plots/cover-letter.txt with
+every figure recomputed from the committed runs in RUNS_DIR
 (plots/quoted, plots/cover-quoted) and the answer table written from
-tables_runs.ANSWER's cells. OUT_DIR/000k-*.patch is [PATCH k/N]: the
-patches of kernel/series, byte for byte as in the base's series but for
-the Subject's numbering and the added headers. To and Cc come from the
-base tree's own scripts/get_maintainer.pl run on those patches (the tree
-kernel/build.sh --tree names); In-Reply-To and References name the 2022
-RFC (REPLY_TO, as the list archive has it), the patches reply to the
-cover letter. Date is the newest of the patches' own dates and every
-Message-ID is made from the series' text, so the same runs and patches
-give the same bytes. Bodies are plain text: the cover letter within 72
-columns, the patches as they are (checkpatch.pl's rules).
+tables_runs.ANSWER's cells (given to git as the branch description,
+--cover-from-description=subject); git adds its shortlog, diffstat and
+signature. To and Cc come from the base tree's own
+scripts/get_maintainer.pl run on the patches; In-Reply-To and References
+name the 2022 RFC (REPLY_TO, as the list archive has it), the patches
+reply to the cover letter. Same runs and patches, same bytes: git's
+author, committer and dates are the patches', and the time git puts in
+each Message-Id is rewritten to the newest patch's Date.
 """
 import email.parser
 import email.policy
 import email.utils
-import hashlib
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import textwrap
 
 import quoted
@@ -151,6 +161,8 @@ def series_rows():
 
 
 def read_patch(path):
+    """A patch file's mail headers: {path, from, date}; it must be git
+    format-patch's (a 'From <sha>' line, then From, Date and Subject)."""
     with open(path, "rb") as f:
         raw = f.read()
     first, _, rest = raw.partition(b"\n")
@@ -160,10 +172,12 @@ def read_patch(path):
     for h in ("From", "Date", "Subject"):
         if not msg[h]:
             die(f"{path}: no {h} header")
-    title = re.sub(r"\s+", " ", re.sub(r"^\[PATCH[^]]*\]\s*", "", str(msg["Subject"])))
-    head, _, body = rest.partition(b"\n\n")
-    return {"path": path, "from_line": first.decode(), "from": str(msg["From"]), "date": str(msg["Date"]),
-            "title": title, "head": head.decode("utf-8"), "body": body.decode("utf-8")}
+    try:
+        email.utils.parsedate_to_datetime(str(msg["Date"]))
+    except (TypeError, ValueError):
+        die(f"{path}: Date '{msg['Date']}' is not an RFC 2822 date")
+    return {"path": path, "from": str(msg["From"]), "date": str(msg["Date"]),
+            "files": re.findall(rb"^diff --git a/(\S+) b/(\S+)$", raw, re.M)}
 
 
 def tree_of(base):
@@ -198,30 +212,14 @@ def maintainers(tree, paths):
     return to, [a for a in ask("--nom") if a not in to]
 
 
-def shortlog(patches):
-    """git format-patch's cover letter summary: who, how many, the titles,
-    and the diffstat lines of every patch."""
-    authors = {}
-    for p in patches:
-        authors.setdefault(email.utils.parseaddr(p["from"])[0] or p["from"], []).append(p["title"])
-    out = []
-    for who, titles in authors.items():
-        out.append(f"{who} ({len(titles)}):")
-        out += [f"  {t}" for t in titles] + [""]
-    for p in patches:
-        stat = p["body"].split("\n---\n", 1)[1].split("\n\n", 1)[0] if "\n---\n" in p["body"] else ""
-        out += [l for l in stat.splitlines() if l.strip()]
-    return out
-
-
-BLOCKS = ("answer-table", "shortlog")  # written by this script, kept line for line
+BLOCKS = ("answer-table",)  # written by this script, kept line for line
 
 
 def fill(text, figures):
     """The template's body with its figures: paragraphs refilled to WIDTH
     ('- ' items each on its own), a figure never split across lines, and
-    a paragraph that is only {answer-table} or {shortlog}, or whose lines
-    all start with two spaces, kept as it is."""
+    a paragraph that is only {answer-table}, or whose lines all start with
+    two spaces, kept as it is."""
     def sub(m):
         if m.group(1) not in figures:
             die(f"{TEMPLATE}: {{{m.group(1)}}} is no figure of plots/quoted or plots/cover-quoted")
@@ -250,36 +248,105 @@ def fill(text, figures):
     return out[:-1]
 
 
+def git(repo, env, *args, what="in the series' scratch repository"):
+    """git's output, or die with what git said."""
+    p = subprocess.run(["git", "-C", repo, *args], env=env, capture_output=True, text=True)
+    if p.returncode != 0:
+        die(f"git {' '.join(args[:1])} {what} failed: {' '.join(p.stderr.strip().splitlines()[-3:])}")
+    return p.stdout
+
+
+def seed(repo, env, pristine, patches):
+    """Commit the base's pristine copy of every file the patches touch
+    (kernel/build.sh keeps them in PRISTINE, the tree's .orig; a file a
+    patch creates is marked there NAME.absent)."""
+    files = sorted({f.decode() for p in patches for pair in p["files"] for f in pair})
+    for f in files:
+        src = os.path.join(pristine, f)
+        if os.path.isfile(src):
+            os.makedirs(os.path.dirname(os.path.join(repo, f)), exist_ok=True)
+            shutil.copy(src, os.path.join(repo, f))
+        elif not os.path.exists(src + ".absent"):
+            die(f"{pristine} has no pristine copy of {f}, which the series touches: kernel/build.sh --tree "
+                "keeps one of every file the base's patches touch")
+    git(repo, env, "add", "-A")
+    git(repo, env, "commit", "-q", "--allow-empty", "-m", "the base's pristine files that the series touches")
+
+
+def timestamps(text, stamp):
+    """git format-patch puts the time of its run into every Message-ID
+    (<cover.TIME.git.EMAIL>, <SHA.TIME.git.EMAIL>): TIME becomes STAMP, in
+    the headers only, so the same series gives the same bytes."""
+    head, sep, body = text.partition("\n\n")
+    head, n = re.subn(r"(<(?:cover|[0-9a-f]{40})\.)[0-9]+(\.git\.)", rf"\g<1>{stamp}\g<2>", head)
+    if not n:
+        die("git format-patch wrote no Message-Id <cover|SHA.TIME.git.EMAIL>: its form is not the one "
+            "plots/series.py knows")
+    return head + sep + body
+
+
+def format_patch(tmp, tree, patches, description, reply_to, to, cc):
+    """[(file name, text)]: the patches applied by git am, each with its
+    own author, date and message, to a repository of the base's pristine
+    files (TREE.orig, beside the base's TREE), and git format-patch --cover-letter of them: the cover letter's
+    Subject and body are DESCRIPTION's first paragraph and the rest (git's
+    --cover-from-description=subject), then git's shortlog and diffstat.
+    Git's configuration is none but the kernel tree's .gitattributes (C
+    hunks name their function) and core.abbrev=12, the kernel's."""
+    name, addr = email.utils.parseaddr(patches[0]["from"])
+    first = min((p["date"] for p in patches), key=email.utils.parsedate_to_datetime)
+    last = max((p["date"] for p in patches), key=email.utils.parsedate_to_datetime)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(HOME=tmp, GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull, LC_ALL="C",
+               GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=addr, GIT_AUTHOR_DATE=first,
+               GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=addr, GIT_COMMITTER_DATE=first)
+    repo, out = os.path.join(tmp, "repo"), os.path.join(tmp, "out")
+    git(tmp, env, "init", "-q", "--initial-branch=series", repo)
+    attributes = os.path.join(tree, ".gitattributes")
+    if os.path.isfile(attributes):
+        os.makedirs(os.path.join(repo, ".git", "info"), exist_ok=True)
+        shutil.copy(attributes, os.path.join(repo, ".git", "info", "attributes"))
+    seed(repo, env, tree + ".orig", patches)
+    for p in patches:
+        git(repo, env, "am", "-q", "--committer-date-is-author-date", os.path.abspath(p["path"]),
+            what=f"of {p['path']} on the base's pristine files (and the series' patches before it)")
+    git(repo, env, "config", "core.abbrev", "12")
+    git(repo, env, "config", "branch.series.description", description)
+    git(repo, env, "format-patch", "-q", "-o", out, "--cover-letter", "--cover-from-description=subject",
+        "--numbered", "--thread=shallow", f"--in-reply-to={reply_to}", *(f"--to={a}" for a in to),
+        *(f"--cc={a}" for a in cc), f"-{len(patches)}")
+    stamp = int(email.utils.parsedate_to_datetime(last).timestamp())
+    mails = []
+    for f in sorted(os.listdir(out)):
+        with open(os.path.join(out, f), encoding="utf-8") as fh:
+            mails.append((f, timestamps(fh.read(), stamp)))
+    if len(mails) != len(patches) + 1 or mails[0][0] != "0000-cover-letter.patch":
+        die(f"git format-patch wrote {', '.join(m[0] for m in mails)}: not a cover letter and "
+            f"{len(patches)} patch(es)")
+    return mails
+
+
 def template():
+    """The cover letter's title and body. The body's last paragraph may be
+    {shortlog}, the place of git format-patch's shortlog and diffstat,
+    which git writes after the body: it is dropped here."""
     with open(TEMPLATE, encoding="utf-8") as f:
         lines = [l for l in f.read().splitlines() if not l.startswith("#")]
     while lines and not lines[0].strip():
         lines.pop(0)
-    if not lines:
-        die(f"{TEMPLATE} has no title line")
-    return lines[0].strip(), "\n".join(lines[1:])
+    if not lines or lines[0].strip().startswith("-"):
+        die(f"{TEMPLATE}: the first line that is not a '#' comment is the Subject's title, and it is "
+            f"{'missing' if not lines else 'a line starting with -'}")
+    paras = "\n".join(lines[1:]).strip("\n").split("\n\n")
+    marks = [i for i, para in enumerate(paras) if para.strip() == "{shortlog}"]
+    if marks and marks != [len(paras) - 1]:
+        die(f"{TEMPLATE}: {{shortlog}} must be the last paragraph, alone: git format-patch writes its "
+            "shortlog and diffstat after the cover letter's body")
+    return lines[0].strip(), "\n\n".join(paras[:-1] if marks else paras)
 
 
-def message_id(date, digest, k, sender):
-    local, _, domain = email.utils.parseaddr(sender)[1].partition("@")
-    stamp = email.utils.parsedate_to_datetime(date).astimezone(__import__("datetime").timezone.utc)
-    return f"<{stamp:%Y%m%d%H%M%S}.{digest}-{k}-{local}@{domain}>"
-
-
-def header_lines(name, values):
-    """A To: or Cc: header folded as git send-email writes it."""
-    return [f"{name}: " + ",\n\t".join(values)] if values else []
-
-
-def build(runs_dir, base, paths, tree):
-    patches = [read_patch(p) for p in paths]
-    senders = {p["from"] for p in patches}
-    if len(senders) != 1:
-        die(f"kernel/series: the patches have {len(senders)} authors; the series is sent by one")
-    sender = senders.pop()
-    date = max((p["date"] for p in patches), key=email.utils.parsedate_to_datetime)
-    to, cc = maintainers(tree, paths)
-    n = len(patches)
+def cover(runs_dir, base):
+    """The cover letter's title and body, every figure from the runs."""
     figures = {}
     for table in (quoted.TABLE, COVER_QUOTED):
         for name, val, _ in quoted.figures(runs_dir, table):
@@ -291,27 +358,22 @@ def build(runs_dir, base, paths, tree):
     rels = figures["releases"].split(" and ")
     title, body = template()
     figures["answer-table"] = "\n".join(answer_table(runs_dir))
-    figures["shortlog"] = "\n".join(shortlog(patches)).rstrip("\n")
     figures["base"] = (f"{fact_table('bases')[base]['package']} "
                        f"({', '.join(r for r in rels if r.startswith(base + '.'))})")
-    lines = fill(body, figures)
-    cover_body = "\n".join(lines)
-    digest = hashlib.sha256((cover_body + "".join(p["body"] for p in patches)).encode()).hexdigest()[:12]
-    ids = [message_id(date, digest, k, sender) for k in range(n + 1)]
+    return title, "\n".join(fill(body, figures))
 
-    def mail(k, subject, body, extra_head=""):
-        reply = REPLY_TO if k == 0 else ids[0]
-        refs = REPLY_TO if k == 0 else f"{REPLY_TO}\n {ids[0]}"
-        head = [f"From {'0' * 40} Mon Sep 17 00:00:00 2001", f"From: {sender}", f"Date: {date}",
-                f"Subject: [PATCH {k}/{n}] {subject}", f"Message-ID: {ids[k]}", f"In-Reply-To: {reply}",
-                f"References: {refs}", *header_lines("To", to), *header_lines("Cc", cc)]
-        return "\n".join(head) + extra_head + "\n\n" + body
-    out = [("0000-cover-letter.patch", mail(0, title, cover_body + "\n"))]
-    for k, p in enumerate(patches, 1):
-        extra = "".join("\n" + l for l in p["head"].splitlines()
-                        if not re.match(r"(From|Date|Subject|[ \t])", l, re.I))
-        out.append((f"{k:04d}-{os.path.basename(p['path'])[5:]}", mail(k, p["title"], p["body"], extra)))
-    return out
+
+def build(runs_dir, base, paths, tree):
+    """[(file name, text)]: git format-patch's series of the patches,
+    rebased onto the base's pristine files, under the cover letter."""
+    patches = [read_patch(p) for p in paths]
+    senders = {p["from"] for p in patches}
+    if len(senders) != 1:
+        die(f"kernel/series: the patches have {len(senders)} authors; the series is sent by one")
+    to, cc = maintainers(tree, paths)
+    title, body = cover(runs_dir, base)
+    with tempfile.TemporaryDirectory(prefix="crngbench-series.") as tmp:
+        return format_patch(tmp, tree, patches, f"{title}\n\n{body}\n", REPLY_TO, to, cc)
 
 
 def main():
