@@ -13,7 +13,7 @@
  *    prove nothing (two boots in one RTC second): the cell goes on;
  *  - precise: n >= max(min_reps, STOP_PRECISE_MIN), the boots not all
  *    identical as above, their CRNG ready not one value for all (a CI of
- *    no width says nothing), and the bootstrap 95% CI of the median of CRNG
+ *    no width says nothing), and the 95% CI of the median of CRNG
  *    ready (summary.csv's main measure, censored boots at their bound) has
  *    a half-width within precision percent of the median, neither of them
  *    censored;
