@@ -39,26 +39,27 @@ static int same_outcome(const struct row *a, const struct row *b)
 	       !strcmp(a->urandom_digest, b->urandom_digest);
 }
 
-/* Every one of the first n boots measured, and all alike. */
-static int all_identical(const struct row *const *by, int n)
+/* How many boots from the first on are measured and all alike. */
+static int identical_prefix(const struct row *const *by, int done)
 {
-	for (int i = 0; i < n; i++)
-		if (!row_measured(by[i]) || (i && !same_outcome(by[0], by[i])))
-			return 0;
-	return 1;
+	int n = 0;
+
+	while (n < done && row_measured(by[n]) && same_outcome(by[0], by[n]))
+		n++;
+	return n;
 }
 
 /*
- * Did two of the first n boots get different inputs for sure? Two known
- * seeds differ, or two known RTC times are STOP_RTC_APART apart: the
- * least and greatest known of each decide it, in one pass (the pairs
- * compared once took cubic time on a cell of identical boots).
+ * The fewest first boots of which two got different inputs for sure (two
+ * known seeds differ, or two known RTC times STOP_RTC_APART apart), or
+ * done + 1: the least and greatest known of each, kept in one pass (the
+ * pairs compared once took cubic time on a cell of identical boots).
  */
-static int inputs_differ(const struct row *const *by, int n)
+static int inputs_differ_at(const struct row *const *by, int done)
 {
 	int64_t slo = -1, shi = -1, tlo = -1, thi = -1;
 
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < done; i++) {
 		int64_t s = by[i]->input_seed, t = by[i]->input_rtc_s;
 
 		if (s >= 0 && (slo < 0 || s < slo))
@@ -69,77 +70,118 @@ static int inputs_differ(const struct row *const *by, int n)
 			tlo = t;
 		if (t > thi)
 			thi = t;
+		if (slo != shi || (tlo >= 0 && thi - tlo >= STOP_RTC_APART))
+			return i + 1;
 	}
-	return slo != shi || (tlo >= 0 && thi - tlo >= STOP_RTC_APART);
+	return done + 1;
+}
+
+/*
+ * A cell's CRNG ready samples in rep order (summary.c's crng_ready
+ * measure: censored boots at their bound), and per prefix of boots how
+ * many there are, for the precise test at every boot count.
+ */
+struct ready {
+	struct sample *s;
+	size_t *upto; /* upto[n]: samples among the first n boots */
+	size_t varied; /* the first sample unlike s[0] (or the count) */
+	struct median_prefix mp;
+};
+
+static int ready_init(struct ready *rd, const struct row *const *by, int done,
+		      uint64_t seed)
+{
+	size_t k = 0;
+
+	rd->s = calloc((size_t)done + 1, sizeof(*rd->s));
+	rd->upto = calloc((size_t)done + 1, sizeof(*rd->upto));
+	if (!rd->s || !rd->upto)
+		return -1;
+	for (int i = 0; i < done; i++) {
+		const struct row *r = by[i];
+
+		if (!row_measured(r)) {
+		} else if (r->crng_ready_censored == 1) {
+			int64_t b = r->crng_ready_bound_ns;
+
+			rd->s[k++] =
+				(struct sample){ (double)(b >= 0 ? b : 0), 1 };
+		} else if (r->crng_ready_ns >= 0) {
+			rd->s[k++] =
+				(struct sample){ (double)r->crng_ready_ns, 0 };
+		}
+		rd->upto[i + 1] = k;
+	}
+	for (rd->varied = 1; rd->varied < k; rd->varied++)
+		if (rd->s[rd->varied].v != rd->s[0].v ||
+		    rd->s[rd->varied].censored != rd->s[0].censored)
+			break;
+	return median_prefix_init(&rd->mp, rd->s, k, seed);
+}
+
+static void ready_free(struct ready *rd)
+{
+	median_prefix_free(&rd->mp);
+	free(rd->s);
+	free(rd->upto);
 }
 
 /*
  * The first n boots' CI of the CRNG ready median within the precision:
- * 1, 0 (not yet), -1 out of memory. Censored boots count at their bound
- * (summary.c's crng_ready measure).
+ * 1, 0 (not yet), -1 out of memory. Boots that all say one value give a
+ * CI of no width: no precision.
  */
-static int precise(const struct stop_rule *sr, const struct row *const *by,
-		   int n)
+static int precise(const struct stop_rule *sr, struct ready *rd, int n)
 {
-	struct sample *s = calloc((size_t)n, sizeof(*s));
+	size_t k = rd->upto[n];
 	struct summary su;
-	size_t k = 0;
-	int ok, varied = 0;
 
-	if (!s)
+	if (k <= rd->varied || k < STOP_PRECISE_MIN)
+		return 0;
+	if (median_prefix_at(&rd->mp, k, &su))
 		return -1;
-	for (int i = 0; i < n; i++) {
-		const struct row *r = by[i];
-
-		if (!row_measured(r))
-			continue;
-		if (r->crng_ready_censored == 1)
-			s[k++] = (struct sample){
-				(double)(r->crng_ready_bound_ns >= 0 ?
-						 r->crng_ready_bound_ns :
-						 0),
-				1
-			};
-		else if (r->crng_ready_ns >= 0)
-			s[k++] = (struct sample){ (double)r->crng_ready_ns, 0 };
-	}
-	/* boots that all say one value give a CI of no width: no precision */
-	for (size_t i = 1; i < k && !varied; i++)
-		varied = s[i].v != s[0].v || s[i].censored != s[0].censored;
-	ok = varied && k >= STOP_PRECISE_MIN &&
-	     !summarize(s, k, sr->seed, 0, &su) && !su.median_censored &&
-	     !su.ci_censored &&
-	     (su.ci_hi - su.ci_lo) / 2 <=
-		     su.median * (double)sr->precision / 100.0;
-	free(s);
-	return ok;
+	return !su.median_censored && !su.ci_censored &&
+	       (su.ci_hi - su.ci_lo) / 2 <=
+		       su.median * (double)sr->precision / 100.0;
 }
 
+/*
+ * Each n from max(from, min_reps) to the boots done, in order: identical
+ * (the first n alike and their inputs differing), precise, or go on. The
+ * facts are gathered once, so a cell's cost grows as n log n.
+ */
 int stop_decide(const struct stop_rule *sr, const struct row *const *byrep,
 		int from, int *at)
 {
-	int done = 0, least = sr->min_reps > STOP_PRECISE_MIN ?
-				      sr->min_reps :
-				      STOP_PRECISE_MIN;
+	int done = 0, same, differ, why = STOP_NO,
+	    least = sr->min_reps > STOP_PRECISE_MIN ? sr->min_reps :
+						      STOP_PRECISE_MIN;
+	struct ready rd = { 0 };
 
 	while (done < sr->reps && byrep[done])
 		done++;
+	same = identical_prefix(byrep, done);
+	differ = inputs_differ_at(byrep, done);
+	if (ready_init(&rd, byrep, done, sr->seed)) {
+		ready_free(&rd);
+		return -1;
+	}
 	for (int n = from > sr->min_reps ? from : sr->min_reps; n <= done;
 	     n++) {
-		int p;
-
 		*at = n;
-		if (all_identical(byrep, n)) {
-			if (inputs_differ(byrep, n))
-				return STOP_IDENTICAL;
-			continue;
+		if (n <= same) { /* all alike: identical, or go on */
+			if (differ <= n) {
+				why = STOP_IDENTICAL;
+				break;
+			}
+		} else if (n >= least && (why = precise(sr, &rd, n))) {
+			why = why < 0 ? -1 : STOP_PRECISE;
+			break;
 		}
-		if (n < least)
-			continue;
-		p = precise(sr, byrep, n);
-		if (p)
-			return p < 0 ? -1 : STOP_PRECISE;
 	}
+	ready_free(&rd);
+	if (why)
+		return why;
 	*at = done;
 	return done >= sr->reps ? STOP_LIMIT : STOP_NO;
 }
@@ -170,6 +212,10 @@ int stop_book_add(struct stop_book *b, const struct row *row)
 	    row->rep >= b->rule.reps)
 		return 0;
 	i = (size_t)row->cell * (size_t)b->rule.reps + (size_t)row->rep;
+	if (b->lent) { /* the caller's rows outlive the book */
+		b->by[i] = row;
+		return 0;
+	}
 	copy = malloc(sizeof(*copy));
 	if (!copy)
 		return -1;
@@ -200,7 +246,7 @@ int stop_book_cell(struct stop_book *b, size_t cell, int *at)
 
 void stop_book_free(struct stop_book *b)
 {
-	if (b->by)
+	if (b->by && !b->lent)
 		for (size_t i = 0; i < b->ncells * (size_t)b->rule.reps; i++)
 			free((void *)b->by[i]);
 	free(b->by);
@@ -230,6 +276,7 @@ int stop_cells_of_run(const char *dir, uint64_t seed, const struct row *rows,
 		stop_book_free(&b);
 		return err_set(err, errlen, "out of memory judging %s", dir);
 	}
+	b.lent = 1; /* rows outlive b: no copy of each (a row is 2.7 KB) */
 	for (size_t i = 0; i < nrows && !rc; i++) {
 		rc = stop_book_add(&b, &rows[i]);
 		if ((size_t)rows[i].cell < b.ncells)

@@ -13,7 +13,7 @@
  *    prove nothing (two boots in one RTC second): the cell goes on;
  *  - precise: n >= max(min_reps, STOP_PRECISE_MIN), the boots not all
  *    identical as above, their CRNG ready not one value for all (a CI of
- *    no width says nothing), and the bootstrap 95% CI of the median of CRNG
+ *    no width says nothing), and the 95% CI of the median of CRNG
  *    ready (summary.csv's main measure, censored boots at their bound) has
  *    a half-width within precision percent of the median, neither of them
  *    censored;
@@ -84,10 +84,12 @@ struct stop_book {
 	size_t ncells;
 	const struct row **by; /* ncells * reps: copies, NULL: not yet */
 	int *why, *at, *tried; /* per cell; tried: prefix already judged */
+	int lent; /* by[] points into the caller's rows: not freed */
 };
 
 int stop_book_init(struct stop_book *b, const struct matrix *m, uint64_t seed);
-/* Keep a copy of a boot's row (one of the book's cells). -1 on ENOMEM. */
+/* Keep a copy of a boot's row (lent: the row itself; one of the book's
+ * cells). -1 on ENOMEM. */
 int stop_book_add(struct stop_book *b, const struct row *row);
 /* The cell's verdict so far (STOP_NO: go on), *at as stop_decide's. */
 int stop_book_cell(struct stop_book *b, size_t cell, int *at);

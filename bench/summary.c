@@ -89,9 +89,8 @@ void summary_describe(FILE *out)
 		fprintf(out, "%s\n    {\"name\": \"%s\", \"clock\": \"%s\"}",
 			i ? "," : "", name, clock);
 	fprintf(out,
-		"\n  ],\n  \"bootstrap\": {\"resamples\": %d, \"resamples_min\": %d, \"draws\": %d, \"rule\": \"a median's 95%% CI from %d resamples of a cell's n boots while n <= %d; above, %d / n resamples, at least %d\"},\n",
-		BOOT_RESAMPLES, BOOT_RESAMPLES_MIN, BOOT_DRAWS, BOOT_RESAMPLES,
-		BOOT_DRAWS / BOOT_RESAMPLES, BOOT_DRAWS, BOOT_RESAMPLES_MIN);
+		"\n  ],\n  \"median_ci\": {\"resamples\": %d, \"order_min\": %d, \"rule\": \"%s\"},\n",
+		BOOT_RESAMPLES, MEDIAN_CI_ORDER_MIN, MEDIAN_CI_TEXT);
 	fprintf(out, "  \"limits\": {");
 	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
 		fprintf(out, "%s\"%s\": %ld", i ? ", " : "", limits[i].name,

@@ -18,7 +18,7 @@ int summary_write(const char *dir, uint64_t seed, FILE *out, int verbose,
 		  char *err, size_t errlen);
 
 /* The measures' names, in summary.csv order, for --describe. */
-/* --describe's "measures", "bootstrap" (its resamples, stats.h) and
+/* --describe's "measures", "median_ci" (its rule, stats.h) and
  * "limits" (runlimits.h) members, each followed by a comma. */
 void summary_describe(FILE *out);
 const char *summary_measure(size_t i, const char **clock, const char **doc);

@@ -24,7 +24,10 @@ import sys
 
 from runlib import (CLOCK_WORDS, JITTER_TICKS, accel_title, charts_for, check_path, colours, condition, die,
                     headline_accel, is_arches, jitter_rows, kernel_base, measured, open_new, pick, pick_index, read_meta,
-                    read_table, refuse_link, releases, run_kind, run_main, summary_rows, value, variants, varying, vindex)
+                    read_table, refuse_link, releases, run_kind, run_main, value, variants, varying, vindex)
+# summary.csv checked, without runlib's "_ns" (raw.csv read again and every
+# boot's values per row: the tables' sub-millisecond figures, no chart's)
+from runfiles import summary_rows
 
 import bases
 import entropy
@@ -117,20 +120,25 @@ def arches_table(rows, path):
 def series_arches(path):
     """Chart 7's series: filled = CRNG ready, open = the read's wait, per
     variant; black = still waiting at the bound."""
-    rows = [l.split() for l in open(path) if not l.startswith("#")]
+    ready, waited, cens = set(), set(), set()
+    for r in dat_rows(path):
+        if r[3] == "0" and r[2] != "NaN":
+            ready.add(r[1])
+        if r[5] == "0" and r[4] != "NaN":
+            waited.add(r[1])
+        cens |= {c for c in (3, 5) if r[c] == "1"}
     parts = []
     for vi, v in enumerate(variants()):
-        mine = [r for r in rows if r[1] == str(vi)]
-        if any(r[3] == "0" and r[2] != "NaN" for r in mine):
+        if str(vi) in ready:
             parts.append(f"dat using ($2=={vi} && $4==0 ? $1 : NaN):3 with points pt 7 ps 0.8 "
                          f"lc rgb '{colours()[vi]}' title '{v}: CRNG ready'")
-        if any(r[5] == "0" and r[4] != "NaN" for r in mine):
+        if str(vi) in waited:
             parts.append(f"dat using ($2=={vi} && $6==0 ? $1 : NaN):5 with points pt 6 ps 0.8 "
                          f"lc rgb '{colours()[vi]}' title '{v}: the first urandom read waited'")
-    if any(r[3] == "1" for r in rows):
+    if 3 in cens:
         parts.append("dat using ($4==1 ? $1 : NaN):3 with points pt 9 ps 1.2 lc rgb '#000000' "
                      "title 'not ready at the report (its bound)'")
-    if any(r[5] == "1" for r in rows):
+    if 5 in cens:
         parts.append("dat using ($6==1 ? $1 : NaN):5 with points pt 8 ps 1.0 lc rgb '#000000' "
                      "title 'read still waiting at its budget'")
     return ", ".join(parts) if parts else "dat using (NaN):(NaN) notitle"
@@ -260,22 +268,36 @@ def caption(meta, summary):
     return f"Linux {releases(meta)} (Debian), {qemu}, {'/'.join(accels)}, {nstr}"
 
 
+def dat_rows(path):
+    """A data file's rows as lists of words, one at a time: a chart's file
+    has a line per boot, and a large run's held whole took more memory than
+    its raw.csv."""
+    with open(path) as f:
+        for line in f:
+            if not line.startswith("#"):
+                yield line.split()
+
+
 def series_points(path, col, wait=False):
     """Charts 1 and 6: one point series per variant present, the censored,
     and (wait) the read's own duration as open circles."""
-    rows = [l.split() for l in open(path) if not l.startswith("#")]
+    points, durs, censored = set(), set(), False
+    for r in dat_rows(path):
+        if r[3] == "0" and r[col] != "NaN":
+            points.add(r[1])
+        if r[-1] != "NaN":
+            durs.add(r[1])
+        censored = censored or r[3] == "1"
     parts = [f"dat using ($2=={vi} && $4==0 ? $1 : NaN):{col + 1} with points pt 7 ps 0.8 "
              f"lc rgb '{colours()[vi]}' title '{v}'"
-             for vi, v in enumerate(variants())
-             if any(r[1] == str(vi) and r[3] == "0" and r[col] != "NaN" for r in rows)]
-    if col == 2 and any(r[3] == "1" for r in rows):
+             for vi, v in enumerate(variants()) if str(vi) in points]
+    if col == 2 and censored:
         parts.append("dat using ($4==1 ? $1 : NaN):3 with points pt 9 ps 1.2 lc rgb '#000000' "
                      "title 'still waiting at the read budget'")
     if wait:
         parts += [f"dat using ($2=={vi} ? $1 : NaN):7 with points pt 6 ps 0.6 lc rgb '{colours()[vi]}' "
                   + ("title 'open: the read itself'" if vi == 0 else "notitle")
-                  for vi, v in enumerate(variants())
-                  if any(r[1] == str(vi) and r[-1] != "NaN" for r in rows)]
+                  for vi, v in enumerate(variants()) if str(vi) in durs]
     return ", ".join(parts)
 
 

@@ -93,8 +93,15 @@ def value(r, axis):
 def condition(r, axes):
     """A cell's entropy condition in the words of the thread: its value of
     every axis in axes (the ones that vary in the run), cpu always."""
-    names = ["cpu"] + [a for a in axes if a != "cpu"]
-    parts = [WORDS.get(a, lambda v, a=a: f"{a}={v}")(value(r, a)) for a in names]
+    names = ("cpu",) + tuple(a for a in axes if a != "cpu")
+    return _condition(names, tuple(value(r, a) for a in names))
+
+
+@functools.lru_cache(maxsize=4096)
+def _condition(names, values):
+    """condition()'s words, made once per cell: every boot of a cell shares
+    the one string (a large run's boots each held a copy)."""
+    parts = [WORDS.get(a, lambda v, a=a: f"{a}={v}")(v) for a, v in zip(names, values)]
     return ", ".join(p for p in parts if p)
 
 

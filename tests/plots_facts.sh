@@ -138,3 +138,24 @@ out=$(CRNGBENCH_RUNNER=$tmp/no-runner python3 plots/quoted.py plots/runs 2>&1 >/
 		--entropy plots/runs/entropy --bases plots/runs/bases 2>&1 >/dev/null)
 [ $? -eq 0 ] && echo "PASS: formats: quoted.py and report_tables.py read the committed runs without a runner" ||
 	echo "FAIL: formats: reading the committed runs asks for the runner: $(echo "$out" | tail -2 | tr '\n' ' ')"
+
+# A key the tools set on a row (r["_cond"]) is that row's alone, read
+# before the file's columns, in dict(r) and "in"; held by column beside the
+# file's (a dict per row of a large run took more than the file).
+out=$(python3 - <<'PY' 2>&1
+import sys
+sys.path.insert(0, "plots")
+import runfiles
+rows = runfiles.read_table("tests/fixtures/run", "raw.csv")
+a, b = rows[0], rows[1]
+status = b["status"]
+a["_cond"] = "x"
+a["status"] = "mine"
+assert a["_cond"] == "x" and a["status"] == "mine" and "_cond" in a, dict(a)
+assert "_cond" not in b and b.get("_cond") is None and b["status"] == status, dict(b)
+assert list(a).count("_cond") == 1 and list(a).count("status") == 1 and "_cond" not in list(b)
+assert dict(a)["status"] == "mine" and len(a) == len(b) + 1
+PY
+)
+[ $? -eq 0 ] && echo "PASS: runfiles: a key set on a row is its own (read first, in dict(r) and 'in'), never another row's" ||
+	echo "FAIL: runfiles: a key set on a row: $(echo "$out" | tail -2 | tr '\n' ' ')"

@@ -116,6 +116,110 @@ static void bootstrap_reproducible(void)
 	CHECK(a.ci_lo == b.ci_lo && a.ci_hi == b.ci_hi);
 }
 
+/*
+ * The order-statistic interval's rank, against P(B <= r-1) for
+ * B ~ binomial(n, 1/2) worked out exactly (Python fractions): none below
+ * 6 samples; [x(2), x(9)] of 10, [x(40), x(61)] of 100 (Conover's table).
+ */
+static void order_ci_rank_known(void)
+{
+	static const size_t n[] = { 0,	5,  6,	 9,   10,   11,	  20,	29,
+				    30, 50, 100, 101, 1000, 1001, 10000 },
+			    r[] = { 0,	0,  1,	2,  2,	 2,   6,   9,
+				    10, 18, 40, 41, 469, 470, 4902 };
+
+	for (size_t i = 0; i < sizeof(n) / sizeof(n[0]); i++)
+		CHECK(median_ci_rank(n[i]) == r[i]);
+}
+
+/*
+ * Coverage: for every n from the switch to 400, [x(r), x(n+1-r)] holds
+ * the median with probability 1 - 2 P(B <= r-1) >= 95%, and r + 1 would
+ * fall short (the largest such r).
+ */
+static void order_ci_covers_95(void)
+{
+	for (size_t n = MEDIAN_CI_ORDER_MIN; n <= 400; n++) {
+		size_t r = median_ci_rank(n);
+		long double p = powl(0.5L, (long double)n), cdf = 0, at_r = 0;
+
+		for (size_t k = 0; k <= r; k++) {
+			cdf += p; /* P(B <= k) */
+			if (k + 1 == r)
+				at_r = cdf;
+			p = p * (long double)(n - k) / (long double)(k + 1);
+		}
+		CHECK(r >= 1 && 1 - 2 * at_r >= 0.95L && 1 - 2 * cdf < 0.95L);
+	}
+}
+
+/* 1..n-c in a shuffled order (n - c prime to 7), then c censored at 50. */
+static void fill(struct sample *s, size_t n, size_t c)
+{
+	for (size_t i = 0; i < n - c; i++)
+		s[i] = (struct sample){ (double)((i * 7) % (n - c) + 1), 0 };
+	for (size_t i = n - c; i < n; i++)
+		s[i] = (struct sample){ 50, 1 };
+}
+
+/*
+ * The switch: 9 samples are bootstrapped (one resample gives a CI of no
+ * width), 10 take [x(2), x(9)] whatever the resamples and seed; a bound
+ * on a censored sample is the censored bound, flagged.
+ */
+static void order_ci_from_ten(void)
+{
+	struct sample s[10];
+	struct summary u;
+
+	fill(s, 9, 0);
+	CHECK(summarize(s, 9, 3, 1, &u) == 0 && u.ci_lo == u.ci_hi);
+	fill(s, 10, 0);
+	CHECK(summarize(s, 10, 3, 1, &u) == 0);
+	CHECK(u.ci_lo == 2 && u.ci_hi == 9 && !u.ci_censored);
+	CHECK(summarize(s, 10, 99, 0, &u) == 0);
+	CHECK(u.ci_lo == 2 && u.ci_hi == 9 && NEAR(u.median, 5.5));
+	fill(s, 10, 2); /* 1..8 (shuffled), two > 50 */
+	CHECK(summarize(s, 10, 3, 0, &u) == 0);
+	CHECK(u.ci_lo == 2 && u.ci_hi == 50 && u.ci_censored);
+	CHECK(!u.median_censored && NEAR(u.median, 5.5));
+}
+
+/*
+ * Every prefix's median and CI, from median_prefix, are summarize()'s to
+ * the bit: ties, censored samples and both sides of the switch.
+ */
+static void prefix_matches_summarize(void)
+{
+	enum { N = 160 };
+	struct sample s[N];
+	struct median_prefix p;
+	struct summary a, b;
+	uint64_t st = 7;
+	int ci_censored = 0;
+
+	/* one in 9 censored, then (from N / 2 on) 3 in 5: a censored CI */
+	for (size_t i = 0; i < N; i++) {
+		uint64_t x = rng_next(&st), c = (x >> 32) % 45;
+
+		s[i] = (struct sample){ (double)(x % 40),
+					i < N / 2 ? c < 5 : c < 27 };
+	}
+	CHECK(median_prefix_init(&p, s, N, 5) == 0);
+	for (size_t k = 1; k <= N; k++) {
+		CHECK(median_prefix_at(&p, k, &a) == 0);
+		CHECK(summarize(s, k, 5, 0, &b) == 0);
+		CHECK(a.n == k && a.median == b.median &&
+		      a.median_censored == b.median_censored &&
+		      a.ci_lo == b.ci_lo && a.ci_hi == b.ci_hi &&
+		      a.ci_censored == b.ci_censored);
+		ci_censored += a.ci_censored && k >= MEDIAN_CI_ORDER_MIN;
+	}
+	CHECK(ci_censored > 0);
+	CHECK(median_prefix_at(&p, 3, &a) == -1); /* never backwards */
+	median_prefix_free(&p);
+}
+
 /* Distinct texts among the picked items that have one: "k,n". */
 static void distinct_texts_counts(void)
 {
@@ -148,6 +252,10 @@ int main(void)
 	TEST(all_censored);
 	TEST(empty_is_an_error);
 	TEST(bootstrap_reproducible);
+	TEST(order_ci_rank_known);
+	TEST(order_ci_covers_95);
+	TEST(order_ci_from_ten);
+	TEST(prefix_matches_summarize);
 	TEST(distinct_texts_counts);
 	return check_any_failed;
 }

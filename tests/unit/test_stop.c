@@ -5,6 +5,7 @@
  * else the limit; the verdict rests on the boots in rep order alone.
  */
 #define _GNU_SOURCE
+#include "../../bench/stats.h"
 #include "../../bench/stop.h"
 #include "check.h"
 
@@ -183,6 +184,85 @@ static void min_reps_and_the_book(void)
 	stop_book_free(&b);
 }
 
+/*
+ * Long cells: the verdict, kept up incrementally, is the one a brute
+ * force gives (each boot count's CI from summarize() on its boots, as the
+ * rule reads), on both sides of MEDIAN_CI_ORDER_MIN; some stop precise
+ * past it, where the CI is the order-statistic interval.
+ */
+#define LONG 60
+
+static struct row lrows[LONG];
+static const struct row *lby[LONG];
+
+static int brute_force(const struct stop_rule *sr, int *at)
+{
+	struct sample s[LONG];
+	struct summary su;
+
+	for (int n = STOP_PRECISE_MIN; n <= LONG; n++) {
+		size_t k = 0;
+		int varied = 0;
+
+		for (int i = 0; i < n; i++)
+			s[k++] = lrows[i].crng_ready_censored == 1 ?
+					 (struct sample){
+						 (double)lrows[i]
+							 .crng_ready_bound_ns,
+						 1
+					 } :
+					 (struct sample){
+						 (double)lrows[i].crng_ready_ns,
+						 0
+					 };
+		for (size_t i = 1; i < k; i++)
+			varied |= s[i].v != s[0].v ||
+				  s[i].censored != s[0].censored;
+		*at = n;
+		if (varied && !summarize(s, k, sr->seed, 0, &su) &&
+		    !su.median_censored && !su.ci_censored &&
+		    (su.ci_hi - su.ci_lo) / 2 <=
+			    su.median * (double)sr->precision / 100.0)
+			return STOP_PRECISE;
+	}
+	return STOP_LIMIT;
+}
+
+static void long_cells_match_brute_force(void)
+{
+	struct stop_rule r = { .min_reps = 2, .reps = LONG, .seed = 3 };
+	uint64_t st = 11;
+	int past = 0;
+
+	for (int trial = 0; trial < 40; trial++) {
+		int at, at2, why;
+
+		r.precision = 1 + trial % 10;
+		for (int i = 0; i < LONG; i++) {
+			uint64_t x = rng_next(&st);
+
+			row_init(&lrows[i]);
+			lrows[i].rep = i;
+			strcpy(lrows[i].status, "ok");
+			lrows[i].crng_ready_kmsg_ns =
+				1000000000 + (int64_t)(x % 400) * 1000000;
+			if (x >> 60 == 0) { /* about one in 16 still waiting */
+				strcpy(lrows[i].status, "censored");
+				lrows[i].crng_ready_kmsg_ns = -1;
+				lrows[i].crng_ready_censored = 1;
+				lrows[i].crng_ready_bound_ns = 2000000000;
+			}
+			lrows[i].input_rtc_s = 1700000000 + i * 10;
+			row_derive(&lrows[i]);
+			lby[i] = &lrows[i];
+		}
+		why = stop_decide(&r, lby, 1, &at);
+		CHECK(why == brute_force(&r, &at2) && at == at2);
+		past += why == STOP_PRECISE && at >= MEDIAN_CI_ORDER_MIN;
+	}
+	CHECK(past > 0);
+}
+
 int main(void)
 {
 	TEST(identical_with_different_inputs);
@@ -192,5 +272,6 @@ int main(void)
 	TEST(wide_or_censored_boots_run_to_the_limit);
 	TEST(judged_in_rep_order);
 	TEST(min_reps_and_the_book);
+	TEST(long_cells_match_brute_force);
 	return check_any_failed;
 }
