@@ -17,6 +17,14 @@ now=$(python3 plots/report_tables.py - - --answer plots/runs 2>&1)
 [ "$(printf '%s\n' "$now" | sed '/^$/d')" = "$(printf '%s\n' "$block" | sed '/^$/d')" ] &&
 	ok "REPORT.md's answer is what report_tables.py --answer makes of plots/runs" ||
 	bad "REPORT.md's answer differs from report_tables.py --answer plots/runs (make report FROM=committed)"
+# The first screen (issue 34): the answer's bullets (at most six), the
+# determinism sentence and the whole table within REPORT.md's first 60 lines.
+end=$(grep -n '<!-- tables:answer:end -->' REPORT.md | head -n 1 | cut -d: -f1)
+bullets=$(sed -n '/^## The answer/,/<!-- tables:answer:begin -->/p' REPORT.md | grep -c '^- \*\*')
+det=$(head -n 60 REPORT.md | grep -c "credited bits are the kernel's accounting")
+[ -n "$end" ] && [ "$end" -le 60 ] && [ "$bullets" -ge 1 ] && [ "$bullets" -le 6 ] && [ "$det" = 1 ] &&
+	ok "the first screen: $bullets bullets, the determinism sentence and the answer table end by line $end (at most 60)" ||
+	bad "the first screen: the answer table ends at line ${end:-none} (at most 60), $bullets bullets (1-6), determinism sentence in the first 60 lines: $det"
 check() { # REPORT-or-file: every row agrees with its run's summary.csv
 	python3 - "$1" <<'PY'
 import re
