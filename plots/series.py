@@ -132,8 +132,8 @@ def answer_table(runs_dir):
         n = "-".join(str(x) for x in (ns[0], ns[-1]) if x) if len(ns) > 1 else str(ns[0])
         boots = f"{n} identical" if all(c[2] for c in shown) else f"n={n}"
         out.append(f"  {SHORT[words]:<22} {one['hz']:>4} {clock:>5} {texts[0]:>7} {texts[1]:>7} {texts[2]:>7}  {boots}")
-    return ["The first read's wait, median; 'identical': every boot's the same",
-            "to the ns. knob: our test-only random.no_cycle_counter (not sent)."] + out
+    return ["6.1, the first read's wait, median; 'identical': every boot's the",
+            "same to the ns. knob: our test-only random.no_cycle_counter (not sent)."] + out
 
 
 def series_rows():
