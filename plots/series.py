@@ -185,7 +185,7 @@ def tree_of(base):
     env = dict(os.environ, KERNEL_BASE=base)
     variant = all_variants()[0]
     p = subprocess.run([os.path.join(ROOT, "kernel", "build.sh"), "--tree", variant], env=env,
-                       capture_output=True, text=True)
+                       capture_output=True, encoding="utf-8", errors="replace")
     tree = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
     if p.returncode != 0 or not os.path.isfile(os.path.join(tree, "scripts", "get_maintainer.pl")):
         die(f"base {base}'s kernel tree is needed for scripts/get_maintainer.pl: kernel/build.sh --tree "
@@ -199,7 +199,7 @@ def maintainers(tree, paths):
     the maintainers, then the reviewers and the lists."""
     def ask(*flags):
         p = subprocess.run(["perl", "scripts/get_maintainer.pl", "--nogit", "--nogit-fallback", "--norolestats",
-                            *flags, *paths], cwd=tree, capture_output=True, text=True)
+                            *flags, *paths], cwd=tree, capture_output=True, encoding="utf-8", errors="replace")
         lines = [l.strip() for l in p.stdout.splitlines() if l.strip()]
         if p.returncode != 0 or not lines:
             die(f"{tree}/scripts/get_maintainer.pl {' '.join(flags)} gave nothing: {p.stderr.strip()[:200]}")
@@ -258,7 +258,7 @@ def fill(text, figures):
 
 def git(repo, env, *args, what="in the series' scratch repository"):
     """git's output, or die with what git said."""
-    p = subprocess.run(["git", "-C", repo, *args], env=env, capture_output=True, text=True)
+    p = subprocess.run(["git", "-C", repo, *args], env=env, capture_output=True, encoding="utf-8", errors="replace")
     if p.returncode != 0:
         die(f"git {' '.join(args[:1])} {what} failed: {' '.join(p.stderr.strip().splitlines()[-3:])}")
     return p.stdout
@@ -399,14 +399,19 @@ def main():
     base, paths = series_rows()
     tree = tree_of(base)
     mails = build(runs_dir, base, paths, tree)
+    write_mails(out_dir, mails)
+
+
+def write_mails(out_dir, mails):
+    """The mails into OUT_DIR, in UTF-8, and no other .patch file there."""
     refuse_link(out_dir)
     os.makedirs(out_dir, exist_ok=True)
     for name in os.listdir(out_dir):
         if name.endswith(".patch") and name not in dict(mails):
             os.unlink(os.path.join(out_dir, name))
     for name, text in mails:
-        with open_new(os.path.join(out_dir, name)) as f:
-            f.write(text)
+        with open_new(os.path.join(out_dir, name), binary=True) as f:
+            f.write(text.encode("utf-8"))  # the mail's charset, whatever the locale
         print(os.path.join(out_dir, name))
 
 

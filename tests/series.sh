@@ -109,6 +109,22 @@ if s.fill("  kept {a}\n  b", figs) != ["  kept 1 ms", "  b"]:
 if not bad:
     print("PASS: series: every {name} of the template is a figure, filled in kept paragraphs too; others are refused")
 PY
+# a locale that is not UTF-8 writes the same bytes: the mail is UTF-8
+# (an author or maintainer named with a letter outside ASCII)
+mkdir -p "$tmp/locale"
+if LC_ALL=C PYTHONUTF8=0 PYTHONCOERCECLOCALE=0 /usr/bin/python3 - "$tmp/locale" <<'PY' >"$tmp/out" 2>&1 &&
+import importlib.util, sys
+sys.path.insert(0, "plots")
+spec = importlib.util.spec_from_file_location("series_under_test", "plots/series.py")
+s = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(s)
+s.write_mails(sys.argv[1], [("0000-cover-letter.patch", "From: J\u00f6rg \u00c5berg <j@example.org>\n")])
+PY
+	[ "$(od -An -tx1 "$tmp/locale/0000-cover-letter.patch" | tr -d ' \n')" = "$(printf 'From: J\303\266rg \303\205berg <j@example.org>\n' | od -An -tx1 | tr -d ' \n')" ]; then
+	ok "under LC_ALL=C without Python's UTF-8 mode the mail is written in UTF-8"
+else
+	bad "the mail under an ASCII locale: $(tail -c 300 "$tmp/out")"
+fi
 # what this machine's git format-patch writes, for the header order
 # (identity, dates and addresses are placeholders)
 ref=$tmp/ref
