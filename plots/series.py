@@ -185,7 +185,7 @@ def tree_of(base):
     env = dict(os.environ, KERNEL_BASE=base)
     variant = all_variants()[0]
     p = subprocess.run([os.path.join(ROOT, "kernel", "build.sh"), "--tree", variant], env=env,
-                       capture_output=True, text=True)
+                       capture_output=True, encoding="utf-8", errors="replace")
     tree = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
     if p.returncode != 0 or not os.path.isfile(os.path.join(tree, "scripts", "get_maintainer.pl")):
         die(f"base {base}'s kernel tree is needed for scripts/get_maintainer.pl: kernel/build.sh --tree "
@@ -199,7 +199,7 @@ def maintainers(tree, paths):
     the maintainers, then the reviewers and the lists."""
     def ask(*flags):
         p = subprocess.run(["perl", "scripts/get_maintainer.pl", "--nogit", "--nogit-fallback", "--norolestats",
-                            *flags, *paths], cwd=tree, capture_output=True, text=True)
+                            *flags, *paths], cwd=tree, capture_output=True, encoding="utf-8", errors="replace")
         lines = [l.strip() for l in p.stdout.splitlines() if l.strip()]
         if p.returncode != 0 or not lines:
             die(f"{tree}/scripts/get_maintainer.pl {' '.join(flags)} gave nothing: {p.stderr.strip()[:200]}")
@@ -218,8 +218,9 @@ BLOCKS = ("answer-table",)  # written by this script, kept line for line
 def fill(text, figures):
     """The template's body with its figures: paragraphs refilled to WIDTH
     ('- ' items each on its own), a figure never split across lines, and
-    a paragraph that is only {answer-table}, or whose lines all start with
-    two spaces, kept as it is."""
+    a paragraph that is only {answer-table} kept as it is, one whose lines
+    all start with two spaces kept line for line; a {name} that is no
+    figure, or a brace that makes none, is refused."""
     def sub(m):
         if m.group(1) not in figures:
             die(f"{TEMPLATE}: {{{m.group(1)}}} is no figure of plots/quoted or plots/cover-quoted")
@@ -233,10 +234,17 @@ def fill(text, figures):
     out = []
     for para in text.strip("\n").split("\n\n"):
         block = re.fullmatch(r"\{([a-z-]+)\}", para.strip())
+        for m in re.finditer(r"\{[^}]*\}?", para):
+            if m.group(0) != para.strip() and m.group(0)[1:-1] in BLOCKS:
+                die(f"{TEMPLATE}: {m.group(0)} is a paragraph of its own, alone")
+            if not re.fullmatch(r"\{[a-z0-9-]+\}", m.group(0)):
+                die(f"{TEMPLATE}: '{m.group(0)}' is no figure: a figure is {{name}}, name of a-z, 0-9 and '-' "
+                    "(a row of plots/quoted or plots/cover-quoted)")
         if block and block.group(1) in BLOCKS:
             out += figures[block.group(1)].splitlines()
         elif all(l.startswith("  ") for l in para.splitlines()):
-            out += para.splitlines()
+            # kept line for line, its figures filled
+            out += [re.sub(r"\{([a-z0-9-]+)\}", sub, l).replace("\0", " ") for l in para.splitlines()]
         else:
             para = re.sub(r"\{([a-z0-9-]+)\}", sub, para)
             if para.startswith("- "):
@@ -250,7 +258,7 @@ def fill(text, figures):
 
 def git(repo, env, *args, what="in the series' scratch repository"):
     """git's output, or die with what git said."""
-    p = subprocess.run(["git", "-C", repo, *args], env=env, capture_output=True, text=True)
+    p = subprocess.run(["git", "-C", repo, *args], env=env, capture_output=True, encoding="utf-8", errors="replace")
     if p.returncode != 0:
         die(f"git {' '.join(args[:1])} {what} failed: {' '.join(p.stderr.strip().splitlines()[-3:])}")
     return p.stdout
@@ -260,8 +268,12 @@ def seed(repo, env, pristine, patches):
     """Commit the base's pristine copy of every file the patches touch
     (kernel/build.sh keeps them in PRISTINE, the tree's .orig; a file a
     patch creates is marked there NAME.absent)."""
-    files = sorted({f.decode() for p in patches for pair in p["files"] for f in pair})
+    files = sorted({f.decode("utf-8", "replace") for p in patches for pair in p["files"] for f in pair})
     for f in files:
+        parts = f.split("/")
+        if f.startswith("/") or any(x in ("", ".", "..") for x in parts) or ".git" in (x.lower() for x in parts):
+            die(f"a patch of kernel/series touches '{f}': a file is a path inside the kernel tree, relative, "
+                "without '.', '..' or empty parts and outside .git")
         src = os.path.join(pristine, f)
         if os.path.isfile(src):
             os.makedirs(os.path.dirname(os.path.join(repo, f)), exist_ok=True)
@@ -297,7 +309,9 @@ def format_patch(tmp, tree, patches, description, reply_to, to, cc):
     first = min((p["date"] for p in patches), key=email.utils.parsedate_to_datetime)
     last = max((p["date"] for p in patches), key=email.utils.parsedate_to_datetime)
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(HOME=tmp, GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull, LC_ALL="C",
+    # HOME and XDG_CONFIG_HOME: no user's ignore or attributes file either
+    env.update(HOME=tmp, XDG_CONFIG_HOME=os.path.join(tmp, ".config"), GIT_CONFIG_NOSYSTEM="1",
+               GIT_CONFIG_GLOBAL=os.devnull, LC_ALL="C",
                GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=addr, GIT_AUTHOR_DATE=first,
                GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=addr, GIT_COMMITTER_DATE=first)
     repo, out = os.path.join(tmp, "repo"), os.path.join(tmp, "out")
@@ -342,6 +356,8 @@ def template():
     if marks and marks != [len(paras) - 1]:
         die(f"{TEMPLATE}: {{shortlog}} must be the last paragraph, alone: git format-patch writes its "
             "shortlog and diffstat after the cover letter's body")
+    if "{" in lines[0] or "}" in lines[0]:
+        die(f"{TEMPLATE}: the Subject's title '{lines[0].strip()}' holds a brace: it takes no {{figure}}")
     return lines[0].strip(), "\n\n".join(paras[:-1] if marks else paras)
 
 
@@ -383,14 +399,19 @@ def main():
     base, paths = series_rows()
     tree = tree_of(base)
     mails = build(runs_dir, base, paths, tree)
+    write_mails(out_dir, mails)
+
+
+def write_mails(out_dir, mails):
+    """The mails into OUT_DIR, in UTF-8, and no other .patch file there."""
     refuse_link(out_dir)
     os.makedirs(out_dir, exist_ok=True)
     for name in os.listdir(out_dir):
         if name.endswith(".patch") and name not in dict(mails):
             os.unlink(os.path.join(out_dir, name))
     for name, text in mails:
-        with open_new(os.path.join(out_dir, name)) as f:
-            f.write(text)
+        with open_new(os.path.join(out_dir, name), binary=True) as f:
+            f.write(text.encode("utf-8"))  # the mail's charset, whatever the locale
         print(os.path.join(out_dir, name))
 
 

@@ -44,6 +44,87 @@ if plots/series.py plots/runs "$tmp/again" >"$tmp/out" 2>&1 && diff -r "$tmp/ser
 else
 	bad "a second run of plots/series.py differs: $(head -c 400 "$tmp/diff" "$tmp/out")"
 fi
+# another user's git set-up changes nothing: a global config (format.*,
+# core.abbrev, commit.gpgsign, am.threeWay, hooksPath, user.name) in HOME
+# and XDG_CONFIG_HOME, XDG's ignore (the patched file) and attributes,
+# GIT_DIR and GIT_WORK_TREE exported, a umask of 077
+h=$tmp/hostile
+mkdir -p "$h/home" "$h/xdg/git" "$h/hooks"
+printf '#!/bin/sh\ntouch %s/hook-ran\nexit 1\n' "$h" >"$h/hooks/applypatch-msg"
+cp "$h/hooks/applypatch-msg" "$h/hooks/pre-applypatch"
+chmod +x "$h"/hooks/*
+printf '[format]\n\tsignature = hostile\n\tnumbered = false\n\tcoverLetter = false\n[core]\n\tabbrev = 7\n\thooksPath = %s\n[commit]\n\tgpgsign = true\n[am]\n\tthreeWay = true\n\tkeepcr = true\n[user]\n\tname = Someone Else\n' \
+	"$h/hooks" >"$h/home/.gitconfig"
+cp "$h/home/.gitconfig" "$h/xdg/git/config"
+printf 'random.c\n*.c\n' >"$h/xdg/git/ignore"
+printf '*.c -diff\n* whitespace=-trailing-space\n' >"$h/xdg/git/attributes"
+if (umask 077 && HOME=$h/home XDG_CONFIG_HOME=$h/xdg GIT_DIR=$PWD/.git GIT_WORK_TREE=$PWD \
+	plots/series.py plots/runs "$h/series") >"$tmp/out" 2>&1 && diff -r "$tmp/series" "$h/series" >"$tmp/diff" &&
+	[ ! -e "$h/hook-ran" ]; then
+	ok "another user's git config, ignore and attributes files, hooks, GIT_DIR and umask change no byte"
+else
+	bad "plots/series.py under another user's git set-up: $(head -c 400 "$tmp/out" "$tmp/diff")"
+fi
+# hostile inputs: a patch naming a file outside the scratch repository
+# (or in its .git), a template's {name} that no figure fills
+/usr/bin/python3 - "$tmp/inputs" <<'PY'
+import importlib.util, os, subprocess, sys
+sys.path.insert(0, "plots")
+spec = importlib.util.spec_from_file_location("series_under_test", "plots/series.py")
+s = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(s)
+t = sys.argv[1]
+os.makedirs(f"{t}/pristine/linux/.git/hooks")
+for f in ("victim", "linux/.git/hooks/pre-applypatch", "linux/Makefile"):
+    with open(f"{t}/pristine/{f}", "w") as fh:
+        fh.write("#!/bin/sh\n")
+bad = 0
+for name in ("../victim", "/etc/hostname", ".git/hooks/pre-applypatch", "a/../../victim", "./Makefile"):
+    repo = f"{t}/scratch-{abs(hash(name))}/repo"
+    os.makedirs(repo)
+    subprocess.run(["git", "init", "-q", repo], check=True, env=dict(os.environ, GIT_CONFIG_GLOBAL=os.devnull))
+    try:
+        s.seed(repo, os.environ, f"{t}/pristine/linux", [{"files": [(name.encode(), name.encode())]}])
+        print(f"FAIL: series: a patch touching '{name}' is not refused")
+        bad = 1
+    except SystemExit:
+        pass
+    if os.path.exists(f"{t}/scratch-{abs(hash(name))}/victim"):
+        print(f"FAIL: series: a patch touching '{name}' wrote outside the scratch repository")
+        bad = 1
+if not bad:
+    print("PASS: series: a patch naming a file outside the scratch repository or in its .git is refused")
+figs = {"a": "1 ms", "answer-table": "T1\nT2"}
+bad = 0
+for body in ("  kept {nope}", "x {Nope} y", "x {no_pe} y", "x {answer-table} y", "{ }"):
+    try:
+        out = s.fill(body, figs)
+        print(f"FAIL: series: the template's '{body}' gives {out}, not an error")
+        bad = 1
+    except SystemExit:
+        pass
+if s.fill("  kept {a}\n  b", figs) != ["  kept 1 ms", "  b"]:
+    print(f"FAIL: series: a kept paragraph's figure is not filled: {s.fill('  kept {a}', figs)}")
+    bad = 1
+if not bad:
+    print("PASS: series: every {name} of the template is a figure, filled in kept paragraphs too; others are refused")
+PY
+# a locale that is not UTF-8 writes the same bytes: the mail is UTF-8
+# (an author or maintainer named with a letter outside ASCII)
+mkdir -p "$tmp/locale"
+if LC_ALL=C PYTHONUTF8=0 PYTHONCOERCECLOCALE=0 /usr/bin/python3 - "$tmp/locale" <<'PY' >"$tmp/out" 2>&1 &&
+import importlib.util, sys
+sys.path.insert(0, "plots")
+spec = importlib.util.spec_from_file_location("series_under_test", "plots/series.py")
+s = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(s)
+s.write_mails(sys.argv[1], [("0000-cover-letter.patch", "From: J\u00f6rg \u00c5berg <j@example.org>\n")])
+PY
+	[ "$(od -An -tx1 "$tmp/locale/0000-cover-letter.patch" | tr -d ' \n')" = "$(printf 'From: J\303\266rg \303\205berg <j@example.org>\n' | od -An -tx1 | tr -d ' \n')" ]; then
+	ok "under LC_ALL=C without Python's UTF-8 mode the mail is written in UTF-8"
+else
+	bad "the mail under an ASCII locale: $(tail -c 300 "$tmp/out")"
+fi
 # what this machine's git format-patch writes, for the header order
 # (identity, dates and addresses are placeholders)
 ref=$tmp/ref
