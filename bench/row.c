@@ -61,8 +61,69 @@ char row_metric_kind(size_t i)
 void row_init(struct row *r)
 {
 	memset(r, 0, sizeof(*r));
+	for (int a = 0; a < AX_N; a++)
+		r->axis[a] = "";
 	for (size_t i = 0; i < NMETRICS; i++)
 		*metric_ptr(r, i) = -1;
+}
+
+/*
+ * The kept axis values: an open-addressed set (FNV-1a), at most half full,
+ * its strings never freed; a process reads a few runs and exits.
+ */
+static struct {
+	char **slot;
+	size_t cap, n;
+} kept;
+
+static size_t fnv1a(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+static int kept_grow(void)
+{
+	size_t cap = kept.cap ? kept.cap * 2 : 64;
+	char **slot = calloc(cap, sizeof(*slot));
+
+	if (!slot)
+		return -1;
+	for (size_t i = 0; i < kept.cap; i++) {
+		size_t j;
+
+		if (!kept.slot[i])
+			continue;
+		for (j = fnv1a(kept.slot[i]) & (cap - 1); slot[j];
+		     j = (j + 1) & (cap - 1))
+			;
+		slot[j] = kept.slot[i];
+	}
+	free(kept.slot);
+	kept.slot = slot;
+	kept.cap = cap;
+	return 0;
+}
+
+const char *row_axis_value(const char *v)
+{
+	size_t j;
+
+	if (!*v)
+		return "";
+	if (2 * (kept.n + 1) > kept.cap && kept_grow())
+		return NULL;
+	for (j = fnv1a(v) & (kept.cap - 1); kept.slot[j];
+	     j = (j + 1) & (kept.cap - 1))
+		if (!strcmp(kept.slot[j], v))
+			return kept.slot[j];
+	if (kept.n >= ROW_AXIS_VALUES_MAX || !(kept.slot[j] = strdup(v)))
+		return NULL;
+	kept.n++;
+	return kept.slot[j];
 }
 
 void row_write_header(FILE *f)
@@ -258,8 +319,14 @@ int row_parse_why(const char *line, const char *header, struct row *r,
 				 "%s", v);
 		} else if (!strcmp(k, "crng_ready_src"))
 			continue; /* derived below */
-		else if ((a = axis_lookup(k)) >= 0)
-			snprintf(r->axis[a], sizeof(r->axis[a]), "%s", v);
+		else if ((a = axis_lookup(k)) >= 0) {
+			if (!(r->axis[a] = row_axis_value(v)))
+				return err_set(
+					why, whylen,
+					"column %s: no memory to keep its value, or more than %d distinct axis values read (a run's matrix names at most %d)",
+					k, ROW_AXIS_VALUES_MAX,
+					AX_N * MAX_VALUES);
+		}
 		else
 			for (size_t m = 0; m < NMETRICS; m++)
 				if (!strcmp(k, metric_names[m])) {
@@ -284,11 +351,9 @@ int row_parse_why(const char *line, const char *header, struct row *r,
 	 */
 	for (int a = 0; a < AX_N; a++)
 		if (!r->axis[a][0])
-			snprintf(r->axis[a], sizeof(r->axis[a]), "%s",
-				 axis_default((enum axis)a));
+			r->axis[a] = axis_default((enum axis)a);
 	if (!strcmp(r->axis[AX_timer], "auto"))
-		snprintf(r->axis[AX_timer], sizeof(r->axis[AX_timer]), "%s",
-			 accel_timer(r->axis[AX_accel], "auto"));
+		r->axis[AX_timer] = accel_timer(r->axis[AX_accel], "auto");
 	row_derive(r);
 	return r->boot_id[0] ? 0 : -1;
 }
@@ -318,12 +383,12 @@ void row_set_axes(struct row *row, const struct cell *c)
 	const struct arch *ar = arch_find(c->v[AX_arch]);
 
 	for (int a = 0; a < AX_N; a++)
-		set_text(row->axis[a], "%s", c->v[a]);
+		row->axis[a] = c->v[a];
 	/* The probe-only machines tick with their own timer (clocksource
 	 * says which). */
-	set_text(row->axis[AX_timer], "%s",
-		 ar && !ar->x86 ? "machine" :
-				  accel_timer(c->v[AX_accel], c->v[AX_timer]));
+	row->axis[AX_timer] = ar && !ar->x86 ?
+				      "machine" :
+				      accel_timer(c->v[AX_accel], c->v[AX_timer]);
 }
 
 /*

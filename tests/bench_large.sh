@@ -18,7 +18,7 @@ sizes=("$@")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 measure() { /usr/bin/time -f '%U %M' -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" || { echo "failed: $* ($(tail -n 2 "$tmp/err"))" >&2; return 1; }; cat "$tmp/t"; }
-printf '%8s %8s %9s | %10s %9s %6s %6s | %10s %9s %6s %6s\n' boots cells raw_KiB summ_s summ_KiB t_x m_x prep_s prep_KiB t_x m_x
+printf '%8s %8s %9s | %10s %9s %5s %6s %6s | %10s %9s %5s %6s %6s\n' boots cells raw_KiB summ_s summ_KiB m/raw t_x m_x prep_s prep_KiB m/raw t_x m_x
 prev=()
 for per in "${sizes[@]}"; do
 	d=$tmp/run-$per
@@ -34,7 +34,8 @@ for per in "${sizes[@]}"; do
 		r="- - - -"
 	fi
 	read -r r1 r2 r3 r4 <<<"$r"
-	printf '%8d %8d %9d | %10s %9s %6s %6s | %10s %9s %6s %6s\n' $((cells * per)) "$cells" "$kib" "$st" "$sm" "$r1" "$r2" "$pt" "$pm" "$r3" "$r4"
+	read -r sx px < <(awk -v s="$sm" -v p="$pm" -v k="$kib" 'BEGIN { printf "%.2f %.2f\n", s / k, p / k }')
+	printf '%8d %8d %9d | %10s %9s %5s %6s %6s | %10s %9s %5s %6s %6s\n' $((cells * per)) "$cells" "$kib" "$st" "$sm" "$sx" "$r1" "$r2" "$pt" "$pm" "$px" "$r3" "$r4"
 	prev=("$st" "$sm" "$pt" "$pm")
 done
-echo "t_x, m_x: time and peak memory against the row above (linear: the boots' ratio; peak memory against raw_KiB: the memory goal is under 3x the file)"
+echo "m/raw: peak memory over raw.csv's size (the goal: under 3); t_x, m_x: time and peak memory against the row above (linear: the boots' ratio)"

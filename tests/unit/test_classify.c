@@ -46,7 +46,7 @@ static void classify(struct boot_facts *f, struct row *r, size_t cut)
 		f->err = "";
 	f->timeout_s = 25;
 	row_init(r);
-	snprintf(r->axis[AX_accel], sizeof(r->axis[AX_accel]), "%s", accel);
+	r->axis[AX_accel] = accel;
 	classify_boot(f, r, &reads, &traces);
 	sb_free(&reads);
 	sb_free(&traces);

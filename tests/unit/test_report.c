@@ -424,7 +424,7 @@ static void waiters_of(const char *w, const char *const *recs, int n,
 	row_init(&r);
 	snprintf(r.boot_id, sizeof(r.boot_id), "t");
 	if (w)
-		snprintf(r.axis[AX_waiters], sizeof(r.axis[0]), "%s", w);
+		r.axis[AX_waiters] = w;
 	report_parse(chan, len, &r, &reads, &traces, &o);
 	free(chan);
 	*done = r.waiters_done;
@@ -522,7 +522,7 @@ static void waiter_records_only_whole_and_in_the_report(void)
 			memcpy(chan + la, b, lb);
 			row_init(&r);
 			snprintf(r.boot_id, sizeof(r.boot_id), "t");
-			snprintf(r.axis[AX_waiters], sizeof(r.axis[0]), "3");
+			r.axis[AX_waiters] = "3";
 			report_parse(chan, la + lb, &r, &reads, &traces, &o);
 			CHECK(o.report_complete);
 			CHECK(r.waiters_done == 0 &&
@@ -652,7 +652,7 @@ static void guest_control_characters_are_not_written(void)
 static void row_round_trip(void)
 {
 	struct row a, b;
-	char line[8192], header[8192];
+	char line[8192], header[8192], value[AX_N][16];
 	FILE *h = tmpfile();
 	int n;
 
@@ -661,9 +661,11 @@ static void row_round_trip(void)
 	a.run_index = 9;
 	a.cell = 3;
 	a.rep = 1;
-	for (int i = 0; i < AX_N; i++)
-		snprintf(a.axis[i], sizeof(a.axis[i]), "v%d", i);
-	snprintf(a.axis[AX_cpu], sizeof(a.axis[AX_cpu]), "max,-rdrand");
+	for (int i = 0; i < AX_N; i++) {
+		snprintf(value[i], sizeof(value[i]), "v%d", i);
+		a.axis[i] = value[i];
+	}
+	a.axis[AX_cpu] = "max,-rdrand";
 	snprintf(a.status, sizeof(a.status), "censored");
 	snprintf(a.reason, sizeof(a.reason),
 		 "not ready after 20 s (last: \"reading\")");

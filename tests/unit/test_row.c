@@ -2,11 +2,13 @@
 /*
  * row_derive(), the one definition of "CRNG ready" (crng_ready_ns): the
  * kernel's own log line when the probe saw it, else the watcher's poll,
- * and nothing for a boot censored before either.
+ * and nothing for a boot censored before either. And the axis values a
+ * read row keeps once for the process (row_axis_value()).
  */
 #include "../../bench/row.h"
 #include "check.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static void kernel_log_wins_over_the_poll(void)
@@ -50,11 +52,48 @@ static void neither_is_no_ready_time(void)
 	CHECK(r.crng_ready_ns == -1 && r.crng_ready_src[0] == '\0');
 }
 
+static void axis_values_are_kept_once(void)
+{
+	char buf[32] = "max,-rdrand";
+	const char *a = row_axis_value(buf), *b;
+	struct row r;
+
+	CHECK(a && a != buf && !strcmp(a, "max,-rdrand"));
+	snprintf(buf, sizeof(buf), "max");
+	b = row_axis_value(buf);
+	CHECK(b && b != a && !strcmp(b, "max"));
+	CHECK(!strcmp(a, "max,-rdrand")); /* a copy, not the caller's buffer */
+	snprintf(buf, sizeof(buf), "max,-rdrand");
+	CHECK(row_axis_value(buf) == a);
+	CHECK(row_axis_value("") && !*row_axis_value(""));
+	row_init(&r);
+	for (int i = 0; i < AX_N; i++)
+		CHECK(r.axis[i] && !*r.axis[i]);
+}
+
+/* Last: it fills the process's store to its limit. */
+static void axis_values_stop_at_their_limit(void)
+{
+	char v[32];
+	const char *first = row_axis_value("kept-0");
+	int refused = 0;
+
+	for (int i = 1; i <= ROW_AXIS_VALUES_MAX && !refused; i++) {
+		snprintf(v, sizeof(v), "kept-%d", i);
+		refused = !row_axis_value(v);
+	}
+	CHECK(refused);
+	CHECK(!row_axis_value("one more"));
+	CHECK(row_axis_value("kept-0") == first); /* a kept one still is */
+}
+
 int main(void)
 {
 	TEST(kernel_log_wins_over_the_poll);
 	TEST(the_poll_when_the_log_is_missing);
 	TEST(censored_has_no_ready_time);
 	TEST(neither_is_no_ready_time);
+	TEST(axis_values_are_kept_once);
+	TEST(axis_values_stop_at_their_limit);
 	return check_any_failed;
 }
