@@ -103,6 +103,7 @@ lane "the runner against issue 35's hostile inputs" tests/hostile_runner.sh
 lane "the limits of a run's tables, refused by every reader (bench/runlimits.h)" tests/limits.sh
 lane "the mail and the terminal summary" tests/post.sh
 lane "the chart tools' facts, each from one place" tests/plots_facts.sh
+lane "gnuplot quoting of run text (plots/gpquote.py), drawn" tests/gpquote.sh
 lane "kernel build progress" tests/kernel_progress.sh
 lane "fact tables and their reader" tests/tables.sh
 lane "the commands of README.md and docs/" tests/docs_commands.sh
