@@ -15,7 +15,9 @@
 # so the text that names them ("make report RUN=plots/runs/quick") is the
 # same wherever the checkout is.
 # --list: what would be regenerated, one line each ("tables:<report>
-# plots/runs/<name>", "post plots/runs/<name>/post.txt"), nothing drawn.
+# plots/runs/<name>", "post plots/runs/<name>/post.txt"), then the line
+# "report RUN [--<report> DIR]...": the arguments plots/report.sh would be
+# given; nothing drawn.
 set -euo pipefail
 die() { echo "scripts/regen-report.sh: error: $*" >&2; exit 2; }
 list=0
@@ -55,7 +57,7 @@ for name in $(table_keys "$index"); do
 	case $role in run) post=$d ;; hz) posthz=$d ;; esac
 done
 [ -z "$post" ] || [ $list = 0 ] || echo "post $post/post.txt"
-[ $list = 0 ] || exit 0
+[ $list = 0 ] || { echo "report $main ${args[*]}"; exit 0; }
 if [ ${#runs[@]} -eq 0 ]; then
 	echo "[regen] no run of $index is committed under plots/runs/: nothing to regenerate"
 	exit 0

@@ -33,3 +33,18 @@ check "plots/report_tables.py's options" "$(grep -vx -- "$(printf '%s\n' $extra 
 builders=$(cd plots && python3 -c 'import report_tables; print("\n".join(report_tables.BUILDERS))' 2>&1)
 check "plots/report_tables.py's BUILDERS (a builder with no row is dead code)" "$builders"
 check "REPORT.md's tables:KIND blocks" "$(grep -o '<!-- tables:[a-z0-9]*:begin -->' REPORT.md | sed 's/<!-- tables://; s/:begin -->//' | grep -vx -- "main$(printf '\n%s' $extra)")"
+# scripts/regen-report.sh gives plots/report.sh every committed run that
+# has a report kind, each as its kind's option (--list: the arguments)
+list=$(scripts/regen-report.sh --list 2>&1)
+given=$(sed -n 's/^report //p' <<<"$list")
+missing=
+while read -r kind dir; do
+	kind=${kind#tables:}
+	[ "$kind" = main ] && want="^$dir( |$)" || want=" --$kind $dir( |$)"
+	grep -qE -- "$want" <<<"$given" || missing+="$kind:$dir "
+done < <(grep '^tables:' <<<"$list")
+if [ -n "$given" ] && [ -z "$missing" ]; then
+	say PASS "scripts/regen-report.sh gives plots/report.sh each committed run with a report kind, as its option ($(grep -c '^tables:' <<<"$list") runs)"
+else
+	say FAIL "scripts/regen-report.sh --list: plots/report.sh would not be given ${missing:-any run}: $(tail -n 1 <<<"$list")"
+fi
