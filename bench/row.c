@@ -320,6 +320,13 @@ int row_parse_why(const char *line, const char *header, struct row *r,
 		} else if (!strcmp(k, "crng_ready_src"))
 			continue; /* derived below */
 		else if ((a = axis_lookup(k)) >= 0) {
+			/* a matrix's values are shorter: its summaries'
+			 * buffers hold no more */
+			if (strlen(v) >= MAX_VALUE_LEN)
+				return err_set(
+					why, whylen,
+					"column %s: a value of %zu bytes, longer than the %d an axis value may have",
+					k, strlen(v), MAX_VALUE_LEN - 1);
 			if (!(r->axis[a] = row_axis_value(v)))
 				return err_set(
 					why, whylen,

@@ -692,6 +692,26 @@ static void row_round_trip(void)
 	CHECK(b.init_ns == a.init_ns && b.crng_ready_censored == 1 &&
 	      b.finish_ns == -1);
 	CHECK(row_parse("c1,2", header, &b) == -1); /* wrong field count */
+	/* an axis value as long as a matrix's may be, and one byte longer */
+	{
+		char longv[MAX_VALUE_LEN + 1], why[200];
+
+		memset(longv, 'x', MAX_VALUE_LEN - 1);
+		longv[MAX_VALUE_LEN - 1] = '\0';
+		a.axis[AX_cpu] = longv;
+		n = row_format(&a, line, sizeof(line));
+		CHECK(n > 0);
+		line[n > 0 ? n - 1 : 0] = '\0';
+		CHECK(row_parse(line, header, &b) == 0 &&
+		      !strcmp(b.axis[AX_cpu], longv));
+		longv[MAX_VALUE_LEN - 1] = 'x';
+		longv[MAX_VALUE_LEN] = '\0';
+		n = row_format(&a, line, sizeof(line));
+		CHECK(n > 0);
+		line[n > 0 ? n - 1 : 0] = '\0';
+		CHECK(row_parse_why(line, header, &b, why, sizeof(why)) == -1 &&
+		      strstr(why, "column cpu: a value of 96 bytes") != NULL);
+	}
 }
 
 /*
