@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "row.h"
 #include "accel.h"
+#include "keep.h"
 #include "arch.h"
 #include "matrixcheck.h"
 #include "plan.h"
@@ -65,65 +66,6 @@ void row_init(struct row *r)
 		r->axis[a] = "";
 	for (size_t i = 0; i < NMETRICS; i++)
 		*metric_ptr(r, i) = -1;
-}
-
-/*
- * The kept axis values: an open-addressed set (FNV-1a), at most half full,
- * its strings never freed; a process reads a few runs and exits.
- */
-static struct {
-	char **slot;
-	size_t cap, n;
-} kept;
-
-static size_t fnv1a(const char *s)
-{
-	uint64_t h = 14695981039346656037ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return (size_t)h;
-}
-
-static int kept_grow(void)
-{
-	size_t cap = kept.cap ? kept.cap * 2 : 64;
-	char **slot = calloc(cap, sizeof(*slot));
-
-	if (!slot)
-		return -1;
-	for (size_t i = 0; i < kept.cap; i++) {
-		size_t j;
-
-		if (!kept.slot[i])
-			continue;
-		for (j = fnv1a(kept.slot[i]) & (cap - 1); slot[j];
-		     j = (j + 1) & (cap - 1))
-			;
-		slot[j] = kept.slot[i];
-	}
-	free(kept.slot);
-	kept.slot = slot;
-	kept.cap = cap;
-	return 0;
-}
-
-const char *row_axis_value(const char *v)
-{
-	size_t j;
-
-	if (!*v)
-		return "";
-	if (2 * (kept.n + 1) > kept.cap && kept_grow())
-		return NULL;
-	for (j = fnv1a(v) & (kept.cap - 1); kept.slot[j];
-	     j = (j + 1) & (kept.cap - 1))
-		if (!strcmp(kept.slot[j], v))
-			return kept.slot[j];
-	if (kept.n >= ROW_AXIS_VALUES_MAX || !(kept.slot[j] = strdup(v)))
-		return NULL;
-	kept.n++;
-	return kept.slot[j];
 }
 
 void row_write_header(FILE *f)
@@ -327,11 +269,11 @@ int row_parse_why(const char *line, const char *header, struct row *r,
 					why, whylen,
 					"column %s: a value of %zu bytes, longer than the %d an axis value may have",
 					k, strlen(v), MAX_VALUE_LEN - 1);
-			if (!(r->axis[a] = row_axis_value(v)))
+			if (!(r->axis[a] = keep_str(v)))
 				return err_set(
 					why, whylen,
 					"column %s: no memory to keep its value, or more than %d distinct axis values read (a run's matrix names at most %d)",
-					k, ROW_AXIS_VALUES_MAX,
+					k, KEEP_STR_MAX,
 					AX_N * MAX_VALUES);
 		}
 		else

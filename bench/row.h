@@ -114,7 +114,7 @@ struct row {
 	 * copies of MAX_VALUE_LEN bytes were two thirds of a row: a 100k-boot
 	 * raw.csv took 5x its size in memory). row_set_axes() points them
 	 * at the cell's matrix, row_parse() at values kept once for the
-	 * process (row_axis_value()); row_init() sets them to "".
+	 * process (keep.h); row_init() sets them to "".
 	 */
 	const char *axis[AX_N];
 	char status[16]; /* ok censored timeout panic corrupt qemu-failed guest-failed skipped */
@@ -193,15 +193,6 @@ int row_print_plan(const struct matrix *m, int shard_k, int shard_n, FILE *out,
  */
 int row_read_file(const char *path, struct row **rows, size_t *n, char *err,
 		  size_t errlen);
-
-/*
- * An axis value kept for the life of the process, the same pointer for
- * equal strings; NULL when ROW_AXIS_VALUES_MAX distinct values are kept
- * already (no run has that many: a matrix names at most AX_N x MAX_VALUES)
- * or memory ran out.
- */
-#define ROW_AXIS_VALUES_MAX 65536
-const char *row_axis_value(const char *v);
 
 /* RFC 4180 field splitting: returns the number of fields (<= max). */
 int csv_split(char *line, char **fields, int max);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The runner's structure (DESIGN.md): no two bench/*.c files call each
 # other, directly or round a longer circle, and no bench/*.c is over 600
-# lines. The file-level call graph comes from the objects the unit tests
+# lines; the same of guest-image/*.c (the probe) and plots/*.py. The file-level call graph comes from the objects the unit tests
 # link (build/unit/plain/bench/*.o, built by make unit-bins) and main's
 # own bench/run.c: an edge A -> B where A's object leaves a symbol
 # undefined that B's object defines (nm). A circle is named file by file.
@@ -110,6 +110,21 @@ else
 	no_circle "bench/*.c files" call "$tmp/bench.sym" ${#objs[@]}
 fi
 not_long "bench/*.c" bench/*.c
+
+# guest-image/ alike: the probe's files (each compiled here on its own,
+# as the probe's build compiles them together)
+gobjs=()
+for c in guest-image/*.c; do
+	o=$tmp/guest-$(basename "$c" .c).o
+	if cc -std=c11 -c -o "$o" "$c" 2>"$tmp/cc.err"; then
+		gobjs+=("$o")
+	else
+		echo "FAIL: callgraph: cannot compile $c: $(head -n 2 "$tmp/cc.err" | tr '\n' ' ')"
+	fi
+done
+symbols "${gobjs[@]}" | sed 's/ guest-/ /' >"$tmp/guest.sym"
+no_circle "guest-image/*.c files" call "$tmp/guest.sym" ${#gobjs[@]}
+not_long "guest-image/*.c" guest-image/*.c
 
 # plots/ alike (DESIGN.md, plots/runlib.py): an edge A -> B where A.py
 # imports B.py (import B, from B import ...), in the symbols format above;

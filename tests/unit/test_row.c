@@ -3,8 +3,9 @@
  * row_derive(), the one definition of "CRNG ready" (crng_ready_ns): the
  * kernel's own log line when the probe saw it, else the watcher's poll,
  * and nothing for a boot censored before either. And the axis values a
- * read row keeps once for the process (row_axis_value()).
+ * read row keeps once for the process (keep_str()).
  */
+#include "../../bench/keep.h"
 #include "../../bench/row.h"
 #include "check.h"
 
@@ -55,17 +56,17 @@ static void neither_is_no_ready_time(void)
 static void axis_values_are_kept_once(void)
 {
 	char buf[32] = "max,-rdrand";
-	const char *a = row_axis_value(buf), *b;
+	const char *a = keep_str(buf), *b;
 	struct row r;
 
 	CHECK(a && a != buf && !strcmp(a, "max,-rdrand"));
 	snprintf(buf, sizeof(buf), "max");
-	b = row_axis_value(buf);
+	b = keep_str(buf);
 	CHECK(b && b != a && !strcmp(b, "max"));
 	CHECK(!strcmp(a, "max,-rdrand")); /* a copy, not the caller's buffer */
 	snprintf(buf, sizeof(buf), "max,-rdrand");
-	CHECK(row_axis_value(buf) == a);
-	CHECK(row_axis_value("") && !*row_axis_value(""));
+	CHECK(keep_str(buf) == a);
+	CHECK(keep_str("") && !*keep_str(""));
 	row_init(&r);
 	for (int i = 0; i < AX_N; i++)
 		CHECK(r.axis[i] && !*r.axis[i]);
@@ -75,16 +76,16 @@ static void axis_values_are_kept_once(void)
 static void axis_values_stop_at_their_limit(void)
 {
 	char v[32];
-	const char *first = row_axis_value("kept-0");
+	const char *first = keep_str("kept-0");
 	int refused = 0;
 
-	for (int i = 1; i <= ROW_AXIS_VALUES_MAX && !refused; i++) {
+	for (int i = 1; i <= KEEP_STR_MAX && !refused; i++) {
 		snprintf(v, sizeof(v), "kept-%d", i);
-		refused = !row_axis_value(v);
+		refused = !keep_str(v);
 	}
 	CHECK(refused);
-	CHECK(!row_axis_value("one more"));
-	CHECK(row_axis_value("kept-0") == first); /* a kept one still is */
+	CHECK(!keep_str("one more"));
+	CHECK(keep_str("kept-0") == first); /* a kept one still is */
 }
 
 int main(void)
