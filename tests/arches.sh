@@ -17,8 +17,8 @@
 #     and mipsel-malta ready (goldfish timer, CP0 count) and the read back;
 #     the kernel's own log of that jitter trial (patch 0005) says the same,
 #     and each machine's clocksource rate comes from its kernel log.
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "arches"
 kernels=$(kernel/build.sh --kernels-dir)
 out=tests/out/arches
 rm -rf "$out" "$out.log" "$out".build*.log
@@ -31,7 +31,7 @@ for a in ${karches//,/ }; do
 	blog=$out.build-$a.log
 	if ! make -s kernels MATRIX=arches KERNEL_ARCH="$a" SETS="--set variant=block --set arch=$machines" \
 		>"$blog" 2>&1; then
-		echo "FAIL: arches: block does not build for $a: $(tail -n 3 "$blog" | tr '\n' ' ')"
+		bad "block does not build for $a: $(tail -n 3 "$blog" | tr '\n' ' ')"
 		built=0
 	elif [ -n "${CRNGBENCH_KERNEL_LEDGER:-}" ]; then
 		# under make check: this step built or found exactly these kernels
@@ -41,7 +41,7 @@ for a in ${karches//,/ }; do
 	fi
 done
 [ "$built" = 1 ] || exit 0
-echo "PASS: arches: the patch series applies and block builds for ${karches//,/, }"
+ok "the patch series applies and block builds for ${karches//,/, }"
 
 # malta's boot loader passes at most 209 bytes of our command line: a cell
 # whose line is longer (here: five reads and the knob) is refused before
@@ -52,15 +52,15 @@ msg=$(timeout 60 build/crngbench-run --kernels "$kernels" --out "$out.long" --se
 	--set reads=urandom:urandom-nb:random:getrandom:getrandom-nb 2>&1)
 rc=$?
 [ $rc -eq 2 ] && [ ! -e "$out.long" ] && grep -q "this machine's boot loader passes at most 209" <<<"$msg" &&
-	echo "PASS: arches: a malta cell whose command line QEMU would cut is refused before the sweep" ||
-	echo "FAIL: arches: malta's command-line limit: rc=$rc, $(tail -n 1 <<<"$msg")"
+	ok "a malta cell whose command line QEMU would cut is refused before the sweep" ||
+	bad "malta's command-line limit: rc=$rc, $(tail -n 1 <<<"$msg")"
 
 if ! build/crngbench-run --matrix bench/arches.matrix --kernels "$kernels" --quiet --out "$out" --seed 7 \
 	--set arch=$machines --set variant=block --set accel=icount,tcg --set bootseed=off,on --set nocounter=off \
 	--set 'exclude=accel=icount bootseed=on' --set 'exclude=accel=tcg bootseed=off' \
 	--set reps=1 --set read_timeout.icount=60 --set ready_timeout.icount=60 --set timeout.icount=120 \
 	>"$out.log" 2>&1; then
-	echo "FAIL: arches: the run failed: $(tail -n 3 "$out.log" | tr '\n' ' ')"
+	bad "the run failed: $(tail -n 3 "$out.log" | tr '\n' ' ')"
 	exit 0
 fi
 

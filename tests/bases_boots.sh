@@ -4,15 +4,15 @@
 # the CRNG (returns after "crng init done") and `legacy`'s returns before
 # it; the vDSO's getrandom() (getrandom-vdso) returns bytes on 6.12 and is
 # "unavailable" on 6.1, never a failed boot.
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "bases boots"
 out=tests/out/bases-boots
 rm -rf "$out"
 if ! build/crngbench-run --image build/guest.cpio --quiet --out "$out" --seed 3 \
 	--set base=6.1,6.12 --set variant=legacy,block --set accel=icount --set cpu=qemu64 \
 	--set nocounter=off --set reads=urandom:getrandom-vdso --set trace=off --set reps=1 \
 	--set timeout=120 >"$out.log" 2>&1; then
-	echo "FAIL: bases boots: the run failed: $(tail -n 3 "$out.log" | tr '\n' ' ')"
+	bad "the run failed: $(tail -n 3 "$out.log" | tr '\n' ' ')"
 	exit 0
 fi
 /usr/bin/python3 - "$out" <<'PY'

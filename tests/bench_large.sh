@@ -8,15 +8,13 @@
 # quadruples. Issue 35 item 8's goals: linear, and peak memory against the
 # file's size.
 #   tests/bench_large.sh [CELLS [BOOTS_PER_CELL...]]   (default 1000 cells of 10 20 40 100 boots)
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "bench_large"
 runner=${CRNGBENCH_RUNNER:-$PWD/build/crngbench-run}
 cells=${1:-1000}
 shift || true
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(10 20 40 100)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 measure() { /usr/bin/time -f '%U %M' -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" || { echo "failed: $* ($(tail -n 2 "$tmp/err"))" >&2; return 1; }; cat "$tmp/t"; }
 printf '%8s %8s %9s | %10s %9s %5s %6s %6s | %10s %9s %5s %6s %6s\n' boots cells raw_KiB summ_s summ_KiB m/raw t_x m_x prep_s prep_KiB m/raw t_x m_x
 prev=()

@@ -8,13 +8,13 @@
 # give two different ones. rtc=host boots run one after the other, over a
 # second apart: under icount the RTC's date (seconds) is the input that
 # differs between them (REPORT.md, "What ready holds").
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "determinism"
 out=tests/out/determinism
 rm -rf "$out".fixed* "$out".host*
 committed=plots/runs/entropy/summary.csv
 if [ ! -f "$committed" ]; then
-	echo "FAIL: determinism: no committed entropy run ($committed): REPORT.md's claim cannot be checked"
+	bad "no committed entropy run ($committed): REPORT.md's claim cannot be checked"
 	exit 0
 fi
 # The committed run's k distinct of n for the cell (icount, shift auto, HZ 250).
@@ -37,17 +37,17 @@ for rtc in fixed host; do
 	o=$out.$rtc
 	read -r k n <<<"$(claim $rtc)"
 	if [ -z "${k:-}" ]; then
-		echo "FAIL: determinism: the committed entropy run has no digests for the x86 icount cell with rtc=$rtc"
+		bad "the committed entropy run has no digests for the x86 icount cell with rtc=$rtc"
 		continue
 	fi
 	# rtc=host: one boot at a time (a boot takes seconds of host time)
 	if ! boots "$o" "$rtc" "$([ $rtc = host ] && echo 1 || echo 2)"; then
-		echo "FAIL: determinism: the rtc=$rtc run failed: $(tail -n 3 "$o.log" | tr '\n' ' ')"
+		bad "the rtc=$rtc run failed: $(tail -n 3 "$o.log" | tr '\n' ' ')"
 		continue
 	fi
 	d=$(tests/csvget.py "$o/raw.csv" urandom_digest | sort -u | grep -c .)
 	want=$([ "$k" = 1 ] && echo 1 || echo 2)
 	[ "$d" = "$want" ] &&
-		echo "PASS: determinism: rtc=$rtc: two icount boots gave $d distinct first outputs, as the committed run ($k distinct of $n) says" ||
-		echo "FAIL: determinism: rtc=$rtc: two icount boots gave $d distinct first outputs; the committed run says $k of $n"
+		ok "rtc=$rtc: two icount boots gave $d distinct first outputs, as the committed run ($k distinct of $n) says" ||
+		bad "rtc=$rtc: two icount boots gave $d distinct first outputs; the committed run says $k of $n"
 done

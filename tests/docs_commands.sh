@@ -12,12 +12,12 @@
 #   scripts/deps.sh option is one its usage names.
 # No kernel, no QEMU: make -n never runs a recipe here (kernels and bench,
 # whose recipes call $(MAKE), are checked without it).
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
+. "$(dirname "$0")/lib.sh"
+t_begin "docs"
 runner=${CRNGBENCH_RUNNER:-build/crngbench-run}
-[ -x "$runner" ] || make -s runner >/dev/null 2>&1 || { echo "FAIL: docs: cannot build the runner (make runner)"; exit 1; }
+[ -x "$runner" ] || make -s runner >/dev/null 2>&1 || { bad "cannot build the runner (make runner)"; exit 1; }
 
-exec python3 - "$runner" <<'PY'
+python3 - "$runner" <<'PY'
 import glob, os, re, shlex, subprocess, sys
 
 runner = sys.argv[1]

@@ -10,14 +10,14 @@
 # before the report (no reason). In both, systemd's boot finished after
 # the CRNG was ready: systemd 252's random-seed service waits for it on
 # its own (REPORT.md, finding 5). Orders of events only, never durations.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
+. "$(dirname "$0")/lib.sh"
+t_begin "early boots"
 out=tests/out/early-boots
 rm -rf "$out"
 if ! build/crngbench-run --matrix bench/systemd.matrix --image build/guest.cpio --quiet --out "$out" --seed 5 \
 	--parallel-jobs 1 --set variant=stock --set accel=icount --set cpu=qemu64 --set nocounter=on \
 	--set reads=urandom:random --set trace=off --set early=pid1,child --set reps=1 >"$out.log" 2>&1; then
-	echo "FAIL: early boots: the run failed: $(tail -n 3 "$out.log" | tr '\n' ' ')"
+	bad "the run failed: $(tail -n 3 "$out.log" | tr '\n' ' ')"
 	exit 0
 fi
 /usr/bin/python3 - "$out" <<'PY'

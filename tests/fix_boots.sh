@@ -10,14 +10,14 @@
 #  - block-fix: the first mix by time within the first seconds, and the
 #    CRNG ready earlier than block's.
 # Two boots of a few host seconds each (the guest idles through its wait).
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "fix boots"
 out=tests/out/fix-boots
 rm -rf "$out"
 if ! build/crngbench-run --matrix bench/fix.matrix --quiet --out "$out" --seed 3 \
 	--set base=6.1 --set arch=armv5-versatilepb --set variant=block,block-fix --set shift=auto \
 	--set nocounter=off --set reps=1 >"$out.log" 2>&1; then
-	echo "FAIL: fix boots: the run failed: $(tail -n 3 "$out.log" | tr '\n' ' ')"
+	bad "the run failed: $(tail -n 3 "$out.log" | tr '\n' ' ')"
 	exit 0
 fi
 python3 - "$out/raw.csv" <<'PY'

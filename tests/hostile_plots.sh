@@ -8,22 +8,10 @@
 # columns and show its text as text, no file is written through a symlink
 # and none waits on a FIFO, make post mails only what it drew, and the
 # targets build what they need. One PASS:/FAIL: line per attack.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
+. "$(dirname "$0")/lib.sh"
+t_begin "hostile"
 root=$PWD
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 fx=tests/fixtures/run
-# clean_error and edit are tests/lib.sh's (sourced before pass and fail,
-# which are this script's own)
-# shellcheck source=tests/lib.sh
-. tests/lib.sh
-
-pass() { echo "PASS: hostile: $*"; }
-fail() { echo "FAIL: hostile: $*"; }
-# verdict OK TEXT DETAIL: one line, PASS when OK is 0
-verdict() { if [ "$1" -eq 0 ]; then pass "$2"; else fail "$2: $3"; fi; }
-brief() { head -c 300 <<<"$1" | tr '\n' ' '; }
 # rendered DIR: the six charts as PNG and SVG
 rendered() {
 	local n=0 c e
@@ -206,7 +194,7 @@ verdict $? "a '|' in a cell is escaped in REPORT.md's tables (every row keeps it
 # --- 9. no write through a symlink ----------------------------------------------
 g=$tmp/good/run
 fresh "$g"
-plots/render.sh "$g" >/dev/null 2>&1 || fail "the fixture does not render: the symlink checks below mean nothing"
+plots/render.sh "$g" >/dev/null 2>&1 || bad "the fixture does not render: the symlink checks below mean nothing"
 victim=$tmp/victim
 secret=$tmp/secret
 echo "SECRET-KEY-material" >"$secret"

@@ -5,15 +5,15 @@
 # times fast and the jitter dance seemed to take 4-8x its 256/HZ. block,
 # a counter, no RDRAND, the PIT tick: the first read waits the dance at 1
 # sample per bit at both speeds, so the two waits agree (a ratio, guest time).
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "icount shift"
 out=tests/out/icount_shift
 rm -rf "$out"
 if ! build/crngbench-run --image build/guest.cpio --quiet --out "$out" --seed 7 --parallel-jobs 2 \
 	--set variant=block --set accel=icount --set cpu=qemu64 --set nocounter=off --set timer=pit \
 	--set shift=auto,3 --set reads=urandom --set trace=off --set reps=1 --set read_timeout=60 \
 	--set timeout=300 >"$out.log" 2>&1; then
-	echo "FAIL: icount shift: the run failed: $(tail -n 3 "$out.log" | tr '\n' ' ')"
+	bad "the run failed: $(tail -n 3 "$out.log" | tr '\n' ' ')"
 	exit 0
 fi
 /usr/bin/python3 - "$out/raw.csv" <<'PY'

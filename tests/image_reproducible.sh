@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The same inputs give a byte-identical guest image.
-set -uo pipefail
-cd "$(dirname "$0")/.."
-a=$(mktemp) b=$(mktemp)
+. "$(dirname "$0")/lib.sh"
+t_begin "guest image"
+a=$tmp/a.cpio b=$tmp/b.cpio
 guest-image/build-image.sh build/probe "$a" 2>/dev/null && sleep 1 &&
 	guest-image/build-image.sh build/probe "$b" 2>/dev/null
 if cmp -s "$a" "$b"; then echo "PASS: guest image is reproducible ($(stat -c %s "$a") bytes, byte-identical twice)"
@@ -12,4 +12,3 @@ if cpio -it <"$a" 2>/dev/null | grep -qx 'etc/initrd-release'; then
 else
 	echo "PASS: guest image runs systemd as a system manager (no initrd-release)"
 fi
-rm -f "$a" "$b"

@@ -21,8 +21,8 @@
 # ARCH is a row of kernel/arches; names and releases are kernel/build.sh's
 # (the HZ only where it is not 250, the architecture only where the guest
 # is not systemd).
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "kernel accounting"
 # shellcheck source=scripts/table.sh
 . scripts/table.sh
 ledger=${CRNGBENCH_KERNEL_LEDGER:-}
@@ -80,11 +80,11 @@ print("\n".join(sorted(seen)))
 	n=$(sed '/^$/d' <<<"$used" | wc -l)
 	missing=$(sed '/^$/d' <<<"$used" | grep -vxF -f <(sed '/^$/d' "$ledger" 2>/dev/null) || true)
 	if [ "$n" -eq 0 ]; then
-		echo "FAIL: kernel accounting: no boot under $* recorded a kernel release (nothing to account for)"
+		bad "no boot under $* recorded a kernel release (nothing to account for)"
 	elif [ -n "$missing" ]; then
-		echo "FAIL: kernel accounting: boots ran kernels that no build step of this run built or found: $(paste -sd" " <<<"$missing")"
+		bad "boots ran kernels that no build step of this run built or found: $(paste -sd" " <<<"$missing")"
 	else
-		echo "PASS: kernel accounting: the $n kernel releases the boots under $* ran were each built or found by this run's build steps"
+		ok "the $n kernel releases the boots under $* ran were each built or found by this run's build steps"
 	fi
 	;;
 dir)

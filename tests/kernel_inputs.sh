@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # kernel/build.sh refuses bad input before any long work, naming the cause.
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "kernel input"
 t() { # name, expected message fragment, command...
 	local name=$1 want=$2; shift 2
 	local out rc
 	out=$("$@" 2>&1); rc=$?
-	if [ $rc -ne 0 ] && grep -q -- "$want" <<<"$out"; then echo "PASS: kernel input: $name"
-	else echo "FAIL: kernel input: $name: rc=$rc, wanted '$want', got: $(head -c 300 <<<"$out")"; fi
+	if [ $rc -ne 0 ] && grep -q -- "$want" <<<"$out"; then ok "$name"
+	else bad "$name: rc=$rc, wanted '$want', got: $(head -c 300 <<<"$out")"; fi
 }
 t "unknown variant is named with the known ones" "unknown kernel variant 'nosuch'; known variants: stock" \
 	kernel/build.sh --check nosuch
@@ -20,8 +20,6 @@ t "unknown base is named with the known ones" "unknown KERNEL_BASE '9.9'; known 
 # A base whose package or series is missing: a copy of kernel/ (and the
 # scripts build.sh and deps.sh read) with a base 9.9 of its own, checked
 # before anything is unpacked or built (its cache stays empty).
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/scripts" "$tmp/bench"
 cp -r kernel "$tmp/kernel"
 cp scripts/table.sh scripts/cache-dir.sh scripts/variants.sh scripts/deps.sh "$tmp/scripts/"
@@ -36,8 +34,8 @@ t "a patch file kernel/variants names but the base lacks is named" \
 cp kernel/patches/0003-*.patch "$tmp/kernel/patches-9.9/"
 t "a base whose package is missing names the package" "apt-get install -y linux-source-9.9" \
 	env KERNEL_BASE=9.9 CRNGBENCH_CACHE="$tmp/cache" "$tmp/kernel/build.sh" --check stock
-[ ! -e "$tmp/cache/src" ] && echo "PASS: kernel input: nothing unpacked for a base that cannot be built" ||
-	echo "FAIL: kernel input: $tmp/cache/src was created for a base that cannot be built"
+[ ! -e "$tmp/cache/src" ] && ok "nothing unpacked for a base that cannot be built" ||
+	bad "$tmp/cache/src was created for a base that cannot be built"
 # A tarball of another version than the base's is named before its tree
 # is patched or built (a release string must start with the base).
 mkdir -p "$tmp/fake/linux-6.12.1"
@@ -56,10 +54,10 @@ printf 'name = t\nbase = 6.12,9.9\n' >"$tmp/bench/t.matrix"
 out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$tmp/scripts/deps.sh" --matrix t 2>&1)
 grep -q '^\[deps\] base 6.12 needs: linux-source-6.12$' <<<"$out" && grep -q '^\[deps\] base 9.9 needs: linux-source-9.9$' <<<"$out" &&
 	grep -q 'missing packages:.* linux-source-9.9' <<<"$out" &&
-	echo "PASS: kernel input: deps.sh --matrix installs each base's package of the matrix's base axis" ||
-	echo "FAIL: kernel input: deps.sh --matrix with base = 6.12,9.9: $(head -c 300 <<<"$out")"
-bad=$(mktemp --suffix=.patch)
-cat >"$bad" <<'P'
+	ok "deps.sh --matrix installs each base's package of the matrix's base axis" ||
+	bad "deps.sh --matrix with base = 6.12,9.9: $(head -c 300 <<<"$out")"
+patch=$tmp/bad.patch
+cat >"$patch" <<'P'
 --- a/drivers/char/random.c
 +++ b/drivers/char/random.c
 @@ -1,3 +1,3 @@
@@ -67,9 +65,8 @@ cat >"$bad" <<'P'
 +neither is this one
  nor this
 P
-t "a patch that does not apply is named before building" "patch $(basename "$bad") does not apply for variant 'stock'" \
-	env EXTRA_PATCHES="$bad" kernel/build.sh --check stock
-rm -f "$bad"
+t "a patch that does not apply is named before building" "patch $(basename "$patch") does not apply for variant 'stock'" \
+	env EXTRA_PATCHES="$patch" kernel/build.sh --check stock
 for b in $(scripts/table.sh --keys kernel/bases); do
 	out=$(KERNEL_BASE=$b kernel/build.sh --check "$(scripts/variants.sh)" 2>&1) &&
 		echo "PASS: kernel: every variant's series applies in order to the pristine tree of base $b" ||

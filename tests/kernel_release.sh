@@ -8,8 +8,8 @@
 #   tests/kernel_release.sh KERNELS_DIR VARIANT[,VARIANT...] [ARCH [HZ]]
 # KERNELS_DIR is a base's (kernel/build.sh --kernels-dir): its name is the
 # base. ARCH is a row of kernel/arches (default x86_64), HZ default 250.
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "kernel release"
 # shellcheck source=scripts/table.sh
 . scripts/table.sh
 kernels=$1 variants=$2 arch=${3:-x86_64} hz=${4:-250}

@@ -9,19 +9,18 @@
 # once, under TCG: a few seconds each), with random.trust_bootloader=off,
 # then =on, which credits the seed where the kernel can trust one at all.
 #   tests/kernel_seed.sh KERNELS_DIR [VARIANT]
-set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+t_begin "m68k seed"
 kernels=$1 v=${2:-stock}
 base=$(basename "$kernels")
 dir=$kernels/$v-hz100-m68k
 if [ ! -r "$dir/vmlinux" ]; then echo "FAIL: m68k seed ($base): $dir/vmlinux missing"; exit 0; fi
 # under make check, only a kernel this run's build steps accounted for
-if [ -n "${CRNGBENCH_KERNEL_LEDGER:-}" ] && ! why=$("$(dirname "$0")"/kernel_accounting.sh dir "$dir" 2>&1); then
+if [ -n "${CRNGBENCH_KERNEL_LEDGER:-}" ] && ! why=$(tests/kernel_accounting.sh dir "$dir" 2>&1); then
 	echo "FAIL: m68k seed ($base): $why"; exit 0
 fi
 command -v qemu-system-m68k >/dev/null ||
 	{ echo "FAIL: m68k seed ($base): qemu-system-m68k missing (apt-get install -y qemu-system-misc)"; exit 0; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 # a kernel built without RANDOM_TRUST_BOOTLOADER never credits it
 trusts=yes
 ! grep -qx '# CONFIG_RANDOM_TRUST_BOOTLOADER is not set' "$dir/config" || trusts=no

@@ -2,23 +2,24 @@
 # make lint: clang-format (kernel style, check mode), cppcheck, and the
 # kernel's own checkpatch.pl --strict on every patch, each base's series
 # by that base's checkpatch, run from within its tree. PASS:/FAIL: lines.
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "lint"
 status=0
-say() { echo "$*"; case $1 in FAIL:) status=1 ;; esac; }
+# bad is t_begin's, and marks the exit status
+bad() { echo "FAIL: lint: $*"; status=1; }
 
 csrc=$(git ls-files '*.c' '*.h' 2>/dev/null || find guest-image bench tests -name '*.[ch]')
 if out=$(clang-format --dry-run --Werror $csrc 2>&1); then
-	say PASS: "lint: clang-format (kernel .clang-format)"
+	ok "clang-format (kernel .clang-format)"
 else
-	say FAIL: "lint: clang-format: $(echo "$out" | grep -m3 'error' | tr '\n' ' ') (fix: clang-format -i FILE)"
+	bad "clang-format: $(echo "$out" | grep -m3 'error' | tr '\n' ' ') (fix: clang-format -i FILE)"
 fi
 
 if out=$(cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability,performance \
 	--inline-suppr -D__x86_64__ -D__GNUC__ $csrc 2>&1); then
-	say PASS: "lint: cppcheck"
+	ok "cppcheck"
 else
-	say FAIL: "lint: cppcheck: $(echo "$out" | head -5 | tr '\n' ' ')"
+	bad "cppcheck: $(echo "$out" | head -5 | tr '\n' ' ')"
 fi
 
 # checkpatch needs the tree (scripts/checkpatch.pl and its spelling lists):
@@ -28,11 +29,10 @@ fi
 # check is left out; the cited commits' form is still checked.
 # shellcheck source=scripts/table.sh
 . scripts/table.sh
-err=$(mktemp)
-trap 'rm -f "$err"' EXIT
+err=$tmp/err
 for b in $(table_keys kernel/bases); do
 	if ! tree=$(KERNEL_BASE=$b kernel/build.sh --tree "$(scripts/variants.sh)" 2>"$err"); then
-		say FAIL: "lint: base $b: kernel/build.sh --tree failed, cannot run its checkpatch: $(tail -n 2 "$err" | tr '\n' ' ')"
+		bad "base $b: kernel/build.sh --tree failed, cannot run its checkpatch: $(tail -n 2 "$err" | tr '\n' ' ')"
 		continue
 	fi
 	dir=$(table_get kernel/bases "$b" patches)
@@ -41,11 +41,11 @@ for b in $(table_keys kernel/bases); do
 		[ -e "$p" ] || continue
 		n=$((n + 1))
 		if out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --quiet --ignore UNKNOWN_COMMIT_ID "$OLDPWD/$p" 2>&1); then
-			say PASS: "lint: checkpatch --strict of $b: $p"
+			ok "checkpatch --strict of $b: $p"
 		else
-			say FAIL: "lint: checkpatch --strict of $b: $p: $(echo "$out" | head -3 | tr '\n' ' ')"
+			bad "checkpatch --strict of $b: $p: $(echo "$out" | head -3 | tr '\n' ' ')"
 		fi
 	done
-	[ "$n" -gt 0 ] || say FAIL: "lint: base $b: no patches in $dir"
+	[ "$n" -gt 0 ] || bad "base $b: no patches in $dir"
 done
 exit $status

@@ -10,24 +10,22 @@
 # a copy of the tree and its build/ of its own, so they never clash.
 #   tests/mutation.sh [ID...]     (default: every mutant)
 # One PASS/FAIL line per mutant; prints what it cost at the end.
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "mutation"
 root=$PWD
 list=tests/mutants
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 t0=$(date +%s)
 
 # A copy of the tree as git has it (tracked files, as changed in the work
 # tree), so nothing here touches the checkout or its build/.
 git ls-files -z --cached --others --exclude-standard | cpio -0pdm --quiet "$tmp/tree" 2>/dev/null ||
-	{ echo "FAIL: mutation: cannot copy the tree"; exit 0; }
+	{ bad "cannot copy the tree"; exit 0; }
 cd "$tmp/tree" || exit 0
 # a repository of its own: some checks clone the tree as a user would
 git init -q && git add -A && git -c user.name=mutation -c user.email=mutation@localhost commit -qm copy ||
-	{ echo "FAIL: mutation: cannot make the copy a repository"; exit 0; }
+	{ bad "cannot make the copy a repository"; exit 0; }
 if ! make -s -j"$(nproc)" CFLAGS='-O0 -g' unit-bins >"$tmp/base.log" 2>&1; then
-	echo "FAIL: mutation: the unmutated copy does not build: $(tail -n 3 "$tmp/base.log" | tr '\n' ' ')"
+	bad "the unmutated copy does not build: $(tail -n 3 "$tmp/base.log" | tr '\n' ' ')"
 	exit 0
 fi
 
@@ -47,7 +45,7 @@ check() {
 		# the runner as the tree now is (a restored file is rebuilt too)
 		make -s CFLAGS='-O0 -g' runner >"$out" 2>&1 || return 1
 		"tests/$what.sh" >"$out" 2>&1 && ! grep -q '^FAIL: ' "$out" ;;
-	*) echo "FAIL: mutation: $list: unknown check '$1'"; return 0 ;;
+	*) bad "$list: unknown check '$1'"; return 0 ;;
 	esac
 }
 
@@ -62,7 +60,7 @@ else
 fi
 jobs=${MUTATION_JOBS:-2}
 [ "$jobs" -ge 1 ] 2>/dev/null && [ "$jobs" -le "$(nproc)" ] || jobs=$(nproc)
-for k in $(seq "$jobs"); do cp -a "$tmp/tree" "$tmp/w$k" || { echo "FAIL: mutation: cannot copy the tree for worker $k"; exit 0; }; done
+for k in $(seq "$jobs"); do cp -a "$tmp/tree" "$tmp/w$k" || { bad "cannot copy the tree for worker $k"; exit 0; }; done
 
 # pool KIND: the workers take the lines of $tmp/KIND one at a time (the
 # next free line under a lock), each line's verdict in $tmp/KIND.N.
@@ -94,7 +92,7 @@ base_ok() { # CHECK (in a worker's unmutated tree): 0 if it passes there
 	flock 8
 	if [ ! -e "$f" ]; then
 		if check "$1"; then echo ok >"$f"; else
-			echo "FAIL: mutation: check $1 fails on the unmutated tree: $( (grep -m2 '^FAIL' "$PWD.check.txt" || tail -n 3 "$PWD.check.txt") | tr '\n' ' ')" >"$f"
+			bad "check $1 fails on the unmutated tree: $( (grep -m2 '^FAIL' "$PWD.check.txt" || tail -n 3 "$PWD.check.txt") | tr '\n' ' ')" >"$f"
 		fi
 	fi
 	exec 8>&-
@@ -109,7 +107,7 @@ do_mutants() {
 	cp -p "$file" "$PWD.orig"
 	sed -i -e "$expr" "$file"
 	if cmp -s "$file" "$PWD.orig"; then
-		echo "FAIL: mutation: $id: '$expr' changes nothing in $file (the code moved: update tests/mutants)"
+		bad "$id: '$expr' changes nothing in $file (the code moved: update tests/mutants)"
 		return
 	fi
 	for c in $checks; do
@@ -121,9 +119,9 @@ do_mutants() {
 	cp -p "$PWD.orig" "$file"
 	touch "$file" # the next build sees the original again
 	if [ -n "$killer" ]; then
-		echo "PASS: mutation: $id ($file) is caught by $killer ($((SECONDS - t0)) s)"
+		ok "$id ($file) is caught by $killer ($((SECONDS - t0)) s)"
 	else
-		echo "FAIL: mutation: $id ($file: $expr) survives: $checks all pass on broken code (or fail on the unmutated tree too)"
+		bad "$id ($file: $expr) survives: $checks all pass on broken code (or fail on the unmutated tree too)"
 	fi
 }
 pool mutants

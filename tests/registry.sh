@@ -5,13 +5,12 @@
 # from it; report_tables.py's BUILDERS and REPORT.md's tables:KIND blocks
 # are written by hand: a kind added to the registry without its builder or
 # its block, or a builder left without a row, fails here, naming both.
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "registry"
 # shellcheck source=scripts/table.sh
 . scripts/table.sh
-say() { echo "$1: registry: $2"; }
 kinds=$(awk '!/^#/ && NF { if (h++) print $4 }' bench/report-runs | grep -vx -- 'main\|-' | sort -u)
-[ -n "$kinds" ] || { say FAIL "bench/report-runs names no report kind"; exit 0; }
+[ -n "$kinds" ] || { bad "bench/report-runs names no report kind"; exit 0; }
 # the committed-runs blocks, not runs of a matrix: report_tables.py and report.sh's own
 extra='answer runs quoted'
 check() { # check WHAT LIST: LIST (words) against the registry's kinds
@@ -19,9 +18,9 @@ check() { # check WHAT LIST: LIST (words) against the registry's kinds
 	got=$(tr ' ' '\n' <<<"$2" | grep -v '^$' | sort -u)
 	want=$kinds
 	if [ "$got" = "$want" ]; then
-		say PASS "$what names exactly bench/report-runs' report kinds ($(echo $kinds))"
+		ok "$what names exactly bench/report-runs' report kinds ($(echo $kinds))"
 	else
-		say FAIL "$what disagrees with bench/report-runs: only there: $(comm -23 <(echo "$want") <(echo "$got") | tr '\n' ' ')only in $what: $(comm -13 <(echo "$want") <(echo "$got") | tr '\n' ' ')"
+		bad "$what disagrees with bench/report-runs: only there: $(comm -23 <(echo "$want") <(echo "$got") | tr '\n' ' ')only in $what: $(comm -13 <(echo "$want") <(echo "$got") | tr '\n' ' ')"
 	fi
 }
 runvars=$(make -s --no-print-directory --eval 'registry-show: ; @echo $(RUN_VARS)' registry-show 2>&1)

@@ -22,14 +22,10 @@
 # REPORT.md that differs; one with a read's duration changed in raw.csv
 # fails the summary check, one with a CRNG ready time changed there the
 # derived-columns check.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
+. "$(dirname "$0")/lib.sh"
+t_begin "report regen"
 root=$PWD
 export CRNGBENCH_RUNNER=${CRNGBENCH_RUNNER:-$root/build/crngbench-run}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "PASS: report regen: $*"; }
-bad() { echo "FAIL: report regen: $*"; }
 # shellcheck source=scripts/table.sh
 . scripts/table.sh
 index=bench/report-runs

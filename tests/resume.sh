@@ -2,8 +2,8 @@
 # Ctrl-C leaves only complete rows; --resume finishes the run without
 # redoing a boot; every table agrees with raw.csv; --rescan re-derives the
 # tables from the boots.
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "resume"
 out=tests/out/resume
 rm -rf "$out"
 mkdir -p "$(dirname "$out")"

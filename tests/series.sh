@@ -18,12 +18,8 @@
 # rebase changes (index lines, hunk line numbers) and the headers git
 # writes. The base's own checkpatch.pl --strict passes every patch mail.
 # Needs the base's tree (kernel/build.sh --tree): the full tier.
-set -uo pipefail
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "PASS: series: $*"; }
-bad() { echo "FAIL: series: $*"; }
+. "$(dirname "$0")/lib.sh"
+t_begin "series"
 base=$(awk '!/^#/ && NF { if (seen++) { print $2; exit } }' kernel/series)
 if ! tree=$(KERNEL_BASE=$base kernel/build.sh --tree "$(scripts/variants.sh --lines | head -n 1)" 2>"$tmp/err" | tail -n 1) ||
 	[ ! -f "$tree/scripts/checkpatch.pl" ]; then

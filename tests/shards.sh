@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Two shards of one matrix boot disjoint halves; merged, they are the matrix.
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "shards"
 base=tests/out/shards
 rm -rf "$base"; mkdir -p "$base"
 # Every QEMU runs under perf stat (--perf): the shards of one run are
@@ -16,7 +16,7 @@ b=$(tests/csvget.py "$base/s2/raw.csv" boot_id 2>/dev/null | sort)
 if [ $ok = 1 ] && [ -n "$a" ] && [ -n "$b" ] && [ -z "$(comm -12 <(echo "$a") <(echo "$b"))" ]; then
 	echo "PASS: shards 1/2 and 2/2 boot disjoint parts of the matrix"
 else
-	echo "FAIL: shards: s1={$a} s2={$b}"
+	bad "s1={$a} s2={$b}"
 fi
 if build/crngbench-run --quiet --merge "$base/merged" "$base/s1" "$base/s2" >/dev/null 2>&1 &&
 	[ "$(tail -n +2 "$base/merged/raw.csv" | wc -l)" -eq 2 ] && [ -s "$base/merged/summary.csv" ]; then

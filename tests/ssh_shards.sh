@@ -20,10 +20,8 @@
 #     shard again: the merged run is this matrix's plan.
 # Everything is removed on exit (sshd, namespaces, veth, temp dir). SKIP,
 # with the reason, where namespaces or sshd cannot be made.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
-ok() { echo "PASS: ssh shards: $*"; }
-bad() { echo "FAIL: ssh shards: $*"; }
+. "$(dirname "$0")/lib.sh"
+t_begin "ssh shards"
 skip() { echo "SKIP: ssh shards: $*"; exit 0; }
 brief() { tail -n 6 <<<"$1" | tr '\n' ' ' | head -c 800; }
 
@@ -33,7 +31,6 @@ for c in ip unshare /usr/sbin/sshd ssh ssh-keygen rsync parallel; do
 		skip "'$c' is not installed (scripts/deps.sh installs iproute2's ip, openssh-server, rsync, parallel)"
 done
 
-tmp=$(mktemp -d)
 na=crngssh$$a nb=crngssh$$b
 # link-local addresses, only ever inside the test's two namespaces
 net=169.254.$(($$ % 200 + 20))

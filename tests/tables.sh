@@ -4,8 +4,6 @@
 # an error naming what exists; and no reader of those tables by position.
 . "$(dirname "$0")/lib.sh"
 t_begin "tables"
-ok() { echo "PASS: tables: $1"; }
-no() { echo "FAIL: tables: $1"; }
 # shellcheck source=scripts/table.sh
 . scripts/table.sh
 
@@ -23,38 +21,38 @@ r2    z   y
 T
 for f in t u; do
 	got="$(table_get "$tmp/$f" r1 b)|$(table_get "$tmp/$f" r1 a)|$(table_get "$tmp/$f" r2 a)"
-	[ "$got" = "x||z" ] && ok "by column name, '-' read as empty ($f)" || no "table $f read '$got', want 'x||z'"
+	[ "$got" = "x||z" ] && ok "by column name, '-' read as empty ($f)" || bad "table $f read '$got', want 'x||z'"
 done
 [ "$(table_keys "$tmp/t" | tr '\n' ' ')" = "r1 r2 " ] && ok "table_keys lists the rows, not the header" ||
-	no "table_keys: $(table_keys "$tmp/t" | tr '\n' ' ')"
-[ "$(table_row "$tmp/t" r2)" = "r2    y   z" ] && ok "table_row gives the row as written" || no "table_row: '$(table_row "$tmp/t" r2)'"
+	bad "table_keys: $(table_keys "$tmp/t" | tr '\n' ' ')"
+[ "$(table_row "$tmp/t" r2)" = "r2    y   z" ] && ok "table_row gives the row as written" || bad "table_row: '$(table_row "$tmp/t" r2)'"
 err=$(table_get "$tmp/t" r1 c 2>&1); rc=$?
 [ $rc = 2 ] && grep -q "has no column 'c' (its columns: name  b   a)" <<<"$err" &&
-	ok "a missing column is an error naming the columns" || no "missing column: rc=$rc '$err'"
+	ok "a missing column is an error naming the columns" || bad "missing column: rc=$rc '$err'"
 err=$(table_get "$tmp/t" r9 a 2>&1); rc=$?
 [ $rc = 2 ] && grep -q "has no row 'r9' (its rows: r1 r2 )" <<<"$err" &&
-	ok "a missing row is an error naming the rows" || no "missing row: rc=$rc '$err'"
+	ok "a missing row is an error naming the rows" || bad "missing row: rc=$rc '$err'"
 [ "$(sh -c '. scripts/table.sh; table_get kernel/bases "$(table_keys kernel/bases | head -n 1)" package')" != "" ] &&
-	ok "POSIX sh reads it too (the Makefile's recipes)" || no "table.sh under sh"
-[ "$(scripts/table.sh kernel/arches armv5 dtb)" = versatile-pb.dtb ] && ok "runs as a command" || no "scripts/table.sh as a command"
+	ok "POSIX sh reads it too (the Makefile's recipes)" || bad "table.sh under sh"
+[ "$(scripts/table.sh kernel/arches armv5 dtb)" = versatile-pb.dtb ] && ok "runs as a command" || bad "scripts/table.sh as a command"
 
 # every row of each table has every column
 for f in kernel/arches kernel/bases; do
 	bad=$(awk '!/^#/ && NF { if (!n) n = NF; else if (NF != n) print FILENAME ":" NR ": " NF " fields, the header has " n }' "$f")
-	[ -z "$bad" ] && ok "$f: every row has the header's columns" || no "$bad"
+	[ -z "$bad" ] && ok "$f: every row has the header's columns" || bad "$bad"
 done
 
 # nobody reads the tables by position: no awk on them and no 'read -r _'
 pos=$(grep -n -E "awk[^|]*(kernel/|\\\$here/)(arches|bases)|read -r _.*<<<\"\\\$row\"" \
 	kernel/build.sh scripts/*.sh Makefile tests/*.sh 2>/dev/null | grep -v '^tests/tables.sh:')
-[ -z "$pos" ] && ok "no reader of kernel/arches or kernel/bases by column position" || no "read by position: $pos"
+[ -z "$pos" ] && ok "no reader of kernel/arches or kernel/bases by column position" || bad "read by position: $pos"
 
 # the cache directory is defined once: scripts/cache-dir.sh
 dup=$(grep -n -E '\.cache[}/)]' kernel/*.sh scripts/*.sh tests/*.sh Makefile 2>/dev/null |
 	grep -v -E '^scripts/cache-dir.sh:|^tests/tables.sh:')
-[ -z "$dup" ] && ok "the cache directory's default is spelled once (scripts/cache-dir.sh)" || no "cache default spelled again: $dup"
+[ -z "$dup" ] && ok "the cache directory's default is spelled once (scripts/cache-dir.sh)" || bad "cache default spelled again: $dup"
 [ "$(CRNGBENCH_CACHE=/x scripts/cache-dir.sh)|$(env -u CRNGBENCH_CACHE XDG_CACHE_HOME=/y scripts/cache-dir.sh)|$(env -u CRNGBENCH_CACHE -u XDG_CACHE_HOME HOME=/h scripts/cache-dir.sh)" = \
-	"/x|/y/crngbench|/h/.cache/crngbench" ] && ok "cache-dir.sh: CRNGBENCH_CACHE, else XDG_CACHE_HOME, else ~/.cache" || no "cache-dir.sh precedence"
+	"/x|/y/crngbench|/h/.cache/crngbench" ] && ok "cache-dir.sh: CRNGBENCH_CACHE, else XDG_CACHE_HOME, else ~/.cache" || bad "cache-dir.sh precedence"
 
 # Where kernels go is spelled by kernel/build.sh (--where, --kernels-dir)
 # and, for the runner, by bench/arch.c: with no --kernels, the runner asks
@@ -62,7 +60,7 @@ dup=$(grep -n -E '\.cache[}/)]' kernel/*.sh scripts/*.sh tests/*.sh Makefile 2>/
 # build.sh puts it, on every kernel row, under another cache too.
 runner=build/crngbench-run
 if [ ! -x "$runner" ]; then
-	no "kernel directories: $runner not built"
+	bad "kernel directories: $runner not built"
 else
 	for spec in "x86_64 250 x86_64 qemu64" "armv5 100 armv5-versatilepb default" "m68k 100 m68k-q800 default" \
 		"mipsel 100 mipsel-malta default"; do
@@ -73,10 +71,10 @@ else
 			sed -n "s/.*is not built (\(.*\)\/[^/]* missing).*/\1/p")
 		case $want in
 		"$tmp/cache/kernels/"*/legacy-hz"$2"*) ;;
-		*) no "kernel/build.sh --where legacy ($1): '$want' is not under the cache's kernels/<base>/" ;;
+		*) bad "kernel/build.sh --where legacy ($1): '$want' is not under the cache's kernels/<base>/" ;;
 		esac
 		[ -n "$got" ] && [ "$got" = "$want" ] && ok "the runner looks for $3's kernel where kernel/build.sh puts it ($want)" ||
-			no "kernel directory of $3: runner '$got', kernel/build.sh '$want'"
+			bad "kernel directory of $3: runner '$got', kernel/build.sh '$want'"
 	done
 fi
 
@@ -94,7 +92,7 @@ for k, row in runlib.fact_table(sys.argv[1]).items():
     for c, v in row.items():
         print(f"{k} {c}={v}")' "$f" 2>&1)
 	[ "$got" = "$want" ] && ok "plots/runlib.py reads $f as scripts/table.sh does" ||
-		no "$f: Python and shell readers differ: $(diff <(echo "$want") <(echo "$got") | head -3 | tr '\n' ' ')"
+		bad "$f: Python and shell readers differ: $(diff <(echo "$want") <(echo "$got") | head -3 | tr '\n' ' ')"
 done
 
 # kernel/bases: every row's series exists with every patch kernel/variants
@@ -107,17 +105,17 @@ for b in $(table_keys kernel/bases); do
 		ls "$d/$n"-*.patch >/dev/null 2>&1 || miss="$miss $n"
 	done
 	[ -d "$d" ] && [ -z "$miss" ] && ok "base $b: its series $d has every patch kernel/variants names" ||
-		no "base $b: series $d missing:${miss:- the directory}"
+		bad "base $b: series $d missing:${miss:- the directory}"
 	used=
 	for n in $(table_get kernel/bases "$b" base_patches | tr , ' '); do
 		ls "$d/$n"-*.patch >/dev/null 2>&1 || miss="$miss $n"
 		! awk '!/^#/ && NF {for (i = 2; i <= NF; i++) print $i}' kernel/variants | grep -qx -- "$n" || used="$used $n"
 	done
 	[ -z "$miss$used" ] && ok "base $b: its base_patches are in its series and not variants' patches" ||
-		no "base $b: base_patches missing from $d:${miss:- none}; also named by kernel/variants:${used:- none}"
+		bad "base $b: base_patches missing from $d:${miss:- none}; also named by kernel/variants:${used:- none}"
 	case $(table_get kernel/bases "$b" vdso_getrandom) in
 	yes | no) ok "base $b: vdso_getrandom is yes or no" ;;
-	*) no "base $b: vdso_getrandom '$(table_get kernel/bases "$b" vdso_getrandom)' is neither yes nor no" ;;
+	*) bad "base $b: vdso_getrandom '$(table_get kernel/bases "$b" vdso_getrandom)' is neither yes nor no" ;;
 	esac
 done
 bad=
@@ -127,7 +125,7 @@ for d in kernel/config/base-* kernel/config/*/base-*; do
 	table_keys kernel/bases | grep -qx -- "$b" || bad="$bad $d"
 done
 [ -z "$bad" ] && ok "every kernel/config base-<name>/ directory names a row of kernel/bases" ||
-	no "kernel/config directories of no base (kernel/bases):$bad"
+	bad "kernel/config directories of no base (kernel/bases):$bad"
 
 # bench/report-runs: each row's matrix exists, how, report and post are
 # values make reproduce knows, each report block is in REPORT.md, one row
@@ -148,4 +146,4 @@ done
 [ $mains -eq 1 ] || bad="$bad $mains rows feed the main block;"
 [ $kib -le 5120 ] || bad="$bad budgets add up to $kib KiB, over 5 MiB;"
 [ -z "$bad" ] && ok "bench/report-runs: matrices exist, known hows, report blocks and post roles; budgets $kib KiB of 5 MiB" ||
-	no "bench/report-runs:$bad"
+	bad "bench/report-runs:$bad"

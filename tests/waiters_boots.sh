@@ -10,13 +10,13 @@
 #    one (over 0.85 of it).
 # Ratios within one run of one deterministic clock, never seconds. Four
 # boots of a few host seconds each.
-set -uo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+t_begin "waiters boots"
 out=tests/out/waiters-boots
 rm -rf "$out"
 if ! build/crngbench-run --matrix bench/waiters.matrix --quiet --out "$out" --seed 3 \
 	--set base=6.1 --set arch=x86_64 --set waiters=0,3 --set reps=1 >"$out.log" 2>&1; then
-	echo "FAIL: waiters boots: the run failed: $(tail -n 3 "$out.log" | tr '\n' ' ')"
+	bad "the run failed: $(tail -n 3 "$out.log" | tr '\n' ' ')"
 	exit 0
 fi
 python3 - "$out/raw.csv" <<'PY'
