@@ -43,7 +43,7 @@ while read -r kind dir; do
 	grep -qE -- "$want" <<<"$given" || missing+="$kind:$dir "
 done < <(grep '^tables:' <<<"$list")
 if [ -n "$given" ] && [ -z "$missing" ]; then
-	say PASS "scripts/regen-report.sh gives plots/report.sh each committed run with a report kind, as its option ($(grep -c '^tables:' <<<"$list") runs)"
+	ok "scripts/regen-report.sh gives plots/report.sh each committed run with a report kind, as its option ($(grep -c '^tables:' <<<"$list") runs)"
 else
-	say FAIL "scripts/regen-report.sh --list: plots/report.sh would not be given ${missing:-any run}: $(tail -n 1 <<<"$list")"
+	bad "scripts/regen-report.sh --list: plots/report.sh would not be given ${missing:-any run}: $(tail -n 1 <<<"$list")"
 fi
