@@ -82,7 +82,7 @@ IMAGE_INPUTS := guest-image/build-image.sh $(wildcard guest-image/units/* guest-
 
 .DELETE_ON_ERROR:
 .PHONY: all help deps kernels kernels-check image probe-image runner bench run plan plots report check test \
-	unit unit-bins lint post bench-build bench-parallel reproduce reproduce-plan clean distclean
+	unit unit-bins unit-bins-plain lint post bench-build bench-parallel reproduce reproduce-plan clean distclean
 
 all: runner image
 
@@ -382,6 +382,9 @@ $(BUILD)/unit/%-asan: tests/unit/%.c tests/unit/check.h $(UNIT_OBJ_asan) | $(BUI
 # as intermediate and be deleted after the link, and tests/callgraph.sh
 # reads them.
 unit-bins: $(UNIT_BINS) $(RUNNER) $(UNIT_OBJ_plain) $(UNIT_OBJ_asan)
+# The mutation check's copies need no sanitizer builds (its unit checks run
+# the plain binaries): half the compiling.
+unit-bins-plain: $(filter %-plain,$(UNIT_BINS)) $(RUNNER) $(UNIT_OBJ_plain)
 
 # The fast tier: no kernel, no image. Ends with its own count line.
 unit:

@@ -24,7 +24,7 @@ cd "$tmp/tree" || exit 0
 # a repository of its own: some checks clone the tree as a user would
 git init -q && git add -A && git -c user.name=mutation -c user.email=mutation@localhost commit -qm copy ||
 	{ bad "cannot make the copy a repository"; exit 0; }
-if ! make -s -j"$(nproc)" CFLAGS='-O0 -g' unit-bins >"$tmp/base.log" 2>&1; then
+if ! make -s -j"$(nproc)" CFLAGS='-O0 -g' unit-bins-plain >"$tmp/base.log" 2>&1; then
 	bad "the unmutated copy does not build: $(tail -n 3 "$tmp/base.log" | tr '\n' ' ')"
 	exit 0
 fi
