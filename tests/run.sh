@@ -19,6 +19,11 @@ export CRNGBENCH_CACHE=$cache
 # (tests/kernel_accounting.sh): a warm cache hides no cold failure
 export CRNGBENCH_KERNEL_LEDGER=$PWD/$out/kernels.ledger
 : >"$CRNGBENCH_KERNEL_LEDGER"
+# the test scripts that passed whole in this run (tests/lib.sh's
+# passed_script): the mutation check does not run them again on the
+# unmutated tree
+export CRNGBENCH_PASSED_SCRIPTS=$PWD/$out/passed-scripts.txt
+: >"$CRNGBENCH_PASSED_SCRIPTS"
 
 # Each stage's wall time, kept in $out/time-split.txt and printed before
 # the closing line, so the next cold run's split is measured, not guessed.
