@@ -16,8 +16,8 @@
 # same wherever the checkout is.
 # --list: what would be regenerated, one line each ("tables:<report>
 # plots/runs/<name>", "post plots/runs/<name>/post.txt"), then the line
-# "report RUN [--<report> DIR]...": the arguments plots/report.sh would be
-# given; nothing drawn.
+# "report RUN [--<report> DIR]... --answer ...": the arguments plots/report.sh
+# is given; nothing drawn.
 set -euo pipefail
 die() { echo "scripts/regen-report.sh: error: $*" >&2; exit 2; }
 list=0
@@ -57,7 +57,12 @@ for name in $(table_keys "$index"); do
 	case $role in run) post=$d ;; hz) posthz=$d ;; esac
 done
 [ -z "$post" ] || [ $list = 0 ] || echo "post $post/post.txt"
-[ $list = 0 ] || { echo "report $main ${args[*]}"; exit 0; }
+# plots/report.sh's arguments: the first screen's answer (cells of several
+# committed runs, plots/tables_runs.py's ANSWER), the runs themselves and
+# the figures the prose quotes (plots/quoted) after the runs' own; --list
+# prints exactly what the call below is given
+report_args=("$main" "${args[@]}" --answer plots/runs --runs plots/runs --quoted plots/runs)
+[ $list = 0 ] || { echo "report ${report_args[*]}"; exit 0; }
 if [ ${#runs[@]} -eq 0 ]; then
 	echo "[regen] no run of $index is committed under plots/runs/: nothing to regenerate"
 	exit 0
@@ -71,9 +76,7 @@ for d in "${runs[@]}"; do
 	plots/render.sh "$d" >/dev/null || die "drawing the charts of $d failed: see above"
 done
 if [ "$main" != - ] || [ ${#args[@]} -gt 0 ]; then
-	# the first screen's answer: cells of several committed runs
-	# (plots/tables_runs.py's ANSWER); and the runs themselves; and the figures the prose quotes (plots/quoted)
-	plots/report.sh "$main" "${args[@]}" --answer plots/runs --runs plots/runs --quoted plots/runs
+	plots/report.sh "${report_args[@]}"
 fi
 if [ -n "$post" ]; then
 	arches=

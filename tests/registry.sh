@@ -33,17 +33,27 @@ builders=$(cd plots && python3 -c 'import report_tables; print("\n".join(report_
 check "plots/report_tables.py's BUILDERS (a builder with no row is dead code)" "$builders"
 check "REPORT.md's tables:KIND blocks" "$(grep -o '<!-- tables:[a-z0-9]*:begin -->' REPORT.md | sed 's/<!-- tables://; s/:begin -->//' | grep -vx -- "main$(printf '\n%s' $extra)")"
 # scripts/regen-report.sh gives plots/report.sh every committed run that
-# has a report kind, each as its kind's option (--list: the arguments)
+# has a report kind, each as its kind's option (--list: the arguments it
+# calls plots/report.sh with). What is expected comes from
+# bench/report-runs and plots/runs/*/raw.csv, not from the script's own
+# lines: a script that skipped every run would agree with itself.
 list=$(scripts/regen-report.sh --list 2>&1)
 given=$(sed -n 's/^report //p' <<<"$list")
-missing=
-while read -r kind dir; do
-	kind=${kind#tables:}
-	[ "$kind" = main ] && want="^$dir( |$)" || want=" --$kind $dir( |$)"
-	grep -qE -- "$want" <<<"$given" || missing+="$kind:$dir "
-done < <(grep '^tables:' <<<"$list")
-if [ -n "$given" ] && [ -z "$missing" ]; then
-	ok "scripts/regen-report.sh gives plots/report.sh each committed run with a report kind, as its option ($(grep -c '^tables:' <<<"$list") runs)"
+missing= n=0 first=-
+for name in $(table_keys bench/report-runs); do
+	kind=$(table_get bench/report-runs "$name" report)
+	d=plots/runs/$name
+	[ -n "$kind" ] && [ -f "$d/raw.csv" ] || continue
+	n=$((n + 1))
+	if [ "$kind" = main ]; then first=$d; else
+		[[ " $given " == *" --$kind $d "* ]] || missing+="$kind:$d "
+	fi
+done
+[[ $given == "$first "* ]] || missing+="main:$first (first) "
+if [ "$n" -eq 0 ]; then
+	bad "no committed run under plots/runs has a report kind in bench/report-runs: nothing to check"
+elif [ -z "$missing" ]; then
+	ok "scripts/regen-report.sh gives plots/report.sh each committed run with a report kind, as its option ($n runs)"
 else
-	bad "scripts/regen-report.sh --list: plots/report.sh would not be given ${missing:-any run}: $(tail -n 1 <<<"$list")"
+	bad "scripts/regen-report.sh --list: plots/report.sh would not be given $missing: $(tail -n 1 <<<"$list")"
 fi
