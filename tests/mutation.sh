@@ -51,7 +51,8 @@ check() {
 
 # script_check SCRIPT OUT: 0 if SCRIPT passes (exit 0, no FAIL: line in
 # OUT). Its first FAIL: line decides, so the script is ended there, with
-# everything it started (a session of its own; its traps still clean up):
+# everything it started (a session of its own, every process group in it;
+# its traps still clean up):
 # a mutant that breaks a long script's first check costs that check alone.
 script_check() {
 	local pid rc
@@ -59,7 +60,10 @@ script_check() {
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
 		if grep -q '^FAIL: ' "$2"; then
-			kill -TERM -- "-$pid" 2>/dev/null
+			# the whole session, not only the script's process group:
+			# timeout(1) puts what it runs in a group of its own,
+			# and a runner under it would outlive the script
+			pkill -TERM -s "$pid" 2>/dev/null
 			wait "$pid"
 			return 1
 		fi
