@@ -14,7 +14,7 @@ collect() {
 	"$@" >"$out/step.txt" 2>"$out/step.err"
 	rc=$?
 	printf '%5d s  %s\n' $((SECONDS - t0)) "$name" >>"$out/time.txt"
-	passed_script "$rc" "$out/step.txt" "$@"
+	passed_script "$rc" "$out/step.txt" "$out/step.err" "$@"
 	grep -E '^(PASS|FAIL|SKIP): ' "$out/step.txt" | tee -a "$log"
 	grep -E '^# ' "$out/step.txt" || true
 	if [ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$out/step.txt"; then
@@ -22,16 +22,17 @@ collect() {
 	fi
 }
 
-# passed_script RC OUT COMMAND...: a step that was a whole test script
-# (tests/NAME.sh, no arguments) and passed (exit 0, no FAIL: line in OUT)
+# passed_script RC OUT ERR COMMAND...: a step that was a whole test script
+# (tests/NAME.sh, no arguments) and passed (exit 0, no FAIL: line in OUT
+# nor in ERR: tests/mutation.sh reads a script's stdout and stderr as one)
 # is noted in $CRNGBENCH_PASSED_SCRIPTS, which tests/run.sh sets: make
 # check's mutation check then knows it passes on the unmutated tree, the
 # tree it just ran on, without running it there again.
 passed_script() {
-	local rc=$1 txt=$2
-	shift 2
+	local rc=$1 txt=$2 err=$3
+	shift 3
 	if [ -n "${CRNGBENCH_PASSED_SCRIPTS:-}" ] && [ $# -eq 1 ] && [[ $1 == tests/*.sh ]] &&
-		[ "$rc" -eq 0 ] && ! grep -q '^FAIL: ' "$txt"; then
+		[ "$rc" -eq 0 ] && ! grep -q '^FAIL: ' "$txt" "$err"; then
 		echo "${1#tests/}" >>"$CRNGBENCH_PASSED_SCRIPTS"
 	fi
 	return 0
@@ -62,7 +63,7 @@ collect_bg() {
 	local name=$1
 	shift
 	(t0=$SECONDS; "$@" >"$out/bg-$name.txt" 2>"$out/bg-$name.err"; rc=$?; echo $rc >"$out/bg-$name.rc"
-	 passed_script "$rc" "$out/bg-$name.txt" "$@"
+	 passed_script "$rc" "$out/bg-$name.txt" "$out/bg-$name.err" "$@"
 	 printf '%5d s  %s (beside the others)\n' $((SECONDS - t0)) "$name" >>"$out/time.txt") &
 	eval "bg_pid_$name=\$!"
 }
@@ -116,7 +117,7 @@ lane() {
 	(t0=$SECONDS
 	 "$@" >"$out/lane-$i.txt" 2>"$out/lane-$i.err"
 	 rc=$?
-	 passed_script "$rc" "$out/lane-$i.txt" "$@"
+	 passed_script "$rc" "$out/lane-$i.txt" "$out/lane-$i.err" "$@"
 	 printf '%5d s  %s\n' $((SECONDS - t0)) "$name" >>"$out/time.txt"
 	 echo $rc >"$out/lane-$i.rc") &
 }
