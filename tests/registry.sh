@@ -39,11 +39,11 @@ check "REPORT.md's tables:KIND blocks" "$(grep -o '<!-- tables:[a-z0-9]*:begin -
 # lines: a script that skipped every run would agree with itself.
 list=$(scripts/regen-report.sh --list 2>&1)
 given=$(sed -n 's/^report //p' <<<"$list")
-missing= n=0 first=-
+missing='' n=0 first=-
 for name in $(table_keys bench/report-runs); do
 	kind=$(table_get bench/report-runs "$name" report)
 	d=plots/runs/$name
-	[ -n "$kind" ] && [ -f "$d/raw.csv" ] || continue
+	if [ -z "$kind" ] || [ ! -f "$d/raw.csv" ]; then continue; fi
 	n=$((n + 1))
 	if [ "$kind" = main ]; then first=$d; else
 		[[ " $given " == *" --$kind $d "* ]] || missing+="$kind:$d "
