@@ -4,11 +4,8 @@
 
 /*
  * A string kept for the life of the process, the same pointer for equal
- * strings ("" for ""); NULL when KEEP_STR_MAX distinct strings are kept
- * already (no run has that many axis values: a matrix names at most
- * AX_N x MAX_VALUES) or memory ran out.
+ * strings ("" for ""); NULL when memory ran out.
  */
-#define KEEP_STR_MAX 65536
 const char *keep_str(const char *v);
 
 #endif /* CRNGBENCH_KEEP_H */

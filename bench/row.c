@@ -270,11 +270,8 @@ int row_parse_why(const char *line, const char *header, struct row *r,
 					"column %s: a value of %zu bytes, longer than the %d an axis value may have",
 					k, strlen(v), MAX_VALUE_LEN - 1);
 			if (!(r->axis[a] = keep_str(v)))
-				return err_set(
-					why, whylen,
-					"column %s: no memory to keep its value, or more than %d distinct axis values read (a run's matrix names at most %d)",
-					k, KEEP_STR_MAX,
-					AX_N * MAX_VALUES);
+				return err_set(why, whylen,
+					       "column %s: out of memory", k);
 		}
 		else
 			for (size_t m = 0; m < NMETRICS; m++)
