@@ -83,6 +83,11 @@ if [ $# -gt 0 ]; then
 else
 	cp "$tmp/all" "$tmp/mutants"
 fi
+# those whose first check is a script first; the unit checks (about a
+# second each) last, where they fill the time a worker would otherwise
+# wait for the other's last script
+{ awk -F '\x1f' '$4 ~ /^script:/' "$tmp/mutants"; awk -F '\x1f' '$4 !~ /^script:/' "$tmp/mutants"; } >"$tmp/ordered" &&
+	mv "$tmp/ordered" "$tmp/mutants"
 jobs=${MUTATION_JOBS:-2}
 [ "$jobs" -ge 1 ] 2>/dev/null && [ "$jobs" -le "$(nproc)" ] || jobs=$(nproc)
 for k in $(seq "$jobs"); do cp -a "$tmp/tree" "$tmp/w$k" || { bad "cannot copy the tree for worker $k"; exit 0; }; done
