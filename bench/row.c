@@ -272,8 +272,7 @@ int row_parse_why(const char *line, const char *header, struct row *r,
 			if (!(r->axis[a] = keep_str(v)))
 				return err_set(why, whylen,
 					       "column %s: out of memory", k);
-		}
-		else
+		} else
 			for (size_t m = 0; m < NMETRICS; m++)
 				if (!strcmp(k, metric_names[m])) {
 					if (!*v) {
@@ -332,9 +331,9 @@ void row_set_axes(struct row *row, const struct cell *c)
 		row->axis[a] = c->v[a];
 	/* The probe-only machines tick with their own timer (clocksource
 	 * says which). */
-	row->axis[AX_timer] = ar && !ar->x86 ?
-				      "machine" :
-				      accel_timer(c->v[AX_accel], c->v[AX_timer]);
+	row->axis[AX_timer] =
+		ar && !ar->x86 ? "machine" :
+				 accel_timer(c->v[AX_accel], c->v[AX_timer]);
 }
 
 /*
