@@ -38,7 +38,7 @@ check() {
 	case $kind in
 	unit)
 		# a unit binary links the objects it needs (rebuilt by make's
-		# rules); the runner, a single compile of every source, is not
+		# rules); the runner, linked from them too, is not needed
 		make -s CFLAGS='-O0 -g' "build/unit/test_$what-plain" >"$out" 2>&1 || return 1
 		"build/unit/test_$what-plain" >"$out" 2>&1 ;;
 	script)
