@@ -285,8 +285,9 @@ out=$(make -s plan MATRIX=quick ACCELS=tcg 2>&1)
 [ "$nq" -gt 0 ] && grep -q "^plan: $nq boots" <<<"$out" && grep -q "^estimated host time: ~" <<<"$out" &&
 	ok "make plan MATRIX=quick ACCELS=tcg prints the plan and the estimate" || bad "make plan: $out"
 
-# make run with a stand-in runner (a build directory of its own, up to
-# date): the plan comes first; a failing estimate is a warning, the run goes on.
+# make run with a stand-in runner (a build directory of its own, kept as
+# it is by make -o): the plan comes first; a failing estimate is a warning,
+# the run goes on.
 b=$tmp/build
 mkdir -p "$b"
 cat >"$b/crngbench-run" <<SH
@@ -301,14 +302,14 @@ chmod +x "$b/crngbench-run"
 : >"$b/probe"
 : >"$b/guest.cpio"
 touch "$b/probe" "$b/guest.cpio" "$b/crngbench-run"
-out=$(make -s run BUILD="$b" RESULTS="$tmp/results" MATRIX=quick ACCELS=tcg 2>&1)
+out=$(make -s -o "$b/crngbench-run" run BUILD="$b" RESULTS="$tmp/results" MATRIX=quick ACCELS=tcg 2>&1)
 $py - "$out" "$nq" <<'PY' && ok "make run prints the plan and its estimate before the runner starts" || bad "make run: $out"
 import sys
 lines = sys.argv[1].splitlines()
 first = lambda p: next(i for i, l in enumerate(lines) if l.startswith(p))
 assert first(f"plan: {sys.argv[2]} boots") < first("estimated host time") < first("STAND-IN RUNNER STARTED")
 PY
-out=$(BREAK_PLAN=1 make -s run BUILD="$b" RESULTS="$tmp/results" MATRIX=quick ACCELS=tcg 2>&1)
+out=$(BREAK_PLAN=1 make -s -o "$b/crngbench-run" run BUILD="$b" RESULTS="$tmp/results" MATRIX=quick ACCELS=tcg 2>&1)
 rc=$?
 [ $rc -eq 0 ] && grep -q "^warning: no estimate" <<<"$out" && grep -q "STAND-IN RUNNER STARTED" <<<"$out" &&
 	ok "make run warns when the estimate fails, and runs" || bad "make run with a failing estimate: rc=$rc $out"
