@@ -43,9 +43,11 @@ step() { step_time "$*"; echo "== $*"; }
 step "the fast tier: make unit (unit tests, fuzz smoke, fake-qemu runner tests, plots)"
 collect "make unit" tests/unit.sh
 # the fast tier's two longest steps, kept out of it (tests/unit.sh)
-step "REPORT.md regenerated from the committed runs; hostile and damaged results directories"
+step "REPORT.md regenerated from the committed runs; hostile and damaged results directories; the quoted figures; chart 8"
 collect "REPORT.md and post.txt from the committed runs" tests/report_regen.sh
 collect "hostile and damaged results directories" tests/hostile_plots.sh
+collect "the figures the prose quotes (plots/quoted)" tests/quoted.sh
+collect "chart 8 and the entropy tables" tests/entropy_plots.sh
 
 step "lint"
 collect lint tests/lint.sh
