@@ -105,9 +105,10 @@ hide_qemu() {
 # lane NAME COMMAND...: a step like collect's, started at once if fewer
 # than $lanes (default 2: the reference machine's cores) lane steps are
 # running, else when one ends; it runs beside the collect_bg steps.
-# lanes_wait: waits for every lane step, then gives their lines (and
-# times) in the order they were started, as collect would have.
-lane_n=0
+# lanes_wait: waits for every lane step started since the last
+# lanes_wait, then gives their lines (and times) in the order they were
+# started, as collect would have.
+lane_n=0 lane_first=0
 lane() {
 	local name=$1 i=$lane_n
 	shift
@@ -123,7 +124,7 @@ lane() {
 }
 lanes_running() {
 	local i n=0
-	for ((i = 0; i < lane_n; i++)); do
+	for ((i = lane_first; i < lane_n; i++)); do
 		[ -e "$out/lane-$i.rc" ] || [ ! -e "$out/lane-$i.name" ] || n=$((n + 1))
 	done
 	echo $n
@@ -131,7 +132,7 @@ lanes_running() {
 lanes_wait() {
 	local i rc name
 	while [ "$(lanes_running)" -gt 0 ]; do sleep 0.2; done
-	for ((i = 0; i < lane_n; i++)); do
+	for ((i = lane_first; i < lane_n; i++)); do
 		name=$(cat "$out/lane-$i.name")
 		rc=$(cat "$out/lane-$i.rc")
 		grep -E '^(PASS|FAIL|SKIP): ' "$out/lane-$i.txt" | tee -a "$log"
@@ -140,6 +141,7 @@ lanes_wait() {
 			fail "$name: exit $rc: $(tail -n 3 "$out/lane-$i.err" | tr '\n' ' ')"
 		fi
 	done
+	lane_first=$lane_n
 }
 
 # The opening every test script shares. A script sources this file and

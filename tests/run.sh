@@ -42,15 +42,15 @@ step() { step_time "$*"; echo "== $*"; }
 
 step "the fast tier: make unit (unit tests, fuzz smoke, fake-qemu runner tests, plots)"
 collect "make unit" tests/unit.sh
-# the fast tier's two longest steps, kept out of it (tests/unit.sh)
-step "REPORT.md regenerated from the committed runs; hostile and damaged results directories; the quoted figures; chart 8"
-collect "REPORT.md and post.txt from the committed runs" tests/report_regen.sh
-collect "hostile and damaged results directories" tests/hostile_plots.sh
-collect "the figures the prose quotes (plots/quoted)" tests/quoted.sh
-collect "chart 8 and the entropy tables" tests/entropy_plots.sh
-
-step "lint"
-collect lint tests/lint.sh
+# the fast tier's longest steps, kept out of it (tests/unit.sh), and lint:
+# two at a time, as the fast tier runs its steps (one core each, mostly)
+step "REPORT.md regenerated from the committed runs; hostile and damaged results directories; the quoted figures; chart 8; lint (two at a time)"
+lane "REPORT.md and post.txt from the committed runs" tests/report_regen.sh
+lane "hostile and damaged results directories" tests/hostile_plots.sh
+lane "the figures the prose quotes (plots/quoted)" tests/quoted.sh
+lane "chart 8 and the entropy tables" tests/entropy_plots.sh
+lane lint tests/lint.sh
+lanes_wait
 
 step "kernels (build what the tests need)"
 variants=$(scripts/variants.sh)
@@ -101,25 +101,33 @@ else
 	kernels_ok=0
 fi
 
-step "TCG boots: behaviour of each variant"
+# Two at a time: the TCG boots run one QEMU (--jobs is 1 on 2 CPUs), the
+# make reproduce tests mostly wait on fake-qemu, and what an icount boot
+# measures is guest time, which host load does not move. The longest first.
+# tests/arches.sh rebuilds the probe-only images fix_boots boots, so it
+# runs after these, alone.
+step "real boots (TCG, icount) and make reproduce against fake-qemu: in stand-in checkouts, and over real ssh to a second host in a network namespace (two at a time)"
 if [ "$kernels_ok" = 1 ]; then
-	collect "boot behaviour" python3 tests/boot_behaviour.py build/crngbench-run build/guest.cpio \
+	lane "boot behaviour" python3 tests/boot_behaviour.py build/crngbench-run build/guest.cpio \
 		"$kernels" "$out/boots"
-	collect "icount" tests/icount.sh
-	collect "icount shifts keep time (x86_64 at 1 GHz and 125 MHz)" tests/icount_shift.sh
-	collect "determinism" tests/determinism.sh
-	collect "both bases booted" tests/bases_boots.sh
-	collect "the fix for 32-bit kernels, booted (versatilepb, block against block-fix)" tests/fix_boots.sh
-	collect "several waiters, booted (x86_64, stock against stock-once)" tests/waiters_boots.sh
-	collect "the early reads in a child of PID 1, booted" tests/early_boots.sh
-	collect "resume" tests/resume.sh
-	collect "shards" tests/shards.sh
+fi
+lane "ssh shards" tests/ssh_shards.sh
+lane "make reproduce in stand-in checkouts" tests/reproduce.sh
+lane "make reproduce's shards through GNU parallel on this machine" tests/reproduce_shards.sh
+if [ "$kernels_ok" = 1 ]; then
+	lane "several waiters, booted (x86_64, stock against stock-once)" tests/waiters_boots.sh
+	lane "determinism" tests/determinism.sh
+	lane "resume" tests/resume.sh
+	lane "both bases booted" tests/bases_boots.sh
+	lane "the early reads in a child of PID 1, booted" tests/early_boots.sh
+	lane "the fix for 32-bit kernels, booted (versatilepb, block against block-fix)" tests/fix_boots.sh
+	lane "shards" tests/shards.sh
+	lane "icount shifts keep time (x86_64 at 1 GHz and 125 MHz)" tests/icount_shift.sh
+	lane "icount" tests/icount.sh
 else
 	fail "boots: not run, the kernels or the image did not build"
 fi
-
-step "make reproduce over real ssh: a second host in a network namespace (fake-qemu boots)"
-collect "ssh shards" tests/ssh_shards.sh
+lanes_wait
 
 step "the revert's architectures: cross kernels and probe-only boots (icount)"
 collect "arches" tests/arches.sh
