@@ -50,11 +50,11 @@ lane "hostile and damaged results directories" tests/hostile_plots.sh
 lane "the figures the prose quotes (plots/quoted)" tests/quoted.sh
 lane "chart 8 and the entropy tables" tests/entropy_plots.sh
 lane lint tests/lint.sh
+lane "kernel input checks" tests/kernel_inputs.sh
 lanes_wait
 
 step "kernels (build what the tests need)"
 variants=$(scripts/variants.sh)
-collect "kernel input checks" tests/kernel_inputs.sh
 # Built as make bench builds them (make kernels, a make under make): what
 # users see in the release files depends on it. Every base of kernel/bases
 # (the default base's kernels are the ones booted below).
@@ -104,14 +104,17 @@ fi
 # Two at a time: the TCG boots run one QEMU (--jobs is 1 on 2 CPUs), the
 # make reproduce tests mostly wait on fake-qemu, and what an icount boot
 # measures is guest time, which host load does not move. The longest first.
-# tests/arches.sh rebuilds the probe-only images fix_boots boots, so it
-# runs after these, alone.
-step "real boots (TCG, icount) and make reproduce against fake-qemu: in stand-in checkouts, and over real ssh to a second host in a network namespace (two at a time)"
+# tests/arches.sh rebuilds the probe-only images that fix_boots boots: a
+# whole image replaces the old by a rename (guest-image/build-probe-image.sh),
+# the same bytes, so a boot reads one or the other whole.
+step "real boots (TCG, icount), the revert's architectures, the mail, and make reproduce against fake-qemu: in stand-in checkouts, and over real ssh to a second host in a network namespace (two at a time)"
 if [ "$kernels_ok" = 1 ]; then
 	lane "boot behaviour" python3 tests/boot_behaviour.py build/crngbench-run build/guest.cpio \
 		"$kernels" "$out/boots"
 fi
 lane "ssh shards" tests/ssh_shards.sh
+# cross kernels (mipsel is built here) and probe-only boots (icount)
+lane "arches" tests/arches.sh
 lane "make reproduce in stand-in checkouts" tests/reproduce.sh
 lane "make reproduce's shards through GNU parallel on this machine" tests/reproduce_shards.sh
 if [ "$kernels_ok" = 1 ]; then
@@ -127,13 +130,9 @@ if [ "$kernels_ok" = 1 ]; then
 else
 	fail "boots: not run, the kernels or the image did not build"
 fi
+# the series for the list, on the base's tree (git am, checkpatch, get_maintainer.pl)
+lane "series" tests/series.sh
 lanes_wait
-
-step "the revert's architectures: cross kernels and probe-only boots (icount)"
-collect "arches" tests/arches.sh
-
-step "the mail: the series for the list, on the base's tree (git am, checkpatch, get_maintainer.pl)"
-collect "series" tests/series.sh
 
 step "the kernels the boots ran: each accounted for by a build step above"
 collect "kernel accounting (boots)" tests/kernel_accounting.sh used "$out"
