@@ -52,6 +52,18 @@ $(foreach v,$(DATA_VARS),$(if $(call code_in,$v),$(error $v='$(value $v)' holds 
 # "Entering directory" lines: nothing reads or shows make's own chatter.
 MAKEFLAGS += --no-print-directory
 
+# As kbuild prints: one "  CC      file" line per compile, the whole
+# command with V=1 (a build log to read, or a flag to check), nothing
+# with make -s.
+V ?= 0
+ifeq ($(V),1)
+cmd_say =
+else ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+cmd_say =
+else
+cmd_say = @printf '  %-7s %s\n' '$1' '$2';
+endif
+
 CSTD := -std=c11
 WARN := -Wall -Wextra -Werror
 CFLAGS ?= -O2 -g
@@ -108,7 +120,7 @@ help:
 	@echo "  make reproduce-plan  its checks and plan only (DRYRUN=1): boots and kernel builds, estimated"
 	@echo "  make unit        the fast tier: unit tests (plain, ASan+UBSan), fuzz smoke,"
 	@echo "                   the runner against tests/fake-qemu, plots on the fixture, no real QEMU"
-	@echo "                   (89 s on the idle 2-core reference machine; 3 min 48 s at load 5-6)"
+	@echo "                   (100 s in a fresh clone on the idle 2-core reference machine)"
 	@echo "  make post        RUN/post.txt (plain-text mail) and post.mbox (charts attached)"
 	@echo "                   FROM=committed: the series for the list, plots/series/ ([PATCH 0/N] and kernel/series)"
 	@echo "  make check       unit, then kernels and real boots; ends 'N passed, N failed, N skipped'"
@@ -117,13 +129,14 @@ help:
 	@echo "                   KERNEL_BASE=6.12 for one, KERNEL_ARCH=m68k for another architecture)"
 	@echo "  make bench-parallel  icount medians at --parallel-jobs 1 and 2, side by side (~2 min)"
 	@echo "  make clean       remove $(BUILD)/ (results/ stay: rm -rf them yourself)"
-	@echo "  make distclean   clean, and the kernel cache $(CRNGBENCH_CACHE)"
+	@printf '  make distclean   clean, and the kernel cache %s\n' $(call qv,CRNGBENCH_CACHE)
 	@echo "variables (current value):"
-	@echo "  MATRIX=$(MATRIX) VARIANTS=$(VARIANTS) CPUS=$(CPUS) ACCELS=$(ACCELS) REPS=$(REPS) HZ=$(HZ)"
-	@echo "  RUNFLAGS=$(RUNFLAGS) RESULTS=$(RESULTS) BUILD=$(BUILD) QEMU=$(QEMU)"
-	@echo "  RUNS=$(RUNS) HOSTS=$(HOSTS) SHARDS=$(SHARDS) DRYRUN=$(DRYRUN) FROM=$(FROM)"
-	@echo "  CRNGBENCH_CACHE=$(CRNGBENCH_CACHE)"
-	@echo "  KERNEL_BASE=$(KERNEL_BASE) KERNEL_TARBALL=$(KERNEL_TARBALL) EXTRA_PATCHES=$(EXTRA_PATCHES) KERNEL_ARCH=$(KERNEL_ARCH)"
+	@printf '  %s=%s' $(foreach v,MATRIX VARIANTS CPUS ACCELS REPS HZ,$v $(call qv,$v)); echo
+	@printf '  %s=%s' $(foreach v,RUNFLAGS RESULTS BUILD QEMU,$v $(call qv,$v)); echo
+	@printf '  %s=%s' $(foreach v,RUNS HOSTS SHARDS DRYRUN FROM,$v $(call qv,$v)); echo
+	@printf '  %s=%s' $(foreach v,CRNGBENCH_CACHE,$v $(call qv,$v)); echo
+	@printf '  %s=%s' $(foreach v,KERNEL_BASE KERNEL_TARBALL EXTRA_PATCHES KERNEL_ARCH,$v $(call qv,$v)); echo
+	@printf '  V=%s (V=1: each compiler command whole, as kbuild'"'"'s V=1)\n' $(call qv,V)
 	@echo "matrices: $(basename $(notdir $(wildcard bench/*.matrix)))"
 	@echo "variants: $(ALL_VARIANTS)"
 
@@ -183,7 +196,7 @@ $(BUILD):
 
 # The probe is PID 1 of the guest: static, so the image needs no loader for it.
 $(PROBE): $(PROBE_SRC) $(wildcard guest-image/*.h) | $(BUILD)
-	$(CC) $(ALL_CFLAGS) -static -o $@ $(PROBE_SRC)
+	$(call cmd_say,CC,$@)$(CC) $(ALL_CFLAGS) -static -o $@ $(PROBE_SRC)
 
 $(IMAGE): $(PROBE) $(IMAGE_INPUTS) /lib/systemd/systemd
 	guest-image/build-image.sh $(PROBE) $@
@@ -194,7 +207,7 @@ image: $(IMAGE)
 # source compiled once, side by side under -j, not once more in one gcc.
 RUNNER_OBJ := $(patsubst %.c,$(BUILD)/unit/plain/%.o,$(RUNNER_SRC))
 $(RUNNER): $(RUNNER_OBJ) | $(BUILD)
-	$(CC) $(ALL_CFLAGS) -o $@ $(RUNNER_OBJ) -lm
+	$(call cmd_say,LD,$@)$(CC) $(ALL_CFLAGS) -o $@ $(RUNNER_OBJ) -lm
 
 runner: $(RUNNER)
 
@@ -217,7 +230,7 @@ run: runner image
 	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(basename $(notdir $(wildcard bench/*.matrix)))" >&2; exit 2; }
 	@$(ESTIMATE) || echo "warning: no estimate of the run's host time (plots/estimate.py failed above); running anyway" >&2
 	@out=$(RESULTS)/$(MATRIX)-$$(date -u +%Y%m%dT%H%M%SZ); mkdir -p $(RESULTS); \
-	$(RUNNER) --matrix $(MATRIX_FILE) $(AXIS_SETS) --image $(IMAGE) --qemu $(QEMU) \
+	$(RUNNER) --matrix $(MATRIX_FILE) $(AXIS_SETS) --image $(IMAGE) --qemu $(call q,QEMU) \
 		--out $$out $(RUNFLAGS) && \
 	ln -sfn $$(basename $$out) $(RESULTS)/latest && echo "results: $$out"
 
@@ -264,6 +277,8 @@ define newline
 
 endef
 q = $(if $(findstring $(newline),$(value $1)),$(error $1 holds a newline: give a results directory whose path is one line),'$(subst ','\'',$(value $1))')
+# variable $1's value, expanded, as one shell word (make help shows it)
+qv = '$(subst $(newline), ,$(subst ','\'',$($1)))'
 # --NAME and the quoted value of variable $2 when it is not empty
 qopt = $(if $(value $2),--$1 $(call q,$2))
 ifeq ($(origin RUN),undefined)
@@ -304,7 +319,7 @@ report: runner
 	$(WITH_RUNNER) scripts/regen-report.sh
 else ifneq ($(FROM),)
 report:
-	@echo "error: FROM='$(FROM)': give FROM=committed (the runs of plots/runs/), or RUN=... and the others" >&2; exit 2
+	@echo "error: FROM='"$(call qv,FROM)"': give FROM=committed (the runs of plots/runs/), or RUN=... and the others" >&2; exit 2
 else
 report: runner
 	$(WITH_RUNNER) plots/report.sh $(call q,RUN) $(foreach k,$(REPORT_KINDS),$(call qopt,$k,$(call kind_var,$k)))
@@ -369,17 +384,17 @@ FLAGS_asan := $(CSTD) $(WARN) -g -O1 $(SAN)
 
 $(BUILD)/unit/plain/%.o: %.c $(RUNNER_HDR) $(wildcard guest-image/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(FLAGS_plain) -c -o $@ $<
+	$(call cmd_say,CC,$@)$(CC) $(FLAGS_plain) -c -o $@ $<
 
 $(BUILD)/unit/asan/%.o: %.c $(RUNNER_HDR) $(wildcard guest-image/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(FLAGS_asan) -c -o $@ $<
+	$(call cmd_say,CC,$@)$(CC) $(FLAGS_asan) -c -o $@ $<
 
 $(BUILD)/unit/%-plain: tests/unit/%.c tests/unit/check.h $(UNIT_OBJ_plain) | $(BUILD)/unit
-	$(CC) $(FLAGS_plain) -o $@ $< $(UNIT_OBJ_plain) -lm
+	$(call cmd_say,CCLD,$@)$(CC) $(FLAGS_plain) -o $@ $< $(UNIT_OBJ_plain) -lm
 
 $(BUILD)/unit/%-asan: tests/unit/%.c tests/unit/check.h $(UNIT_OBJ_asan) | $(BUILD)/unit
-	$(CC) $(FLAGS_asan) -o $@ $< $(UNIT_OBJ_asan) -lm
+	$(call cmd_say,CCLD,$@)$(CC) $(FLAGS_asan) -o $@ $< $(UNIT_OBJ_asan) -lm
 
 # The objects are named too: made only by a pattern rule, they would count
 # as intermediate and be deleted after the link, and tests/callgraph.sh
@@ -404,4 +419,4 @@ clean:
 	rm -rf $(BUILD)
 
 distclean: clean
-	rm -rf $(CRNGBENCH_CACHE)
+	rm -rf $(call qv,CRNGBENCH_CACHE)

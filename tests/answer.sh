@@ -9,6 +9,7 @@
 # GHz) must be a cell whose icount shift gives that speed (1000 MHz >>
 # shift; "auto": the run.matrix's icount shift); and the block must equal
 # what plots/report_tables.py --answer makes of plots/runs now.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "answer"
 block=$(sed -n '/<!-- tables:answer:begin -->/,/<!-- tables:answer:end -->/p' REPORT.md | sed '1d;$d')

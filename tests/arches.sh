@@ -17,6 +17,7 @@
 #     and mipsel-malta ready (goldfish timer, CP0 count) and the read back;
 #     the kernel's own log of that jitter trial (patch 0005) says the same,
 #     and each machine's clocksource rate comes from its kernel log.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "arches"
 kernels=$(kernel/build.sh --kernels-dir)

@@ -10,6 +10,7 @@
 # Two bases need a kernel/bases of two rows: a stand-in checkout in a
 # temporary directory (the real kernel/build.sh, arches, variants and
 # scripts linked, its own kernel/bases and cache), the runner started in it.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "axes"
 root=$PWD

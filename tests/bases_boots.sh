@@ -4,6 +4,7 @@
 # the CRNG (returns after "crng init done") and `legacy`'s returns before
 # it; the vDSO's getrandom() (getrandom-vdso) returns bytes on 6.12 and is
 # "unavailable" on 6.1, never a failed boot.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "bases boots"
 out=tests/out/bases-boots

@@ -5,6 +5,7 @@
 # table row's numbers and its ratio are worked out here from summary.csv
 # with the csv module, never by plots/; a hostile machine name runs
 # nothing and breaks no table; report.sh --bases fills its block.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "bases plots"
 root=$PWD

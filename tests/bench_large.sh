@@ -8,6 +8,7 @@
 # quadruples. Issue 35 item 8's goals: linear, and peak memory against the
 # file's size.
 #   tests/bench_large.sh [CELLS [BOOTS_PER_CELL...]]   (default 1000 cells of 10 20 40 100 boots)
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "bench_large"
 runner=${CRNGBENCH_RUNNER:-$PWD/build/crngbench-run}

@@ -5,6 +5,7 @@
 # link (build/unit/plain/bench/*.o, built by make unit-bins) and main's
 # own bench/run.c: an edge A -> B where A's object leaves a symbol
 # undefined that B's object defines (nm). A circle is named file by file.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "callgraph"
 max_lines=600

@@ -8,6 +8,7 @@
 # give two different ones. rtc=host boots run one after the other, over a
 # second apart: under icount the RTC's date (seconds) is the input that
 # differs between them (REPORT.md, "What ready holds").
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "determinism"
 out=tests/out/determinism

@@ -6,6 +6,7 @@
 # as having no digest; a hostile digest, read status or count is refused by
 # the runner's row rules and by the chart tools' (plots/runlib.py), each
 # naming file, line and column. Against the fixture run: no boots.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "digests"
 runner=${CRNGBENCH_RUNNER:-build/crngbench-run}

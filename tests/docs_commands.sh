@@ -12,6 +12,7 @@
 #   scripts/deps.sh option is one its usage names.
 # No kernel, no QEMU: make -n never runs a recipe here (kernels and bench,
 # whose recipes call $(MAKE), are checked without it).
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "docs"
 runner=${CRNGBENCH_RUNNER:-build/crngbench-run}

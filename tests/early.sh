@@ -11,6 +11,7 @@
 # 1's do; host_first_urandom is left empty for them (they reach the host
 # with the report, not when the read returned); the early column in
 # raw.csv and summary.csv; bench/systemd.matrix plans both values.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "early"
 root=$PWD

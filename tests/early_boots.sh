@@ -10,6 +10,7 @@
 # before the report (no reason). In both, systemd's boot finished after
 # the CRNG was ready: systemd 252's random-seed service waits for it on
 # its own (REPORT.md, finding 5). Orders of events only, never durations.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "early boots"
 out=tests/out/early-boots

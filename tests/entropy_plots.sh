@@ -10,6 +10,7 @@
 # machine's name, a clocksource) runs nothing and breaks no table; make
 # report's --entropy takes chart 8 and the tables only from a run that
 # draws chart 8.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "entropy plots"
 root=$PWD

@@ -9,6 +9,7 @@
 # at its timeout and said to be, and a bad reference run is an error
 # naming its file and line. `make run` prints the plan first and runs even
 # when the estimate fails. No timing is asserted.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "estimate"
 root=$PWD

@@ -5,6 +5,7 @@
 # tests/fake_boots_ends.sh's), the KVM canary's reason, the progress line, resume after SIGKILL
 # of the runner, no orphan QEMU, one runner per results directory, merges
 # that are checked before anything is written. No kernels, seconds each.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "fake boots"
 fx=$PWD/tests/fixtures/block-qemu64.result

@@ -7,6 +7,7 @@
 #    and a child the runner inherited is left alone (bench/leftovers.c);
 #  - a guest that floods its console: the boot is corrupt and console.log
 #    cut at 16 MiB (bench/slot.c).
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "fake boots, ends"
 runner=${CRNGBENCH_RUNNER:-build/crngbench-run}

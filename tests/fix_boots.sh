@@ -10,6 +10,7 @@
 #  - block-fix: the first mix by time within the first seconds, and the
 #    CRNG ready earlier than block's.
 # Two boots of a few host seconds each (the guest idles through its wait).
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "fix boots"
 out=tests/out/fix-boots

@@ -7,6 +7,7 @@
 # and a column a boot left empty is no mark; a boot's steps never fall; a
 # run of one variant without its -fix form does not draw chart 10; a
 # hostile machine name runs nothing and stays data.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "fix plots"
 run=plots/runs/fix

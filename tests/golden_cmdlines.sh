@@ -21,6 +21,7 @@
 # rewrites tests/golden/*.txt (never run by make unit); review every line
 # of `git diff tests/golden` against bench/qemu.c, accel.c, arch.c and
 # docs/matrices.md before committing it.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "golden_cmdlines"
 root=$PWD

@@ -3,6 +3,7 @@
 # string (gp_str) or a tick label (tic_str, which gnuplot also reads as a
 # printf format for the tick's position) is drawn as it is, in a second,
 # where tests/hostile_plots.sh draws whole hostile runs in minutes.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "gnuplot quoting"
 

@@ -8,6 +8,7 @@
 # columns and show its text as text, no file is written through a symlink
 # and none waits on a FIFO, make post mails only what it drew, and the
 # targets build what they need. One PASS:/FAIL: line per attack.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "hostile"
 root=$PWD

@@ -21,6 +21,7 @@
 # 15  a run's free text (host_cpu) reaches REPORT.md in a code span, never
 #     as a live link or emphasis
 # 16  a make variable holding make or shell code is refused unexpanded
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "hostile round 4"
 root=$PWD

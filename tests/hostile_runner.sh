@@ -8,6 +8,7 @@
 # own checkout only, a FIFO, /dev/zero or a doubled key in the way (item 14).
 # Against tests/fake-qemu: no kernels, seconds. CRNGBENCH_RUNNER: another
 # runner binary (the old one, to see these fail).
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "hostile runner"
 root=$PWD

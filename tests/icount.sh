@@ -4,6 +4,7 @@
 # icount's auto), a 120 s read budget: REPORT.md finding 9 says the CRNG is
 # ready only after ~260 s there, so the first urandom read is still
 # waiting when the budget runs out, in both boots.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "icount"
 out=tests/out/icount

@@ -5,6 +5,7 @@
 # times fast and the jitter dance seemed to take 4-8x its 256/HZ. block,
 # a counter, no RDRAND, the PIT tick: the first read waits the dance at 1
 # sample per bit at both speeds, so the two waits agree (a ratio, guest time).
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "icount shift"
 out=tests/out/icount_shift

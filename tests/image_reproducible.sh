@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # The same inputs give a byte-identical guest image.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "guest image"
 a=$tmp/a.cpio b=$tmp/b.cpio

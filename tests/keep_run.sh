@@ -12,6 +12,7 @@
 # keep-run writes into its checkout's plots/runs/: it runs in a stand-in
 # checkout of what it reads (scripts/, plots/*.py, bench/ with a
 # report-runs of its own), with this tree's runner.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "keep run"
 runner=${CRNGBENCH_RUNNER:-$PWD/build/crngbench-run}

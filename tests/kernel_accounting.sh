@@ -21,6 +21,7 @@
 # ARCH is a row of kernel/arches; names and releases are kernel/build.sh's
 # (the HZ only where it is not 250, the architecture only where the guest
 # is not systemd).
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "kernel accounting"
 # shellcheck source=scripts/table.sh

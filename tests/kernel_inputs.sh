@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # kernel/build.sh refuses bad input before any long work, naming the cause.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "kernel input"
 t() { # name, expected message fragment, command...

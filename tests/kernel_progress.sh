@@ -3,6 +3,7 @@
 # variant what is building, the time taken and, where a cold build of the
 # same directory was counted before, an estimate of what is left; never
 # make's output. A fake kbuild log stands in for the build.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "kernel_progress"
 if [ ! -r kernel/progress.sh ]; then

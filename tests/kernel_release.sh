@@ -8,6 +8,7 @@
 #   tests/kernel_release.sh KERNELS_DIR VARIANT[,VARIANT...] [ARCH [HZ]]
 # KERNELS_DIR is a base's (kernel/build.sh --kernels-dir): its name is the
 # base. ARCH is a row of kernel/arches (default x86_64), HZ default 250.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "kernel release"
 # shellcheck source=scripts/table.sh

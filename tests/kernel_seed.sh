@@ -9,6 +9,7 @@
 # once, under TCG: a few seconds each), with random.trust_bootloader=off,
 # then =on, which credits the seed where the kernel can trust one at all.
 #   tests/kernel_seed.sh KERNELS_DIR [VARIANT]
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "m68k seed"
 kernels=$1 v=${2:-stock}

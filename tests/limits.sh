@@ -9,6 +9,7 @@
 # the header's numbers. The files are made cheaply: rows of one byte
 # (counted before any row is parsed) and a sparse file (its size is
 # checked before it is read), so the real limits are the ones tested.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "limits"
 runner=${CRNGBENCH_RUNNER:-$PWD/build/crngbench-run}

@@ -2,6 +2,7 @@
 # make lint: clang-format (kernel style, check mode), cppcheck, and the
 # kernel's own checkpatch.pl --strict on every patch, each base's series
 # by that base's checkpatch, run from within its tree. PASS:/FAIL: lines.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "lint"
 status=0

@@ -17,6 +17,7 @@
 #                    refused before any boot
 # Each machine's QEMU is found on PATH (tests/fake-qemu linked under its
 # name), as in a run; tests/golden_cmdlines.sh pins their command lines.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "machine quirks"
 runner=${CRNGBENCH_RUNNER:-build/crngbench-run}

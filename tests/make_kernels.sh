@@ -5,6 +5,7 @@
 # KERNEL_BASE=6.12 SETS=...` "found up to date" 6.1's kernels, and a warm
 # cache hid it. A recorder stands in for kernel/build.sh (KERNEL_BUILD):
 # nothing is built, what would be is written down.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "make kernels"
 

@@ -10,6 +10,7 @@
 # a copy of the tree and its build/ of its own, so they never clash.
 #   tests/mutation.sh [ID...]     (default: every mutant)
 # One PASS/FAIL line per mutant; prints what it cost at the end.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "mutation"
 root=$PWD

@@ -8,6 +8,7 @@
 # inputs is built again; a kernel two matrices share counts once; the
 # cache is not written; a bad row of the table is an error naming the file
 # and line. kernel/build-cost has a row for every base and architecture.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "plan builds"
 root=$PWD

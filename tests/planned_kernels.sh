@@ -4,6 +4,7 @@
 # the fixed-HZ check and the missing-kernel check follow exclude lines, so
 # a matrix like entropy.matrix (x86 at HZ 100/250/1000, m68k at 100 only)
 # neither builds nor demands a kernel no cell boots.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "planned kernels"
 root=$PWD

@@ -3,6 +3,7 @@
 # run): every chart renders without a gnuplot warning, the text versions fit
 # an 80-column mail, the runner's summary of the fixture's raw.csv matches
 # the fixture's summary.csv, and REPORT.md-style tables match it too.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "plots"
 fx=tests/fixtures/run

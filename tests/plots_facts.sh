@@ -5,6 +5,7 @@
 # (runlib.CHARTS against plots/*.gp), 256/HZ, the kernel base (from a run's
 # meta.json, never a literal), that importing runlib runs nothing, and
 # the runner's formats as plots/formats.py reads them (no runner needed).
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "plots_facts"
 runner=${CRNGBENCH_RUNNER:-build/crngbench-run}

@@ -3,6 +3,7 @@
 # text in 80 columns; every figure in it is the runner's (summary.csv);
 # every chart has a text version whose legend names every variant drawn;
 # the terminal summary fits a screen and names every cell.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "post"
 cp -r tests/fixtures/run "$tmp/run"

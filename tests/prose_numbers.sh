@@ -4,6 +4,7 @@
 # prose's seconds; code, commit ids, releases and small counts are not
 # numbers; a report without a generated block is an error. REPORT.md
 # itself must have none.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "prose_numbers"
 cat >"$tmp/r.md" <<'M'

@@ -6,6 +6,7 @@
 # names no run, file or column the data has, or selects no row, stops the
 # table naming its line and what is accepted. REPORT.md's block
 # tables:quoted is what plots/quoted.py makes of plots/runs now.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "quoted"
 q() { python3 plots/quoted.py "$tmp/runs" "$tmp/q" 2>&1; }

@@ -5,6 +5,7 @@
 # from it; report_tables.py's BUILDERS and REPORT.md's tables:KIND blocks
 # are written by hand: a kind added to the registry without its builder or
 # its block, or a builder left without a row, fails here, naming both.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "registry"
 # shellcheck source=scripts/table.sh

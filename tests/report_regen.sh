@@ -22,6 +22,7 @@
 # REPORT.md that differs; one with a read's duration changed in raw.csv
 # fails the summary check, one with a CRNG ready time changed there the
 # derived-columns check.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "report regen"
 root=$PWD

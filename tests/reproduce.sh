@@ -16,6 +16,7 @@
 #    the time split names each run; a make reproduce that made every run
 #    it ran from its start keeps its time split in
 #    plots/runs/reproduce-time.csv, one that skipped or resumed one does not.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "reproduce"
 brief() { tail -n 4 <<<"$1" | tr '\n' ' ' | head -c 500; }

@@ -8,6 +8,7 @@
 # reps 0 .. reps-1, worked out here), each once; the shards are disjoint;
 # the run is kept in plots/runs/one. The comparison is seen to fail on
 # the merged run less one shard's boots, and keep-run refuses that run.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "reproduce shards"
 brief() { tail -n 5 <<<"$1" | tr '\n' ' ' | head -c 600; }

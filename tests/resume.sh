@@ -2,6 +2,7 @@
 # Ctrl-C leaves only complete rows; --resume finishes the run without
 # redoing a boot; every table agrees with raw.csv; --rescan re-derives the
 # tables from the boots.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "resume"
 out=tests/out/resume

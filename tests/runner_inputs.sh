@@ -2,6 +2,7 @@
 # The runner refuses bad input with a clear message before any boot, and
 # leaves nothing in the results directory it was given. No kernels needed:
 # a stand-in bzImage and image are enough to reach every check.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "runner_inputs"
 r=build/crngbench-run

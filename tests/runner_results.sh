@@ -4,6 +4,7 @@
 # outside the plan, --out on a directory that is no run, a raw.csv holding
 # a boot twice; links, FIFOs and devices planted in a run, rows outside
 # the plan in every mode. Against tests/fake-qemu: no kernels, seconds.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "results dirs"
 fx=$PWD/tests/fixtures/block-qemu64.result

@@ -4,6 +4,7 @@
 # boots and host time worked out here from host_time.csv with the csv
 # module; a seed, commit or host_time.csv that is not one stops the report
 # naming the file (nothing from a run reaches the table unchecked).
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "runs table"
 cp -r plots/runs "$tmp/runs"

@@ -18,6 +18,7 @@
 # rebase changes (index lines, hunk line numbers) and the headers git
 # writes. The base's own checkpatch.pl --strict passes every patch mail.
 # Needs the base's tree (kernel/build.sh --tree): the full tier.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "series"
 base=$(awk '!/^#/ && NF { if (seen++) { print $2; exit } }' kernel/series)

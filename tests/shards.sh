@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Two shards of one matrix boot disjoint halves; merged, they are the matrix.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "shards"
 base=tests/out/shards

@@ -7,6 +7,7 @@
 # setting's own; the plan and the sweep's first line give the guest CPU's
 # speed per shift; raw.csv and summary.csv carry the axis. tests/fake-qemu
 # stands in for QEMU (tests/golden/ pins the whole command lines).
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "shift axis"
 runner=${CRNGBENCH_RUNNER:-build/crngbench-run}

@@ -20,6 +20,7 @@
 #     shard again: the merged run is this matrix's plan.
 # Everything is removed on exit (sshd, namespaces, veth, temp dir). SKIP,
 # with the reason, where namespaces or sshd cannot be made.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "ssh shards"
 skip() { echo "SKIP: ssh shards: $*"; exit 0; }

@@ -5,6 +5,7 @@
 # between them (rtc=fixed, no saved seed: the same-second trap) run to
 # reps. summary.csv says boots and why; --resume, shards, --merge and
 # runstate go by the same rule; bad settings are refused by name. Seconds.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "stop rule"
 fx=$PWD/tests/fixtures/block-qemu64.result

@@ -2,6 +2,7 @@
 # The fact tables (kernel/arches, kernel/bases) and their one shell reader
 # (scripts/table.sh): columns by name, '-' as empty, a missing row or column
 # an error naming what exists; and no reader of those tables by position.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "tables"
 # shellcheck source=scripts/table.sh

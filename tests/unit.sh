@@ -97,6 +97,7 @@ lane "per-machine quirks against fake-qemu" tests/machine_quirks.sh
 lane "the stop rule against fake-qemu (identical, precise, limit, the same-second trap)" tests/stop_rule.sh
 lane "runner on results directories" tests/runner_results.sh
 lane "the runner against issue 35's hostile inputs" tests/hostile_runner.sh
+lane "make variables are data, never code (make help, run, report, distclean)" tests/make_vars.sh
 lane "what make reproduce keeps and resumes: keep-run's budget, the run state" tests/keep_run.sh
 lane "the limits of a run's tables, refused by every reader (bench/runlimits.h)" tests/limits.sh
 lane "the mail and the terminal summary" tests/post.sh

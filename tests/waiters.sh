@@ -11,6 +11,7 @@
 # waiters_last_end_ns, on x86 and on a probe-only machine; a waiters=0
 # boot keeps them empty; a run from before the axis reads as waiters=0;
 # plots/waiters.py refuses a waiters value the runner would not write.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "waiters"
 root=$PWD

@@ -10,6 +10,7 @@
 #    one (over 0.85 of it).
 # Ratios within one run of one deterministic clock, never seconds. Four
 # boots of a few host seconds each.
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "waiters boots"
 out=tests/out/waiters-boots
