@@ -45,8 +45,7 @@ PY
 
 # --- 1: a committed run that is a symbolic link --------------------------
 co=$tmp/co
-mkdir -p "$co"
-git ls-files -z --cached --others --exclude-standard | cpio -0pdm --quiet "$co" 2>/dev/null
+tree_copy "$co"
 mkdir -p "$co/build" "$tmp/outside/plots"
 cp "$CRNGBENCH_RUNNER" "$co/build/crngbench-run"
 echo keep >"$tmp/outside/plots/precious.txt"

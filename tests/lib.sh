@@ -144,6 +144,13 @@ lanes_wait() {
 	lane_first=$lane_n
 }
 
+# tree_copy DIR: DIR (made if need be) gets a copy of the tree as git has
+# it: tracked files as changed in the work tree, and untracked ones git
+# does not ignore (a new test, before its commit). Never build/ or results/.
+tree_copy() {
+	mkdir -p "$1" && git ls-files -z --cached --others --exclude-standard | cpio -0pdm --quiet "$1" 2>/dev/null
+}
+
 # The opening every test script shares. A script sources this file and
 # calls t_begin first:
 #   . "$(dirname "$0")/lib.sh"

@@ -17,9 +17,9 @@ root=$PWD
 list=tests/mutants
 t0=$(date +%s)
 
-# A copy of the tree as git has it (tracked files, as changed in the work
-# tree), so nothing here touches the checkout or its build/.
-git ls-files -z --cached --others --exclude-standard | cpio -0pdm --quiet "$tmp/tree" 2>/dev/null ||
+# A copy of the tree as git has it, so nothing here touches the checkout
+# or its build/.
+tree_copy "$tmp/tree" ||
 	{ bad "cannot copy the tree"; exit 0; }
 cd "$tmp/tree" || exit 0
 # a repository of its own: some checks clone the tree as a user would

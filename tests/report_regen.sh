@@ -106,15 +106,13 @@ for d in "${dirs[@]}"; do
 		bad "$d/raw.csv: $why"
 done
 
-# copy DEST: the tree as git has it (tracked files, as changed in the work tree)
-copy() { mkdir -p "$1" && git ls-files -z --cached --others --exclude-standard | cpio -0pdm --quiet "$1" 2>/dev/null; }
 # regen_same DEST: regenerated in DEST, REPORT.md (and post.txt) as committed
 regen_same() {
 	(cd "$1" && scripts/regen-report.sh >"$1.log" 2>&1) || return 2
 	cmp -s "$1/REPORT.md" REPORT.md || return 1
 	[ -z "$main" ] || cmp -s "$1/$main/post.txt" "$main/post.txt" || return 1
 }
-copy "$tmp/a"
+tree_copy "$tmp/a"
 regen_same "$tmp/a"
 case $? in
 0) ok "REPORT.md${main:+ and $main/post.txt} regenerated from plots/runs/ equal the committed files byte for byte (${blocks[*]})" ;;
@@ -174,7 +172,7 @@ for name in "${covered[@]}"; do
 	case $rep in main | sources | longwait | arches | entropy | bases) ;; *) continue ;; esac
 	if [ "$rep" = main ]; then [ -z "$done_main" ] || continue; done_main=1; else [ -z "$done_other" ] || continue; done_other=1; fi
 	rm -rf "$tmp/b" "$tmp/b.log"
-	copy "$tmp/b"
+	tree_copy "$tmp/b"
 	what=$(change "$tmp/b/plots/runs/$name/summary.csv" median_ms measure=crng_ready n!=0) || { bad "$what"; break; }
 	regen_same "$tmp/b"
 	case $? in

@@ -24,7 +24,7 @@ standin() {
 	local dir=$1 src
 	src=$(pwd)
 	mkdir -p "$dir"
-	git ls-files -z --cached --others --exclude-standard | cpio -0pdm --quiet "$dir" 2>/dev/null || return 1
+	tree_copy "$dir" || return 1
 	mkdir -p "$dir/k/stock-hz250" "$dir/k/block-hz250" "$dir/build"
 	for v in stock block; do
 		echo "slow-ok $src/tests/fixtures/block-qemu64.result ${FAKE_DELAY:-0.05}" >"$dir/k/$v-hz250/bzImage"
