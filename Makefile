@@ -285,7 +285,7 @@ bench:
 
 # The chart, report and mail scripts ask the runner for its axes
 # (plots/runlib.py): each target builds it and names it to them.
-WITH_RUNNER = CRNGBENCH_RUNNER=$(abspath $(RUNNER))
+WITH_RUNNER = CRNGBENCH_RUNNER='$(subst ','\'',$(abspath $(RUNNER)))'
 
 # RUN and the runs beside it (below) name results directories, which come
 # from elsewhere: a value is a path, never make or shell code. A recipe

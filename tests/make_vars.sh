@@ -97,3 +97,23 @@ done
 [ "$(CRNGBENCH_CACHE=/a/b-1.2_x+y@z~ scripts/cache-dir.sh --kbuild 2>&1)" = /a/b-1.2_x+y@z~ ] &&
 	ok "scripts/cache-dir.sh --kbuild takes an absolute path of ._/+@~- and alphanumerics" ||
 	bad "scripts/cache-dir.sh --kbuild refused /a/b-1.2_x+y@z~"
+
+# The checkout's own path reaches the report scripts (CRNGBENCH_RUNNER,
+# absolute) as one word: a checkout under a directory with a space or a ;
+# in its name runs nothing of it (make plots of a run that is not one).
+c="$tmp/a b;touch $tmp/PWNED_cwd;x"
+mkdir -p "$c" && git ls-files -z Makefile scripts bench/report-runs kernel/variants plots/render.sh | cpio -0pdm --quiet "$c"
+out=$(cd "$c" && make -s -o build/crngbench-run plots RUN="$tmp/norun" 2>&1)
+[ ! -e "$tmp/PWNED_cwd" ] && grep -qF "plots/render.sh: error: $tmp/norun/raw.csv not found" <<<"$out" &&
+	ok "make plots in a checkout whose path holds a space and a ; hands the runner's path over as one word" ||
+	bad "make plots in '$c': $([ -e "$tmp/PWNED_cwd" ] && echo 'the path ran; ')$(brief "$out")"
+
+# make bench-build's fresh caches go under TMPDIR: one kbuild cannot
+# build under is refused before any build (KERNEL_TARBALL: a build that
+# starts anyway fails at once, not after minutes).
+mkdir -p "$tmp/t d"
+out=$(TMPDIR="$tmp/t d" make -s bench-build KERNEL_BASE=6.1 KERNEL_TARBALL="$tmp/none.tar.xz" 2>&1)
+rc=$?
+[ $rc -eq 2 ] && grep -qF "its fresh caches go under TMPDIR ($tmp/t d/crngbench-bench-build." <<<"$out" &&
+	ok "make bench-build under a TMPDIR with a space is refused before any build" ||
+	bad "make bench-build TMPDIR='$tmp/t d': exit $rc: $(brief "$out")"
