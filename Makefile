@@ -39,14 +39,36 @@ export CRNGBENCH_CACHE KERNEL_BASE KERNEL_TARBALL EXTRA_PATCHES
 # a value holding $, `, ;, |, &, <, >, a parenthesis or a backslash (or a
 # quote, but in SETS and RUNFLAGS, which may quote an exclude= line) is
 # refused here, before anything expands it (MATRIX='quick$(shell touch X)'
-# once ran its command). RUN, FROM, HOSTS and the like are quoted (q) instead.
+# once ran its command). So is, but in SETS and RUNFLAGS (lists of options),
+# whitespace or a glob character (* ? [): recipes take these values as
+# bare shell words, and make clean BUILD='/a /b' once removed /a and /b,
+# MATRIX='quick --arch x' gave scripts/deps.sh an option of its own.
+# RUN, FROM, HOSTS and the like are quoted (q) instead.
 lparen := (
 rparen := )
+empty :=
+space := $(empty) $(empty)
+tab := $(empty)	$(empty)
+define newline
+
+
+endef
 CODE_CHARS := \ $$ ` ; | & < > $(lparen) $(rparen)
+WORD_CHARS := * ? [
 DATA_VARS := MATRIX VARIANTS CPUS ACCELS REPS RESULTS BUILD HZ KERNEL_BASE KERNEL_ARCH SETS RUNFLAGS
-code_in = $(strip $(foreach c,$(CODE_CHARS) $(if $(filter SETS RUNFLAGS,$1),,' "),$(findstring $c,$(value $1))))
+ws_in = $(if $(findstring $(space),$1)$(findstring $(tab),$1)$(findstring $(newline),$1),whitespace)
+code_in = $(strip $(foreach c,$(CODE_CHARS) $(if $(filter SETS RUNFLAGS,$1),,' " $(WORD_CHARS)),$(findstring $c,$(value $1))) \
+	$(if $(filter SETS RUNFLAGS,$1),,$(call ws_in,$(value $1))))
 $(foreach v,$(DATA_VARS),$(if $(call code_in,$v),$(error $v='$(value $v)' holds $(call code_in,$v): \
-	a value here is data (names, numbers, paths, --set options), never make or shell code)))
+	a value here is data (names, numbers, paths, --set options; one word, but in SETS and RUNFLAGS), never make or shell code)))
+# The variables that hold any text (a path, a program, a list of hosts)
+# reach a shell only single-quoted (q, qv), but make itself expands a $ in
+# one given on the command line or in the environment (ifeq ($(FROM),...),
+# make help, and every recipe's environment for a command-line one), so
+# QEMU='$(shell touch X)' ran its command: a $ is refused in them here.
+TEXT_VARS := QEMU FROM RUNS HOSTS SHARDS DRYRUN CRNGBENCH_CACHE KERNEL_TARBALL EXTRA_PATCHES V JOBS PARALLEL REPRODUCE_TICK
+$(foreach v,$(TEXT_VARS),$(if $(filter file default undefined,$(origin $v)),,$(if $(findstring $$,$(value $v)),\
+	$(error $v='$(value $v)' holds $$: make would expand it as its own code; give a path or name without $$))))
 
 # Sub-makes (make bench runs make kernels, build.sh runs kbuild) print no
 # "Entering directory" lines: nothing reads or shows make's own chatter.
@@ -151,7 +173,11 @@ MATRIX_FILE := bench/$(MATRIX).matrix
 # What builds one kernel; tests/make_kernels.sh stands a recorder in for it.
 KERNEL_BUILD ?= kernel/build.sh
 
+# KERNEL_CHECK_CACHE: the cache is one kbuild can build under (its path
+# reaches kbuild's shell unquoted), checked before anything is built.
+KERNEL_CHECK_CACHE = scripts/cache-dir.sh --kbuild >/dev/null || exit 2
 kernels: $(RUNNER)
+	@$(KERNEL_CHECK_CACHE)
 	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(basename $(notdir $(wildcard bench/*.matrix)))" >&2; exit 2; }
 	@list=$$($(RUNNER) --matrix $(MATRIX_FILE) $(AXIS_SETS) --print-axis kernels) && \
 	ka=$$(echo "$$list" | awk '{print $$2}' | sort -u) && \
@@ -182,13 +208,13 @@ probe-image: | $(BUILD)
 
 # Every base of the matrix (or KERNEL_BASE): its patches must apply.
 kernels-check: $(RUNNER)
+	@$(KERNEL_CHECK_CACHE)
 	@bases=$$($(RUNNER) --matrix $(MATRIX_FILE) $(AXIS_SETS) --print-axis base) && \
 	for b in $$(echo $$bases | tr , ' '); do \
 		KERNEL_BASE=$$b kernel/build.sh --check $(or $(VARIANTS),$(subst $(space),$(comma),$(ALL_VARIANTS))) || exit $$?; \
 	done
 
 comma := ,
-space := $(empty) $(empty)
 
 # --- guest and runner -------------------------------------------------------------
 $(BUILD):
@@ -246,6 +272,7 @@ plan: runner
 # Each stage timed; the split (with the runner's host time per accelerator)
 # is printed at the end and kept as RUN/main-job-time.txt.
 bench:
+	@$(KERNEL_CHECK_CACHE)
 	@set -e; t=$$(date +%s.%N); lap() { n=$$(date +%s.%N); printf '%s %.1f\n' "$$1" "$$(echo "$$n - $$t" | bc)" >>$(BUILD)/.bench-times; t=$$n; }; \
 	mkdir -p $(BUILD); : >$(BUILD)/.bench-times; \
 	scripts/deps.sh --matrix $(MATRIX); lap packages; \
@@ -258,7 +285,7 @@ bench:
 
 # The chart, report and mail scripts ask the runner for its axes
 # (plots/runlib.py): each target builds it and names it to them.
-WITH_RUNNER = CRNGBENCH_RUNNER=$(abspath $(RUNNER))
+WITH_RUNNER = CRNGBENCH_RUNNER='$(subst ','\'',$(abspath $(RUNNER)))'
 
 # RUN and the runs beside it (below) name results directories, which come
 # from elsewhere: a value is a path, never make or shell code. A recipe
@@ -272,13 +299,12 @@ WITH_RUNNER = CRNGBENCH_RUNNER=$(abspath $(RUNNER))
 REPORT_KINDS := $(shell awk '!/^\#/ && NF { if (h++ && $$4 ~ /^[a-z][a-z0-9]*$$/ && $$4 != "main") print $$4 }' bench/report-runs | awk '!seen[$$0]++')
 kind_var = $(shell echo '$1' | tr a-z A-Z)RUN
 RUN_VARS := RUN $(foreach k,$(REPORT_KINDS),$(call kind_var,$k))
-define newline
-
-
-endef
-q = $(if $(findstring $(newline),$(value $1)),$(error $1 holds a newline: give a results directory whose path is one line),'$(subst ','\'',$(value $1))')
+q = $(if $(findstring $(newline),$(value $1)),$(error $1 holds a newline: give a value of one line (a results directory, a path, a name)),'$(subst ','\'',$(value $1))')
 # variable $1's value, expanded, as one shell word (make help shows it)
 qv = '$(subst $(newline), ,$(subst ','\'',$($1)))'
+# variable $1's value, expanded, as one shell word naming one path (a
+# newline refused, not turned into a space: another path)
+qpath = $(if $(findstring $(newline),$($1)),$(error $1 holds a newline: give a path of one line),'$(subst ','\'',$($1))')
 # --NAME and the quoted value of variable $2 when it is not empty
 qopt = $(if $(value $2),--$1 $(call q,$2))
 ifeq ($(origin RUN),undefined)
@@ -419,4 +445,4 @@ clean:
 	rm -rf $(BUILD)
 
 distclean: clean
-	rm -rf $(call qv,CRNGBENCH_CACHE)
+	rm -rf $(call qpath,CRNGBENCH_CACHE)

@@ -16,6 +16,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/crngbench-bench-build.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+# the caches are under $tmp, and kbuild takes a build directory as make
+# and shell text (scripts/cache-dir.sh --kbuild): refused before any build
+CRNGBENCH_CACHE=$tmp/c scripts/cache-dir.sh --kbuild >/dev/null 2>&1 ||
+	{ echo "bench-build: error: its fresh caches go under TMPDIR ($tmp), which kbuild cannot build under: give a TMPDIR that is an absolute path of letters, digits and ._/+@~- only" >&2; exit 2; }
 all=$(scripts/variants.sh)
 timed() { # label, cache, build.sh args... -> "WALL CPU" seconds
 	local label=$1 cache=$2 TIMEFORMAT='%R %U %S' t

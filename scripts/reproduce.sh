@@ -120,6 +120,7 @@ elif [ -n "${SHARDS:-}" ]; then
 	die "SHARDS=$SHARDS splits each run across HOSTS: give HOSTS too (HOSTS=: for this machine alone)"
 fi
 
+scripts/cache-dir.sh --kbuild >/dev/null || die "CRNGBENCH_CACHE: see above (make kernels builds there)"
 deps=()
 for m in $matrices; do deps+=(--matrix "$m"); done
 scripts/deps.sh --check "${deps[@]}" >/dev/null ||

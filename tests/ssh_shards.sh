@@ -62,7 +62,9 @@ fi
 . tests/reproduce_standin.sh
 s=$tmp/s remote=$tmp/remote
 FAKE_DELAY=2 standin "$s" || { bad "cannot make the stand-in checkout"; exit 0; }
-git clone -q "$s" "$remote" && cp -a "$s/build" "$remote/" && touch "$remote"/build/* ||
+# (its build/ newer than the clone's sources: make there builds nothing)
+git clone -q "$s" "$remote" && cp -a "$s/build" "$remote/" &&
+	{ [ ! -d "$remote/build/unit" ] || find "$remote/build/unit" -type f -exec touch {} +; } && touch "$remote"/build/* ||
 	{ bad "cannot clone the stand-in checkout"; exit 0; }
 
 # ssh: keys and configs of the test's own
