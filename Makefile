@@ -171,6 +171,9 @@ deps:
 # kernel/arches row and HZ); build.sh skips up-to-date ones.
 MATRIX_FILE := bench/$(MATRIX).matrix
 # What builds one kernel; tests/make_kernels.sh stands a recorder in for it.
+# It gets none of this make's flags: kbuild would take make -s or V=1 as
+# its own and print no "  CC" lines, which kernel/progress.sh counts (a
+# build under make -s kernels said "0 files compiled").
 KERNEL_BUILD ?= kernel/build.sh
 
 # KERNEL_CHECK_CACHE: the cache is one kbuild can build under (its path
@@ -188,7 +191,7 @@ kernels: $(RUNNER)
 		echo "error: KERNEL_ARCH=$$KERNEL_ARCH: MATRIX=$(MATRIX)'s planned cells boot no kernel of that kernel/arches row (they boot: $$(echo $$ka)); pick one of those, or a matrix whose arch axis names its machines" >&2; exit 2; fi && \
 	for a in $${KERNEL_ARCH:-$$ka}; do \
 		echo "$$list" | awk -v a=$$a '$$2 == a' | while read -r b _ h v; do \
-			KERNEL_BASE=$$b KERNEL_ARCH=$$a KERNEL_HZ=$$h $(KERNEL_BUILD) $$v || exit $$?; \
+			MAKEFLAGS= MAKEOVERRIDES= MFLAGS= KERNEL_BASE=$$b KERNEL_ARCH=$$a KERNEL_HZ=$$h $(KERNEL_BUILD) $$v || exit $$?; \
 		done || exit $$?; \
 		[ "$$(scripts/table.sh kernel/arches $$a guest)" != probe ] || $(MAKE) --no-print-directory probe-image KERNEL_ARCH=$$a || exit $$?; \
 	done

@@ -17,6 +17,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The pid a holder wrote into its .lock (fd), as text, into pid. */
+static void read_pid(int fd, char *pid, size_t pidlen)
+{
+	ssize_t n = pread(fd, pid, pidlen - 1, 0);
+
+	pid[n > 0 ? n : 0] = '\0';
+	pid[strcspn(pid, "\n")] = '\0';
+}
+
 /*
  * flock dir/.lock (created if it is not there) into *fd: 0, 1 if another
  * process holds it (its pid, as it wrote it, in pid), -1 with errno. The
@@ -38,9 +47,7 @@ static int try_lock(const char *dir, int *fd, char *pid, size_t pidlen)
 		return -1;
 	if (flock(*fd, LOCK_EX | LOCK_NB)) {
 		e = errno;
-		n = pread(*fd, pid, pidlen - 1, 0);
-		pid[n > 0 ? n : 0] = '\0';
-		pid[strcspn(pid, "\n")] = '\0';
+		read_pid(*fd, pid, pidlen);
 		close(*fd);
 		*fd = -1;
 		if (e == EWOULDBLOCK)
@@ -54,6 +61,39 @@ static int try_lock(const char *dir, int *fd, char *pid, size_t pidlen)
 	return 0;
 }
 
+/*
+ * Does a running crngbench-run hold dir/.lock? 1 (its pid in pid) or 0.
+ * Only looks: the file is never created, so a directory that is no run's
+ * is left as it was. A runner takes the lock before it writes anything,
+ * so a directory whose files are a starting run's (run.matrix.tmp, before
+ * its rename) is that runner's, not a stranger's.
+ */
+static int lock_held(const char *dir, char *pid, size_t pidlen)
+{
+	char path[PATH_MAX];
+	int fd, held = 0;
+
+	if (path_fmt(path, sizeof(path), "%s/.lock", dir))
+		return 0;
+	fd = open_run_file(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	if (flock(fd, LOCK_SH | LOCK_NB) && errno == EWOULDBLOCK) {
+		read_pid(fd, pid, pidlen);
+		held = 1;
+	}
+	close(fd); /* and with it a lock this took */
+	return held;
+}
+
+static int in_use(struct run *r, const char *pid)
+{
+	return ERR(
+		r,
+		"%s is in use by another crngbench-run (pid %s); wait for it or choose another --out",
+		r->out_dir, pid[0] ? pid : "?");
+}
+
 /* One runner per directory: a second gets the holder's pid in its error. */
 static int lock_dir(struct run *r)
 {
@@ -63,10 +103,7 @@ static int lock_dir(struct run *r)
 	case 0:
 		return 0;
 	case 1:
-		return ERR(
-			r,
-			"%s is in use by another crngbench-run (pid %s); wait for it or choose another --out",
-			r->out_dir, pid[0] ? pid : "?");
+		return in_use(r, pid);
 	default:
 		return ERR(r, "cannot use %s as a results directory: .lock: %s",
 			   r->out_dir, run_strerror(errno));
@@ -156,7 +193,7 @@ static int dir_holds(const char *dir, char *what, size_t len)
 
 int results_open(struct run *r)
 {
-	char path[PATH_MAX], what[64] = "";
+	char path[PATH_MAX], what[64] = "", pid[32] = "";
 	int held;
 
 	r->lock_fd = -1;
@@ -168,6 +205,9 @@ int results_open(struct run *r)
 	if (held == -2)
 		return ERR(r, "cannot use %s as a results directory: %s",
 			   r->out_dir, strerror(errno));
+	/* what another runner is writing there, not a stranger's files */
+	if (held != 1 && lock_held(r->out_dir, pid, sizeof(pid)))
+		return in_use(r, pid);
 	if (r->o.resume && held != 1)
 		return ERR(
 			r,

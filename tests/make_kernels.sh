@@ -12,6 +12,7 @@ t_begin "make kernels"
 cat >"$tmp/build" <<'B'
 #!/bin/sh
 echo "base=$KERNEL_BASE arch=$KERNEL_ARCH hz=$KERNEL_HZ variants=$1" >>"$RECORD"
+echo "makeflags=[${MAKEFLAGS:-}${MAKEOVERRIDES:-}${MFLAGS:-}]" >>"$RECORD.flags"
 B
 chmod +x "$tmp/build"
 mk() { # RECORD-NAME make-arguments...: make kernels with the recorder
@@ -32,6 +33,13 @@ if mk b MATRIX=quick KERNEL_BASE=6.12 VARIANTS=block SETS="--set reps=1" &&
 	ok "VARIANTS and KERNEL_BASE hold beside a SETS"
 else
 	bad "KERNEL_BASE=6.12 VARIANTS=block SETS='--set reps=1' would build: $(cat "$tmp/b.rec" "$tmp/b.rec.out" | tr '\n' ' ')"
+fi
+# make's own flags stay out of kbuild: under make -s or V=1 it printed no
+# "  CC" lines, and the build said "0 files compiled"
+if mk v MATRIX=quick VARIANTS=block V=1 && [ "$(sort -u "$tmp/v.rec.flags")" = "makeflags=[]" ]; then
+	ok "make -s kernels V=1 gives kernel/build.sh (and kbuild) none of make's flags"
+else
+	bad "make -s kernels V=1: the build saw $(cat "$tmp/v.rec.flags" 2>&1 | tr '\n' ' ')"
 fi
 # a base given twice, differently, is an error before anything is built
 if ! mk c MATRIX=quick KERNEL_BASE=6.12 SETS="--set base=6.1" && [ ! -s "$tmp/c.rec" ] &&
