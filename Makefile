@@ -142,7 +142,7 @@ help:
 	@echo "  make reproduce-plan  its checks and plan only (DRYRUN=1): boots and kernel builds, estimated"
 	@echo "  make unit        the fast tier: unit tests (plain, ASan+UBSan), fuzz smoke,"
 	@echo "                   the runner against tests/fake-qemu, plots on the fixture, no real QEMU"
-	@echo "                   (100 s in a fresh clone on the idle 2-core reference machine)"
+	@echo "                   (104 s in a fresh clone on the idle 2-core reference machine)"
 	@echo "  make post        RUN/post.txt (plain-text mail) and post.mbox (charts attached)"
 	@echo "                   FROM=committed: the series for the list, plots/series/ ([PATCH 0/N] and kernel/series)"
 	@echo "  make check       unit, then kernels and real boots; ends 'N passed, N failed, N skipped'"
