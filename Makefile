@@ -288,7 +288,7 @@ bench:
 
 # The chart, report and mail scripts ask the runner for its axes
 # (plots/runlib.py): each target builds it and names it to them.
-WITH_RUNNER = CRNGBENCH_RUNNER='$(subst ','\'',$(abspath $(RUNNER)))'
+WITH_RUNNER = CRNGBENCH_RUNNER=$(call sq,$(abspath $(RUNNER)))
 
 # RUN and the runs beside it (below) name results directories, which come
 # from elsewhere: a value is a path, never make or shell code. A recipe
@@ -302,12 +302,16 @@ WITH_RUNNER = CRNGBENCH_RUNNER='$(subst ','\'',$(abspath $(RUNNER)))'
 REPORT_KINDS := $(shell awk '!/^\#/ && NF { if (h++ && $$4 ~ /^[a-z][a-z0-9]*$$/ && $$4 != "main") print $$4 }' bench/report-runs | awk '!seen[$$0]++')
 kind_var = $(shell echo '$1' | tr a-z A-Z)RUN
 RUN_VARS := RUN $(foreach k,$(REPORT_KINDS),$(call kind_var,$k))
-q = $(if $(findstring $(newline),$(value $1)),$(error $1 holds a newline: give a value of one line (a results directory, a path, a name)),'$(subst ','\'',$(value $1))')
+# text $1 as one single-quoted shell word (the one rule of quoting here)
+sq = '$(subst ','\'',$1)'
+# variable $1's value as written, unexpanded, as one shell word; a newline
+# refused
+q = $(if $(findstring $(newline),$(value $1)),$(error $1 holds a newline: give a value of one line (a results directory, a path, a name)),$(call sq,$(value $1)))
 # variable $1's value, expanded, as one shell word (make help shows it)
-qv = '$(subst $(newline), ,$(subst ','\'',$($1)))'
+qv = $(call sq,$(subst $(newline), ,$($1)))
 # variable $1's value, expanded, as one shell word naming one path (a
 # newline refused, not turned into a space: another path)
-qpath = $(if $(findstring $(newline),$($1)),$(error $1 holds a newline: give a path of one line),'$(subst ','\'',$($1))')
+qpath = $(if $(findstring $(newline),$($1)),$(error $1 holds a newline: give a path of one line),$(call sq,$($1)))
 # --NAME and the quoted value of variable $2 when it is not empty
 qopt = $(if $(value $2),--$1 $(call q,$2))
 ifeq ($(origin RUN),undefined)
