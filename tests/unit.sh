@@ -99,6 +99,7 @@ lane "runner on results directories" tests/runner_results.sh
 lane "the runner against issue 35's hostile inputs" tests/hostile_runner.sh
 lane "make variables are data, never code (make help, run, report, distclean)" tests/make_vars.sh
 lane "what make reproduce keeps and resumes: keep-run's budget, the run state" tests/keep_run.sh
+lane "which kernels make check builds from cold (the default base; another where warm)" tests/cold_kernels.sh
 lane "the limits of a run's tables, refused by every reader (bench/runlimits.h)" tests/limits.sh
 lane "the mail and the terminal summary" tests/post.sh
 lane "the chart tools' facts, each from one place" tests/plots_facts.sh

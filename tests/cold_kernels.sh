@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Which kernels make check builds from cold. The first build in a build
+# directory (one per base, kernel/arches row and HZ) compiles the whole
+# configured tree: 4-10 minutes each on the 2-core reference machine, six
+# of them over two bases, and most of a cold run (docs/setup.md). A
+# further variant in a warm build directory takes seconds. So make check
+# always builds the default base's kernels (the first row of kernel/bases,
+# the base the boots test), and another base's where its build directory
+# is warm: a machine that has built them once keeps testing them, and a
+# change to their patches rebuilds them incrementally. A cold build
+# directory of another base is left unbuilt, its tests SKIP with this
+# reason, unless CRNGBENCH_CHECK_COLD=all.
+#
+#   tests/cold_kernels.sh check
+#     exit 2 with the accepted values when CRNGBENCH_CHECK_COLD is neither
+#     unset, "default" nor "all" (tests/run.sh asks first, before any work)
+#   tests/cold_kernels.sh decide BASE ARCH HZ
+#     exit 0: build them; exit 1: leave them, the reason on stdout (one
+#     line); exit 2: bad input, on stderr
+#   tests/cold_kernels.sh
+#     the test of the above, in a scratch cache (make unit)
+# Whether a build directory is warm is kernel/build.sh's --status, the one
+# reader of the cache's layout.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+
+mode_ok() {
+	case ${CRNGBENCH_CHECK_COLD:-default} in
+	default | all) return 0 ;;
+	esac
+	echo "tests/cold_kernels.sh: CRNGBENCH_CHECK_COLD='${CRNGBENCH_CHECK_COLD}' is not accepted: give 'default' (the default base's kernels from cold, another base's only where its build directory is warm) or 'all' (every base's, cold or warm)" >&2
+	return 1
+}
+
+decide() {
+	local base=$1 arch=$2 hz=$3 first st
+	mode_ok || exit 2
+	first=$(scripts/table.sh --keys kernel/bases | head -n 1)
+	[ "$base" != "$first" ] && [ "${CRNGBENCH_CHECK_COLD:-default}" = default ] || exit 0
+	# any variant: the build directory is the base's, architecture's and HZ's
+	st=$(KERNEL_BASE=$base KERNEL_ARCH=$arch KERNEL_HZ=$hz \
+		kernel/build.sh --status "$(scripts/variants.sh --lines | head -n 1)") || exit 2
+	[ "$(awk '{ print $3; exit }' <<<"$st")" = cold ] || exit 0
+	echo "base $base, $arch at HZ=$hz: its build directory is cold (never built in on this machine); make check builds cold only the default base ($first), to stay in its time budget (docs/setup.md). CRNGBENCH_CHECK_COLD=all make check builds and tests it"
+	exit 1
+}
+
+case ${1:-} in
+check) mode_ok || exit 2; exit 0 ;;
+decide)
+	[ $# -eq 4 ] || { echo "usage: tests/cold_kernels.sh decide BASE ARCH HZ" >&2; exit 2; }
+	decide "$2" "$3" "$4" ;;
+'') ;;
+*) echo "usage: tests/cold_kernels.sh [check | decide BASE ARCH HZ]" >&2; exit 2 ;;
+esac
+
+# --- the test --------------------------------------------------------------------
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
+t_begin "cold kernels"
+export CRNGBENCH_CACHE=$tmp/cache
+unset CRNGBENCH_CHECK_COLD
+mkdir -p "$CRNGBENCH_CACHE"
+first=$(scripts/table.sh --keys kernel/bases | head -n 1)
+other=$(scripts/table.sh --keys kernel/bases | sed -n 2p)
+[ -n "$other" ] || { bad "kernel/bases has one base: nothing to leave cold"; exit 0; }
+me=tests/cold_kernels.sh
+
+# expect WANT_RC CASE BASE ARCH HZ [NEEDLE]: decide's exit code, and NEEDLE in what it says
+expect() {
+	local want=$1 what=$2 got rc
+	got=$($me decide "$3" "$4" "$5" 2>&1)
+	rc=$?
+	if [ "$rc" = "$want" ] && { [ -z "${6:-}" ] || grep -qF -- "$6" <<<"$got"; }; then
+		ok "$what"
+	else
+		bad "$what: exit $rc (want $want): $(brief "$got")"
+	fi
+}
+expect 0 "an empty cache: the default base ($first) is built" "$first" x86_64 250
+expect 1 "an empty cache: base $other is left cold, with the reason and the way to build it" \
+	"$other" x86_64 250 "CRNGBENCH_CHECK_COLD=all make check"
+expect 1 "an empty cache: base $other is left cold at HZ=100 too" "$other" x86_64 100 "is cold"
+CRNGBENCH_CHECK_COLD=all expect 0 "CRNGBENCH_CHECK_COLD=all: base $other is built from cold" "$other" x86_64 250
+CRNGBENCH_CHECK_COLD=default expect 1 "CRNGBENCH_CHECK_COLD=default: as unset" "$other" x86_64 250 "is cold"
+# a warm build directory, where build.sh looks: an incremental build
+dir=$(KERNEL_BASE=$other KERNEL_HZ=250 kernel/build.sh --status stock | awk '{ print $5 }')
+case $dir in
+"$CRNGBENCH_CACHE"/*) mkdir -p "$dir" && : >"$dir/vmlinux" ;;
+*) bad "kernel/build.sh --status names a build directory outside the scratch cache: '$dir'" ;;
+esac
+expect 0 "base $other's build directory warm (built in before): built" "$other" x86_64 250
+expect 1 "the warm build directory is that HZ's alone: HZ=100 is still cold" "$other" x86_64 100 "is cold"
+# bad input: refused, naming the value and what is accepted
+for v in some ALL ' all'; do
+	msg=$(CRNGBENCH_CHECK_COLD=$v $me check 2>&1)
+	rc=$?
+	clean_error $rc "$msg" "'$v' is not accepted" "'default'" "'all'" && ok "check refuses CRNGBENCH_CHECK_COLD='$v'" ||
+		bad "check with CRNGBENCH_CHECK_COLD='$v': exit $rc: $(brief "$msg")"
+	CRNGBENCH_CHECK_COLD=$v expect 2 "decide refuses CRNGBENCH_CHECK_COLD='$v' too" "$first" x86_64 250 "is not accepted"
+done
+$me check && ok "check accepts CRNGBENCH_CHECK_COLD unset" || bad "check refuses CRNGBENCH_CHECK_COLD unset"
+expect 2 "an unknown base is an error, not a skip" nosuch x86_64 250
