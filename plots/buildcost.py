@@ -29,7 +29,7 @@ from runlib import RUNNER, ROOT, _output, die, fact_rows, fact_table
 BUILD_SH = os.path.join(ROOT, "kernel", "build.sh")
 SECONDS = re.compile(r"[0-9]+(\.[0-9]+)?\Z")
 COLUMNS = ("base", "arch", "cold_s", "variant_s", "source")
-SOURCES = ("reproduce-cold", "bench-build", "derived")
+SOURCES = ("check-cold", "reproduce-cold", "bench-build", "derived")
 
 
 def read_costs(name):

@@ -85,7 +85,7 @@ bad_table "an unknown architecture is refused, naming the known ones" \
 bad_table "a second row for a base and architecture is refused" \
 	"$tmp/bad line 4: a second row for base 6.1, arch x86_64" "6.1  x86_64  100  10  bench-build"
 bad_table "an unknown source is refused" \
-	"$tmp/bad line 4, column source: 'guess' is neither reproduce-cold nor bench-build nor derived" "6.12  x86_64  1  1  guess"
+	"$tmp/bad line 4, column source: 'guess' is neither check-cold nor reproduce-cold nor bench-build nor derived" "6.12  x86_64  1  1  guess"
 printf 'base arch cold_s variant_s source\n6.12 x86_64 1 1 derived\n' >"$tmp/bad"
 out=$("$bc" --table "$tmp/bad" --matrix "$tmp/a.matrix" 2>&1)
 [ $? -ne 0 ] && grep -qF "$tmp/bad has no row for base 6.1, arch x86_64: measure one (make bench-build KERNEL_BASE=6.1 KERNEL_ARCH=x86_64)" <<<"$out" &&
