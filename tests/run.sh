@@ -170,4 +170,6 @@ echo
 echo "time split (wall, this machine):"
 cat "$split"
 grep -h -E '^\[kernel\] .*: built in ' "$out"/kernel-build-*.log "$out"/arches.build-*.log 2>/dev/null | sed 's/^/  /' || true
+echo "the steps that used the most CPU (wall, CPU; all: $out/time.txt, $out/unit/time.txt):"
+cat "$out/time.txt" "$out/unit/time.txt" 2>/dev/null | sort -k3,3nr | head -n 12
 closing --skipped

@@ -38,12 +38,13 @@ else
 fi
 
 t_start=$SECONDS
+children_cpu c_start
 if make -s -j"$(nproc)" unit-bins >"$out/make.log" 2>&1; then
 	say "PASS: build: unit tests and runner build with -Wall -Wextra -Werror (plain, ASan+UBSan)"
 else
 	say "FAIL: build: make unit-bins: $(grep -m3 -E 'error|Error' "$out/make.log" | tr '\n' ' ')"
 fi
-printf '%5d s  %s\n' $((SECONDS - t_start)) "build (make unit-bins)" >>"$out/time.txt"
+time_line "$t_start" "$c_start" "build (make unit-bins)"
 
 # The unit tests' binaries, one PASS:/FAIL: line per test.
 unit_bins() {
@@ -122,6 +123,6 @@ lane "REPORT.md's table of the committed runs" tests/runs_table.sh
 lanes_wait
 collect_wait fake_boots
 collect_wait fake_boots_ends
-printf '%5d s  %s\n' $((SECONDS - t_start)) "the fast tier in all" >>"$out/time.txt"
+time_line "$t_start" "$c_start" "the fast tier in all"
 
 closing
