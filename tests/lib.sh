@@ -4,24 +4,38 @@
 
 say() { echo "$*" | tee -a "$log"; }
 
-# children_cpu VAR: VAR gets the CPU seconds (user and system) of every
-# process this shell, or subshell, has waited for so far (the kernel's
-# count: /proc/BASHPID/stat's cutime and cstime, in clock ticks; not
+# children_cpu VAR: VAR gets the CPU time (user and system), in clock
+# ticks, of every process this shell, or subshell, has waited for so far
+# (the kernel's count: /proc/BASHPID/stat's cutime and cstime; not
 # $(times), whose subshell has waited for nothing). time_line T0 CPU0
 # NAME: a line of $out/time.txt for a step that started at $SECONDS T0 and
-# children_cpu CPU0: its wall and its CPU seconds, so the next attempt at
-# a faster make check knows where the CPU goes.
+# children_cpu CPU0: its wall seconds and its CPU seconds to the nearest
+# tenth (most steps of the fast tier take less than one: whole seconds
+# lost a seventh of its CPU and said "0 s" for a dozen steps), so the next
+# attempt at a faster make check knows where the CPU goes.
+# timed NAME COMMAND...: COMMAND's exit code, and its line in
+# $out/time.txt.
 children_cpu() {
 	local line f
 	read -r line <"/proc/$BASHPID/stat" || { printf -v "$1" 0; return; }
 	read -r -a f <<<"${line##*) }"
-	printf -v "$1" %d $(((f[13] + f[14]) / clk_tck))
+	printf -v "$1" %d $((f[13] + f[14]))
 }
 clk_tck=$(getconf CLK_TCK)
 time_line() {
-	local c
+	local c d
 	children_cpu c
-	printf '%5d s %5d s CPU  %s\n' $((SECONDS - $1)) $((c - $2)) "$3" >>"$out/time.txt"
+	d=$((((c - $2) * 10 + clk_tck / 2) / clk_tck))
+	printf '%5d s %5d.%d s CPU  %s\n' $((SECONDS - $1)) $((d / 10)) $((d % 10)) "$3" >>"$out/time.txt"
+}
+timed() { # (its locals prefixed: COMMAND may be a function that reads its caller's)
+	local timed_name=$1 timed_t0=$SECONDS timed_c0 timed_rc
+	shift
+	children_cpu timed_c0
+	"$@"
+	timed_rc=$?
+	time_line "$timed_t0" "$timed_c0" "$timed_name"
+	return $timed_rc
 }
 pass() { say "PASS: $*"; }
 fail() { say "FAIL: $*"; }
@@ -29,12 +43,10 @@ fail() { say "FAIL: $*"; }
 # Run a command whose stdout carries PASS:/FAIL:/SKIP: lines; a command that
 # fails without saying FAIL still counts as one failure.
 collect() {
-	local name=$1 rc t0=$SECONDS c0
-	children_cpu c0
+	local name=$1 rc
 	shift
-	"$@" >"$out/step.txt" 2>"$out/step.err"
+	timed "$name" "$@" >"$out/step.txt" 2>"$out/step.err"
 	rc=$?
-	time_line "$t0" "$c0" "$name"
 	passed_script "$rc" "$out/step.txt" "$out/step.err" "$@"
 	grep -E '^(PASS|FAIL|SKIP): ' "$out/step.txt" | tee -a "$log"
 	grep -E '^# ' "$out/step.txt" || true

@@ -101,6 +101,7 @@ lane "the runner against issue 35's hostile inputs" tests/hostile_runner.sh
 lane "make variables are data, never code (make help, run, report, distclean)" tests/make_vars.sh
 lane "what make reproduce keeps and resumes: keep-run's budget, the run state" tests/keep_run.sh
 lane "which kernels make check builds from cold (the default base; another where warm)" tests/cold_kernels.sh
+lane "each step's CPU seconds, to a tenth, none counted twice (tests/lib.sh)" tests/step_cpu.sh
 lane "the limits of a run's tables, refused by every reader (bench/runlimits.h)" tests/limits.sh
 lane "the mail and the terminal summary" tests/post.sh
 lane "the chart tools' facts, each from one place" tests/plots_facts.sh
