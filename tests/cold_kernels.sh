@@ -14,8 +14,11 @@
 #   tests/cold_kernels.sh check
 #     exit 2 with the accepted values when CRNGBENCH_CHECK_COLD is neither
 #     unset, "default" nor "all" (tests/run.sh asks first, before any work)
-#   tests/cold_kernels.sh decide BASE ARCH HZ
-#     exit 0: build them; exit 1: leave them, the reason on stdout (one
+#   tests/cold_kernels.sh decide BASE ARCH HZ VARIANT[,VARIANT...]
+#     exit 0: build them (the default base; another base's where the
+#     build directory is warm, or every variant's image is up to date in
+#     the cache, a build directory removed to free disk: make kernels then
+#     only finds them); exit 1: leave them, the reason on stdout (one
 #     line); exit 2: bad input, on stderr
 #   tests/cold_kernels.sh
 #     the test of the above, in a scratch cache (make unit)
@@ -33,25 +36,26 @@ mode_ok() {
 }
 
 decide() {
-	local base=$1 arch=$2 hz=$3 first st
+	local base=$1 arch=$2 hz=$3 variants=$4 first st
 	mode_ok || exit 2
 	first=$(scripts/table.sh --keys kernel/bases | head -n 1)
 	[ "$base" != "$first" ] && [ "${CRNGBENCH_CHECK_COLD:-default}" = default ] || exit 0
-	# any variant: the build directory is the base's, architecture's and HZ's
+	# a line per variant: VARIANT STATE BUILD KEY DIR; one build directory
 	st=$(KERNEL_BASE=$base KERNEL_ARCH=$arch KERNEL_HZ=$hz \
-		kernel/build.sh --status "$(scripts/variants.sh --lines | head -n 1)") || exit 2
+		kernel/build.sh --status "$variants") || exit 2
 	[ "$(awk '{ print $3; exit }' <<<"$st")" = cold ] || exit 0
-	echo "base $base, $arch at HZ=$hz: its build directory is cold (never built in on this machine); make check builds cold only the default base ($first), to stay in its time budget (docs/setup.md). CRNGBENCH_CHECK_COLD=all make check builds and tests it"
+	! awk '$2 != "built" { exit 1 }' <<<"$st" || exit 0
+	echo "base $base, $arch at HZ=$hz: its build directory is cold (nothing built in it here, or it was removed) and $variants are not all in the cache; make check builds cold only the default base ($first), to stay in its time budget (docs/setup.md). CRNGBENCH_CHECK_COLD=all make check builds and tests it"
 	exit 1
 }
 
 case ${1:-} in
 check) mode_ok || exit 2; exit 0 ;;
 decide)
-	[ $# -eq 4 ] || { echo "usage: tests/cold_kernels.sh decide BASE ARCH HZ" >&2; exit 2; }
-	decide "$2" "$3" "$4" ;;
+	[ $# -eq 5 ] || { echo "usage: tests/cold_kernels.sh decide BASE ARCH HZ VARIANT[,VARIANT...]" >&2; exit 2; }
+	decide "$2" "$3" "$4" "$5" ;;
 '') ;;
-*) echo "usage: tests/cold_kernels.sh [check | decide BASE ARCH HZ]" >&2; exit 2 ;;
+*) echo "usage: tests/cold_kernels.sh [check | decide BASE ARCH HZ VARIANT[,VARIANT...]]" >&2; exit 2 ;;
 esac
 
 # --- the test --------------------------------------------------------------------
@@ -75,7 +79,7 @@ me=tests/cold_kernels.sh
 # expect WANT_RC CASE BASE ARCH HZ [NEEDLE]: decide's exit code, and NEEDLE in what it says
 expect() {
 	local want=$1 what=$2 got rc
-	got=$($me decide "$3" "$4" "$5" 2>&1)
+	got=$($me decide "$3" "$4" "$5" stock,block 2>&1)
 	rc=$?
 	if [ "$rc" = "$want" ] && { [ -z "${6:-}" ] || grep -qF -- "$6" <<<"$got"; }; then
 		ok "$what"
@@ -97,6 +101,21 @@ case $dir in
 esac
 expect 0 "base $other's build directory warm (built in before): built" "$other" x86_64 250
 expect 1 "the warm build directory is that HZ's alone: HZ=100 is still cold" "$other" x86_64 100 "is cold"
+# a cold build directory whose kernels are all in the cache, up to date
+# (the directory removed to free disk): make kernels only finds them
+put_kernel() { # VARIANT: its image and key where build.sh looks, at HZ=100
+	local kd key
+	kd=$(KERNEL_BASE=$other KERNEL_HZ=100 kernel/build.sh --where "$1")
+	key=$(KERNEL_BASE=$other KERNEL_HZ=100 kernel/build.sh --status "$1" | awk '{ print $4 }')
+	case $kd in
+	"$CRNGBENCH_CACHE"/*) mkdir -p "$kd" && : >"$kd/bzImage" && echo "$key" >"$kd/key" ;;
+	*) bad "kernel/build.sh --where names a kernel directory outside the scratch cache: '$kd'" ;;
+	esac
+}
+put_kernel stock
+expect 1 "a cold build directory with one of two kernels in the cache: left cold" "$other" x86_64 100 "not all in the cache"
+put_kernel block
+expect 0 "a cold build directory with both kernels up to date in the cache: built (found)" "$other" x86_64 100
 # bad input: refused, naming the value and what is accepted
 for v in some ALL ' all'; do
 	msg=$(CRNGBENCH_CHECK_COLD=$v $me check 2>&1)

@@ -67,16 +67,16 @@ kernels_ok=1
 # its kernels' tests SKIP, with the reason.
 cold_left=''
 # (exit 2, a bad base or architecture: built, and the build says why)
-left_cold() { # BASE ARCH HZ WHAT: true, and a SKIP line, when they are left unbuilt
+left_cold() { # BASE ARCH HZ VARIANTS WHAT: true, and a SKIP line, when they are left unbuilt
 	local why
-	why=$(tests/cold_kernels.sh decide "$1" "$2" "$3" 2>/dev/null)
+	why=$(tests/cold_kernels.sh decide "$1" "$2" "$3" "$4" 2>/dev/null)
 	[ $? = 1 ] || return 1
-	say "SKIP: kernel: not built nor tested, $4: $why"
+	say "SKIP: kernel: not built nor tested, $5: $why"
 	[ "$2" != x86_64 ] || cold_left="$cold_left $1"
 }
 for b in $(scripts/table.sh --keys kernel/bases); do
 	klog=$out/kernel-build-$b.log
-	if left_cold "$b" x86_64 250 "the variants ($variants) and their release strings"; then
+	if left_cold "$b" x86_64 250 "$variants" "the variants and their release strings"; then
 		:
 	elif timed "make kernels (base $b, x86_64)" make kernels MATRIX=quick VARIANTS="$variants" HZ=250 KERNEL_BASE="$b" >"$klog" 2>&1; then
 		pass "kernel: all variants build on base $b ($variants)"
@@ -99,9 +99,9 @@ for b in $(scripts/table.sh --keys kernel/bases); do
 		alog=$out/kernel-build-$b-$a.log
 		av=stock,block am=arches
 		[ $a != armv5 ] || av=stock,block,block-fix am=fix
-		wc="$av and their release strings"
+		wc="their release strings"
 		[ $a != m68k ] || wc="$wc, the boot-loader seed"
-		! left_cold "$b" $a 100 "$wc" || continue
+		! left_cold "$b" $a 100 $av "$av, $wc" || continue
 		if timed "make kernels (base $b, $a)" make kernels MATRIX=$am KERNEL_ARCH=$a KERNEL_BASE="$b" VARIANTS=$av >"$alog" 2>&1; then
 			collect "kernel accounting ($b, $a)" tests/kernel_accounting.sh account "$alog" "$b" $a 100 $av
 			collect "kernel release strings ($b, $a)" tests/kernel_release.sh "$(KERNEL_BASE=$b kernel/build.sh --kernels-dir)" $av $a 100
