@@ -45,6 +45,14 @@ step() { step_time "$*"; echo "== $*"; }
 
 step "the fast tier: make unit (unit tests, fuzz smoke, fake-qemu runner tests, plots)"
 collect "make unit" tests/unit.sh
+# The mutation check needs no kernel, image or boot: it starts now, beside
+# the later stages, and takes the CPU their steps leave idle (guest
+# timers, ssh, fake-qemu's sleeps: a warm run's stage 4 used 1.6 of the 2
+# cores). Its mutants whose scripts passed in the fast tier go first;
+# those of stage 1 and 4's scripts (tests/report_regen.sh,
+# tests/reproduce.sh...) later, when those have mostly passed too, so it
+# seldom runs one on the unmutated tree itself (tests/mutation.sh).
+collect_bg mutation tests/mutation.sh
 # the fast tier's longest steps, kept out of it (tests/unit.sh), and lint:
 # two at a time, as the fast tier runs its steps (one core each, mostly)
 step "REPORT.md regenerated from the committed runs; hostile and damaged results directories; the quoted figures; chart 8; lint (two at a time)"
@@ -56,13 +64,6 @@ lane lint tests/lint.sh
 lane "kernel input checks" tests/kernel_inputs.sh
 lanes_wait
 
-# The mutation check needs no kernel, image or boot: it starts now, beside
-# the kernel builds and the boots, and takes the CPU their steps leave
-# idle (guest timers, ssh, fake-qemu's sleeps: a warm run's stage 4 used
-# 1.6 of the 2 cores). Every script it confirms a kill with has passed
-# whole by now (the fast tier, stage 1), but tests/reproduce.sh, which it
-# may run on the unmutated tree itself (tests/mutation.sh's base_ok).
-collect_bg mutation tests/mutation.sh
 
 step "kernels (build what the tests need)"
 variants=$(scripts/variants.sh)
@@ -169,7 +170,7 @@ lanes_wait
 step "the kernels the boots ran: each accounted for by a build step above"
 collect "kernel accounting (boots)" tests/kernel_accounting.sh used "$out"
 
-step "the mutation check: each breakage of tests/mutants must fail a test (started after stage 1, beside the kernels and boots: what is left of it)"
+step "the mutation check: each breakage of tests/mutants must fail a test (started after the fast tier, beside the rest: what is left of it)"
 collect_wait mutation
 
 step_time ''
