@@ -27,6 +27,12 @@ lane "lane two" burn
 lanes_wait
 collect_wait bg >/dev/null
 time_line "$t0" "$c0" "all of them"
+# a background job of this shell that ends, and is reaped here, while a
+# step runs: not that step's CPU (the step waits until it is reaped)
+(burn) &
+job=$!
+timed "beside a reaped job" bash -c 'while [ -e "/proc/$1" ]; do sleep 0.05; done' - "$job"
+wait "$job"
 
 # cpu NAME: the CPU seconds of NAME's line
 cpu() { awk -F ' s CPU  ' -v n="$1" '$2 == n { split($1, a, " "); print a[3] }' "$out/time.txt"; }
@@ -41,6 +47,10 @@ for s in collected timed "bg (beside the others)" "lane one" "lane two"; do
 	fi
 	sum=$(awk -v a="$sum" -v b="${c:-0}" 'BEGIN { print a + b }')
 done
+c=$(cpu "beside a reaped job")
+[ -n "$c" ] && awk -v c="$c" 'BEGIN { exit !(c < 0.2) }' &&
+	ok "a background job reaped during a step is not counted in it ($c s)" ||
+	bad "a step that waited while a 0.3 s background job ended says '$c' s of CPU: $(brief "$(cat "$out/time.txt")")"
 all=$(cpu "all of them")
 # each step rounds to a tenth; the total also holds the lanes' polling
 awk -v a="${all:-0}" -v s="$sum" 'BEGIN { exit !(a >= s - 0.5 && a <= s + 1) }' &&
