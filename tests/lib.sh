@@ -14,7 +14,8 @@ say() { echo "$*" | tee -a "$log"; }
 # lost a seventh of its CPU and said "0 s" for a dozen steps), so the next
 # attempt at a faster make check knows where the CPU goes.
 # timed NAME COMMAND...: COMMAND's exit code, and its line in
-# $out/time.txt.
+# $out/time.txt; COMMAND runs in a subshell (below), so a function given
+# as COMMAND reads its caller's variables but sets none of them.
 children_cpu() {
 	local line f
 	read -r line <"/proc/$BASHPID/stat" || { printf -v "$1" 0; return; }

@@ -64,7 +64,6 @@ lane lint tests/lint.sh
 lane "kernel input checks" tests/kernel_inputs.sh
 lanes_wait
 
-
 step "kernels (build what the tests need)"
 variants=$(scripts/variants.sh)
 # Built as make bench builds them (make kernels, a make under make): what
