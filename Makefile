@@ -97,11 +97,11 @@ RECORD_SRC := guest-image/record.c
 # the two reporters.
 PROBE_SRC := $(addprefix guest-image/,probe.c guest.c reads.c emit.c game.c report_x86.c report_probe_only.c \
 	analyze.c blake2s.c vdso.c) $(RECORD_SRC)
-RUNNER_SRC := bench/run.c bench/accel.c bench/arch.c bench/classify.c bench/matrix.c bench/matrixfile.c bench/qemu.c bench/report.c \
-	bench/merge.c bench/mergeout.c bench/json.c bench/outdir.c bench/rescan.c bench/results.c bench/row.c bench/runargs.c bench/sched.c bench/stats.c bench/summary.c bench/cellgroup.c bench/util.c $(RECORD_SRC) \
-	bench/leftovers.c bench/progress.c bench/slot.c bench/err.c bench/plan.c bench/matrixcheck.c bench/inputs.c bench/vm.c bench/options.c \
-	bench/table.c bench/detail.c bench/stop.c bench/keep.c
-RUNNER_HDR := $(wildcard bench/*.h) guest-image/record.h
+# The runner: bench/run.c and options.c on top of the stage folders
+# (bench/*/: ground, machines, matrix, rows, results, summary, boot, merge),
+# taken by wildcard; tests/layers.sh holds the folders' order.
+RUNNER_SRC := $(sort $(wildcard bench/*.c bench/*/*.c)) $(RECORD_SRC)
+RUNNER_HDR := $(wildcard bench/*.h bench/*/*.h) guest-image/record.h
 # Unit tests link the runner's and the probe's parts, nothing else.
 UNIT_LIB := $(filter-out bench/run.c,$(RUNNER_SRC)) guest-image/analyze.c guest-image/blake2s.c guest-image/vdso.c
 UNIT_NAMES := $(basename $(notdir $(wildcard tests/unit/test_*.c)))

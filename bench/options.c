@@ -6,7 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "options.h"
-#include "err.h"
+#include "ground/err.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -3,7 +3,7 @@
 #ifndef CRNGBENCH_OPTIONS_H
 #define CRNGBENCH_OPTIONS_H
 
-#include "context.h"
+#include "matrix/context.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -23,7 +23,7 @@ COLUMN_AXES = ("arch", "accel", "shift", "hz", "rtc")
 @functools.lru_cache(maxsize=None)
 def auto_shift(run):
     """The shift of the run's icount setting (run.matrix), at which its
-    shift=auto cells booted (bench/matrix.c: matrix_cell_shift)."""
+    shift=auto cells booted (bench/matrix/matrix.c: matrix_cell_shift)."""
     setting = run_setting(run, "icount")
     shifts = [w[len("shift="):] for w in (setting or "").split(",") if w.startswith("shift=")]
     if not shifts or not INTEGER.match(shifts[0]) or not 0 <= int(shifts[0]) <= 10:

@@ -93,7 +93,7 @@ def read_plan(args):
 
 
 # The reason the runner gives a KVM boot it skipped after a failed canary
-# (bench/sched.c: "KVM unusable: " and bench/classify.c canary_reason()).
+# (bench/boot/sched.c: "KVM unusable: " and bench/rows/classify.c canary_reason()).
 CANARY_SKIPPED = "KVM unusable: KVM canary boot "
 
 
@@ -120,7 +120,7 @@ def default_runs():
 
 
 def kvm_unusable():
-    """Why the runner will skip KVM cells here (its first check, bench/qemu.c
+    """Why the runner will skip KVM cells here (its first check, bench/boot/qemu.c
     kvm_device_check(): /dev/kvm opens for reading and writing), or None.
     CRNGBENCH_ESTIMATE_KVM_DEVICE: another path to open (tests)."""
     dev = os.environ.get("CRNGBENCH_ESTIMATE_KVM_DEVICE") or "/dev/kvm"

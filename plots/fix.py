@@ -85,7 +85,7 @@ READY_BITS = 256  # POOL_READY_BITS: the input pool's credit at which the CRNG i
 
 def curve(b):
     """One boot's credited bits from fast pool mixes against guest time, as
-    raw.csv has them (patch 0007's log, folded by bench/report.c): [(ns,
+    raw.csv has them (patch 0007's log, folded by bench/rows/report.c): [(ns,
     bits, mark)], in time order: the first mix (at least 1 bit: every mix
     credits one or more), the moments the mixes' credit first reached 64,
     128 and 192 bits, and at the end the mixes' total (mix_bits, logged

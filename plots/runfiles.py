@@ -1,6 +1,6 @@
 """The one reader of a results directory. A results directory is untrusted
 input (runs are mailed and copied between machines): every file of it is
-read here, by the runner's own row rules (bench/row.c), never through a
+read here, by the runner's own row rules (bench/rows/row.c), never through a
 symbolic link; anything that breaks them is an error naming the file, line
 and column (die()), never a traceback; and the files the tools write into
 it are opened with open_new(), which refuses a symbolic link."""
@@ -39,7 +39,7 @@ READ_STATUS = re.compile(r"unavailable\Z")
 # Per file: the columns every tool reads, and what a value may be: "int"
 # (an integer or empty), "int!" (an integer), "dec" (a decimal or empty),
 # "digest" (a digest or empty), "read_status" ("unavailable" or empty).
-# raw.csv's number columns are the runner's (bench/row.h, read by
+# raw.csv's number columns are the runner's (bench/rows/row.h, read by
 # formats.py), hence a function: its other columns are text (boot_id,
 # status, reason, release, crng_ready_src, clocksource), the axes and
 # urandom_digest (a digest). A column a run is older than (no digest, no
@@ -65,7 +65,7 @@ def _tables():
                      "timed_out": "int", "digest": "digest", "status": "read_status", "ready_before": "int",
                      "ready_after": "int"},
         },
-        # the runner's host time per accelerator (bench/progress.c) and
+        # the runner's host time per accelerator (bench/boot/progress.c) and
         # make reproduce's stage times (scripts/reproduce.sh): counts and
         # durations, never negative
         "host_time.csv": {
@@ -170,7 +170,7 @@ def _split(path, lineno, text):
 
 
 def _limits(f, path, name):
-    """A table within the runner's limits (bench/runlimits.h, read by
+    """A table within the runner's limits (bench/ground/runlimits.h, read by
     formats.run_limits()): its size, then its rows (lines after the
     header; a torn last line is none), counted before any is read; f left
     at its start."""
@@ -178,13 +178,13 @@ def _limits(f, path, name):
     size = os.fstat(f.fileno()).st_size
     if size > lim["MAX_RUN_BYTES"]:
         die(f"{path}: {size} bytes, over the limit of {lim['MAX_RUN_BYTES']} bytes (256 MiB) a table of a run "
-            "may hold (MAX_RUN_BYTES in bench/runlimits.h); nothing was read: split the run into smaller ones")
+            "may hold (MAX_RUN_BYTES in bench/ground/runlimits.h); nothing was read: split the run into smaller ones")
     lines = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
     f.seek(0)
     key, what = (("MAX_RUN_BOOTS", "a run may hold") if name == "raw.csv" else
                  ("MAX_RUN_ROWS", "a table of a run may hold"))
     if lines - 1 > lim[key]:
-        die(f"{path}: {lines - 1} rows, over the limit of {lim[key]} rows {what} ({key} in bench/runlimits.h); "
+        die(f"{path}: {lines - 1} rows, over the limit of {lim[key]} rows {what} ({key} in bench/ground/runlimits.h); "
             "nothing was read: split the run into smaller ones")
 
 
@@ -277,11 +277,11 @@ class Row(Mapping):
 
 def read_table(run, name, missing_ok=False):
     """A results file's rows (Row: read as dicts are), by the runner's
-    rules (bench/row.c row_read_file): the first line is the header; every
+    rules (bench/rows/row.c row_read_file): the first line is the header; every
     later line is one row with the header's number of fields; a last line
     without its newline is an interrupted write, not a row; a number column
     holds a number, a digest column a digest (or nothing); text is
-    printable; the file within the runner's limits (bench/runlimits.h). An
+    printable; the file within the runner's limits (bench/ground/runlimits.h). An
     axis without a column (a run older than the axis) reads as the axis's
     default, as in the runner; another column a run is older than (a
     digest) is absent from its rows: r.get(). Anything else is an error
@@ -440,7 +440,7 @@ def summary_rows(run):
     return rows
 
 
-# summary.csv's stop column (bench/stop.h): why a cell took the boots it
+# summary.csv's stop column (bench/summary/stop.h): why a cell took the boots it
 # did; empty for a cell not finished (and None for a run older than it)
 STOPS = (None, "", "identical", "precise", "limit")
 
@@ -486,7 +486,7 @@ def read_meta(run):
 def run_setting(run, key):
     """A setting of a run's run.matrix (the matrix as the runner resolved
     and wrote it: "key = value" lines, '#' starts a comment; the runner's
-    reader is bench/matrixfile.c), or None when it has no such line. Read
+    reader is bench/matrix/matrixfile.c), or None when it has no such line. Read
     as every file of a run is: a regular file, no link, printable text, a
     key set once."""
     path = os.path.join(check_path(run), "run.matrix")

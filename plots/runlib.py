@@ -155,7 +155,7 @@ def pick_index(rows, *cols):
 
 # A boot that measured something: its status ok, or censored (still
 # waiting at its bound, which is a measurement). The runner's rule is
-# add_row() in bench/summary.c; tests/plots.sh checks on every status that
+# add_row() in bench/summary/summary.c; tests/plots.sh checks on every status that
 # the two agree.
 MEASURED = ("ok", "censored")
 

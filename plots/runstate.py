@@ -11,7 +11,7 @@ Prints one line:
                             summary.csv yet): --resume finishes it
     complete N              every planned boot has its row, or every cell
                             stopped by the stop rule (summary.csv's stop
-                            column, bench/stop.h), and summary.csv: N boots
+                            column, bench/summary/stop.h), and summary.csv: N boots
 A run's plan is the runner's (crngbench-run --matrix DIR/run.matrix
 --shard K/N --print-axis plan, K/N from DIR/run.args): each planned cell
 and its number of boots (in a shard, some of the cell's reps). A row is a

@@ -5,7 +5,7 @@
 #   scripts/deps.sh [--list | --check] [--arch KARCH[,KARCH...]] [--matrix NAME]...
 #
 # The x86 packages always; the cross compiler, its libc and the QEMU of
-# another architecture (kernel/arches, bench/arch.c) only for --arch, or
+# another architecture (kernel/arches, bench/machines/arch.c) only for --arch, or
 # for the architectures bench/NAME.matrix's arch axis names. The source
 # package of the default kernel base (kernel/bases' first row), of
 # KERNEL_BASE, and of each base bench/NAME.matrix's base axis names.

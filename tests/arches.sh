@@ -6,7 +6,7 @@
 # variant, then boots block:
 #   - bootseed=on (the boot-loader seed credited), under TCG: ready, the
 #     read returns; not booted where there is none to credit
-#     (bench/arch.c): m68k's kernel never credits it, QEMU gives
+#     (bench/machines/arch.c): m68k's kernel never credits it, QEMU gives
 #     versatilepb none. TCG because the outcome does not depend on the
 #     clock and malta's boot costs ~60 s of host time under icount (its
 #     kernel calibrates the CP0 count against the RTC for 1-2 guest
@@ -108,7 +108,7 @@ for m, a in karch.items():
         f"kernel log ({r['clocksource_hz'] or 'missing'} Hz)")
     on = rows.get((m, "on"))
     if m in ("m68k-virt", "armv5-versatilepb"):
-        say(on is None, f"{m}: bootseed=on is not booted (no seed to credit, bench/arch.c)")
+        say(on is None, f"{m}: bootseed=on is not booted (no seed to credit, bench/machines/arch.c)")
         continue
     got = outcome(on) if on else "not booted"
     say(got == "ready", f"{m}, block, boot-loader seed credited: {got} (expected ready, the read returned)")

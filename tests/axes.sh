@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The rtc and base axes, against tests/fake-qemu and stand-in kernels:
 #   rtc   host or fixed; fixed refused, before any boot, on a machine whose
-#         guest the RTC's date never reaches (bench/arch.c's rtc), naming
+#         guest the RTC's date never reaches (bench/machines/arch.c's rtc), naming
 #         the machines that take it
 #   base  a row of kernel/bases (the runner reads the table); each base's
 #         kernels where kernel/build.sh --kernels-dir puts them; a base not

@@ -202,11 +202,11 @@ verdict $? "hostile text in a machine's name and a clocksource is escaped in the
 
 # --- make report's --entropy ------------------------------------------------------------
 # In a copy of what report.sh reads and writes (plots/, scripts/, kernel/,
-# the runner's formats in bench/matrix.h, bench/row.h and bench/runlimits.h,
+# the runner's formats in bench/matrix/matrix.h, bench/rows/row.h and bench/ground/runlimits.h,
 # REPORT.md), so the repository's own REPORT.md is never touched.
 cl=$tmp/clone
 mkdir -p "$cl"
-git ls-files -co --exclude-standard -z plots scripts kernel bench/matrix.h bench/row.h bench/summary.c bench/runlimits.h bench/report-runs REPORT.md | tar --null -T - -cf - | tar -xf - -C "$cl"
+git ls-files -co --exclude-standard -z plots scripts kernel bench/matrix/matrix.h bench/rows/row.h bench/summary/summary.c bench/ground/runlimits.h bench/report-runs REPORT.md | tar --null -T - -cf - | tar -xf - -C "$cl"
 cp -r tests/fixtures/run "$tmp/main"
 cp -r "$run" "$tmp/e1"
 export CRNGBENCH_RUNNER=${CRNGBENCH_RUNNER:-$root/build/crngbench-run}

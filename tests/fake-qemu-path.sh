@@ -1,5 +1,5 @@
 # Sourced by the fast tier's runner tests: fake_qemu_path DIR links
-# tests/fake-qemu into DIR under every machine's QEMU name (bench/arch.c's
+# tests/fake-qemu into DIR under every machine's QEMU name (bench/machines/arch.c's
 # qemu-system-arm, -m68k, -mipsel and the default qemu-system-x86_64) and
 # puts DIR first on PATH, so the runner's -cpu checks and dry runs start
 # no real QEMU: make unit runs on a machine without one.

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # How a boot's processes and console end, against tests/fake-qemu (out of
 # tests/fake_boots.sh, so that the mutation check's breakages of
-# bench/leftovers.c and bench/slot.c are caught in seconds, not minutes):
+# bench/boot/leftovers.c and bench/boot/slot.c are caught in seconds, not minutes):
 #  - QEMU fails (exit 1, SIGSEGV) while a daemon it double-forked keeps its
 #    pipes open: the row follows QEMU, the daemon is ended with a warning,
-#    and a child the runner inherited is left alone (bench/leftovers.c);
+#    and a child the runner inherited is left alone (bench/boot/leftovers.c);
 #  - a guest that floods its console: the boot is corrupt and console.log
-#    cut at 16 MiB (bench/slot.c).
+#    cut at 16 MiB (bench/boot/slot.c).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "fake boots, ends"

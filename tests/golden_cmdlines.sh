@@ -19,7 +19,7 @@
 # After a deliberate change of the command lines:
 #     tests/golden_cmdlines.sh --update
 # rewrites tests/golden/*.txt (never run by make unit); review every line
-# of `git diff tests/golden` against bench/qemu.c, accel.c, arch.c and
+# of `git diff tests/golden` against bench/boot/qemu.c, accel.c, arch.c and
 # docs/matrices.md before committing it.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -32,7 +32,7 @@ update=0
 
 mkdir -p "$tmp/bin" "$tmp/build"
 for q in x86_64 arm m68k mipsel; do ln -s "$root/tests/fake-qemu" "$tmp/bin/qemu-system-$q"; done
-# DIR/<variant>-hz<HZ>[-<kernel arch>]/<image> (bench/arch.c), and the dtb.
+# DIR/<variant>-hz<HZ>[-<kernel arch>]/<image> (bench/machines/arch.c), and the dtb.
 for k in stock-hz250/bzImage stock-hz100-armv5/zImage stock-hz100-armv5/versatile-pb.dtb \
 	stock-hz100-armv7/zImage stock-hz100-m68k/vmlinux stock-hz100-mipsel/vmlinux; do
 	mkdir -p "$tmp/kernels/${k%/*}" && : >"$tmp/kernels/$k"

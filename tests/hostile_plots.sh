@@ -138,7 +138,7 @@ fresh "$d"
 edit "$d" raw.csv "h.remove('status')"
 tools_refuse 2 "$d" "raw.csv without a column: render.sh and report_tables.py name file and column" raw.csv status
 
-# A short row: the runner refuses it (bench/row.c: a row has the header's
+# A short row: the runner refuses it (bench/rows/row.c: a row has the header's
 # field count); the charts must not draw it.
 d=$tmp/k/run
 fresh "$d"

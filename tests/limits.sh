@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The limits of a run's tables (bench/runlimits.h, issue 35 item 8): a
+# The limits of a run's tables (bench/ground/runlimits.h, issue 35 item 8): a
 # raw.csv of more than MAX_RUN_BOOTS rows, another table of more than
 # MAX_RUN_ROWS rows, and any table of more than MAX_RUN_BYTES bytes is
 # refused by every reader, naming the file, what it holds and the limit:
@@ -13,11 +13,11 @@
 . "$(dirname "$0")/lib.sh"
 t_begin "limits"
 runner=${CRNGBENCH_RUNNER:-$PWD/build/crngbench-run}
-limit() { sed -nE "s/.*X\\($1, ([0-9]+),.*/\\1/p" bench/runlimits.h; }
+limit() { sed -nE "s/.*X\\($1, ([0-9]+),.*/\\1/p" bench/ground/runlimits.h; }
 boots=$(limit MAX_RUN_BOOTS) rows=$(limit MAX_RUN_ROWS) bytes=$(limit MAX_RUN_BYTES)
 py=$(cd plots && python3 -c 'import formats; l = formats.run_limits(); print(l["MAX_RUN_BOOTS"], l["MAX_RUN_ROWS"], l["MAX_RUN_BYTES"])' 2>&1)
 [ -n "$boots" ] && [ "$py" = "$boots $rows $bytes" ] &&
-	ok "the limits are read from bench/runlimits.h by C and Python alike ($py)" ||
+	ok "the limits are read from bench/ground/runlimits.h by C and Python alike ($py)" ||
 	bad "runlimits.h says '$boots $rows $bytes', formats.run_limits() '$py'"
 
 # fresh RUN: a copy of the quick run, its summary.csv kept for comparison
@@ -45,7 +45,7 @@ refused_by_all() {
 fresh
 tiny_rows "$run/raw.csv" $((boots + 1))
 refused_by_all "a raw.csv of $((boots + 1)) rows" \
-	"raw.csv: $((boots + 1)) rows, over the limit of $boots rows a run may hold (MAX_RUN_BOOTS in bench/runlimits.h)" raw
+	"raw.csv: $((boots + 1)) rows, over the limit of $boots rows a run may hold (MAX_RUN_BOOTS in bench/ground/runlimits.h)" raw
 head -n 9 plots/quoted | grep -v '^#' >"$tmp/q"
 echo "r  measured  quick  raw.csv  status=ok  crng_ready_ns  median  s  1  -  -" >>"$tmp/q"
 out=$(python3 plots/quoted.py "$tmp/runs" "$tmp/q" 2>&1)
@@ -62,12 +62,12 @@ fresh
 cp "$run/raw.csv" "$tmp/raw.csv"
 truncate -s $((bytes + 1)) "$run/raw.csv"
 refused_by_all "a raw.csv of $((bytes + 1)) bytes (sparse)" \
-	"raw.csv: $((bytes + 1)) bytes, over the limit of $bytes bytes (256 MiB) a table of a run may hold (MAX_RUN_BYTES in bench/runlimits.h)" raw
+	"raw.csv: $((bytes + 1)) bytes, over the limit of $bytes bytes (256 MiB) a table of a run may hold (MAX_RUN_BYTES in bench/ground/runlimits.h)" raw
 
 fresh
 tiny_rows "$run/reads.csv" $((rows + 1))
 refused_by_all "a reads.csv of $((rows + 1)) rows" \
-	"reads.csv: $((rows + 1)) rows, over the limit of $rows rows a table of a run may hold (MAX_RUN_ROWS in bench/runlimits.h)"
+	"reads.csv: $((rows + 1)) rows, over the limit of $rows rows a table of a run may hold (MAX_RUN_ROWS in bench/ground/runlimits.h)"
 fresh
 truncate -s $((bytes + 1)) "$run/traces.csv"
 refused_by_all "a traces.csv of $((bytes + 1)) bytes (sparse)" "traces.csv: $((bytes + 1)) bytes, over the limit of $bytes bytes"
@@ -81,5 +81,5 @@ clean_error $? "$out" "more than the limit of $boots boots a run may plan" &&
 commas=$(sed -E ':a;s/([0-9])([0-9]{3})($|,)/\1,\2\3/;ta' <<<"$boots")
 for doc in README.md docs/results.md; do
 	grep -qE "($boots|$commas) boots" "$doc" && grep -q "256 MiB" "$doc" &&
-		ok "$doc states the limits ($boots boots, 256 MiB)" || bad "$doc does not state the limits of bench/runlimits.h"
+		ok "$doc states the limits ($boots boots, 256 MiB)" || bad "$doc does not state the limits of bench/ground/runlimits.h"
 done

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The per-machine quirks of bench/arch.c, each against tests/fake-qemu
+# The per-machine quirks of bench/machines/arch.c, each against tests/fake-qemu
 # behaving as that machine does (its docstring), booting the recorded
 # probe-only boots of tests/fixtures (versatilepb, q800, malta; m68k virt
 # runs q800's: one m68k kernel):

@@ -115,7 +115,7 @@ assert len(calls) == 1 and calls[0][0].endswith("scripts/variants.sh"), calls
 	echo "FAIL: runlib: importing runs a program: $(echo "$out" | tail -2 | tr '\n' ' ')"
 
 # The runner's formats as plots/formats.py reads them from its headers
-# (bench/matrix.h's AXES, bench/row.h's ROW_METRICS) are what the runner
+# (bench/matrix/matrix.h's AXES, bench/rows/row.h's ROW_METRICS) are what the runner
 # says (--describe): its axes and defaults in order, and raw.csv's integer
 # measures (its columns between crng_ready_src and clocksource).
 out=$(python3 - "$runner" <<'PY' 2>&1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The stop rule (bench/stop.h) against tests/fake-qemu: boots that agree
+# The stop rule (bench/summary/stop.h) against tests/fake-qemu: boots that agree
 # and got different inputs stop as identical at min_reps; boots that
 # differ run until precise or to reps; boots that agree with nothing varied
 # between them (rtc=fixed, no saved seed: the same-second trap) run to

@@ -56,7 +56,7 @@ dup=$(grep -n -E '\.cache[}/)]' kernel/*.sh scripts/*.sh tests/*.sh Makefile 2>/
 	"/x|/y/crngbench|/h/.cache/crngbench" ] && ok "cache-dir.sh: CRNGBENCH_CACHE, else XDG_CACHE_HOME, else ~/.cache" || bad "cache-dir.sh precedence"
 
 # Where kernels go is spelled by kernel/build.sh (--where, --kernels-dir)
-# and, for the runner, by bench/arch.c: with no --kernels, the runner asks
+# and, for the runner, by bench/machines/arch.c: with no --kernels, the runner asks
 # build.sh for the directory and must look for each kernel exactly where
 # build.sh puts it, on every kernel row, under another cache too.
 runner=build/crngbench-run

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # make unit: the fast tier, no kernel and no guest image. Unit tests (built
 # by the Makefile from its own source lists, plain and with ASan+UBSan), a
-# fuzz smoke run of the record reader, the runner's call graph and file
-# sizes, the runner's input checks, the runner against tests/fake-qemu (the
+# fuzz smoke run of the record reader, the runner's stage order and call
+# graph, the runner's input checks, the runner against tests/fake-qemu (the
 # per-machine quirks too), its QEMU command lines against tests/golden/,
 # the plot, report and mail scripts on the fixture run, the runner on
 # hostile results directories (tests/hostile_runner.sh), REPORT.md's
@@ -85,9 +85,9 @@ collect_bg fake_boots_ends tests/fake_boots_ends.sh
 lane "plots and report tables" tests/plots.sh
 lane "unit tests" unit_bins
 lane "fuzz smoke run of the record reader" fuzz
-# No circle among the runner's files, none over 600 lines (after the build:
-# it reads the unit tests' objects).
-lane "bench call graph and file sizes" tests/callgraph.sh
+# The runner's stage folders in order, no circle (after the build: it
+# reads the objects).
+lane "bench stage order and call graph" tests/callgraph.sh
 lane "runner input checks" tests/runner_inputs.sh
 lane "the rtc and base axes" tests/axes.sh
 lane "the early axis (the early reads in a child of PID 1)" tests/early.sh
@@ -102,7 +102,7 @@ lane "make variables are data, never code (make help, run, report, distclean)" t
 lane "what make reproduce keeps and resumes: keep-run's budget, the run state" tests/keep_run.sh
 lane "which kernels make check builds from cold (the default base; another where warm)" tests/cold_kernels.sh
 lane "each step's CPU seconds, to a tenth, none counted twice (tests/lib.sh)" tests/step_cpu.sh
-lane "the limits of a run's tables, refused by every reader (bench/runlimits.h)" tests/limits.sh
+lane "the limits of a run's tables, refused by every reader (bench/ground/runlimits.h)" tests/limits.sh
 lane "the mail and the terminal summary" tests/post.sh
 lane "the chart tools' facts, each from one place" tests/plots_facts.sh
 lane "gnuplot quoting of run text (plots/gpquote.py), drawn" tests/gpquote.sh

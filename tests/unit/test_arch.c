@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A machine's kernels are kernel/arches' alone: arches_load_table()
- * (bench/table.c) gives every machine of bench/arch.c its row's name,
+ * (bench/machines/table.c) gives every machine of bench/machines/arch.c its row's name,
  * image, dtb, fixed HZ, QEMU package and guest, read by column name as
  * scripts/table.sh does; and a table that cannot say them is refused,
  * naming the table and what it lacks. Run from the repository root.
  */
 #define _GNU_SOURCE
-#include "../../bench/arch.h"
-#include "../../bench/table.h"
+#include "../../bench/machines/arch.h"
+#include "../../bench/machines/table.h"
 #include "check.h"
 
 #include <stdio.h>
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* kernel/arches, read by bench/table.c (the runner's reader of fact tables). */
+/* kernel/arches, read by bench/machines/table.c (the runner's reader of fact tables). */
 static struct fact_table t;
 
 static const char *get(int row, const char *col)
@@ -148,7 +148,7 @@ static void refuses_a_table_that_lacks_a_fact(void)
 		  ": row armv5 has guest 'bare'; accepted: systemd, probe" },
 		{ "armv5-versatilepb     probe",
 		  "armv5-versatilepb     systemd",
-		  ": row armv5 has guest systemd, but machine armv5-versatilepb is a probe-only guest (bench/arch.c)" },
+		  ": row armv5 has guest systemd, but machine armv5-versatilepb is a probe-only guest (bench/machines/arch.c)" },
 	};
 	char err[2048];
 

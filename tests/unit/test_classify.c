@@ -5,8 +5,8 @@
  * console logs are written here, one line each.
  */
 #define _GNU_SOURCE
-#include "../../bench/classify.h"
-#include "../../bench/qemu.h"
+#include "../../bench/rows/classify.h"
+#include "../../bench/boot/qemu.h"
 #include "../../guest-image/record.h"
 #include "check.h"
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Matrix parsing, validation, expansion, run order and shards. */
 #define _GNU_SOURCE
-#include "../../bench/matrix.h"
-#include "../../bench/matrixcheck.h"
-#include "../../bench/matrixfile.h"
-#include "../../bench/plan.h"
+#include "../../bench/matrix/matrix.h"
+#include "../../bench/matrix/matrixcheck.h"
+#include "../../bench/matrix/matrixfile.h"
+#include "../../bench/matrix/plan.h"
 #include "check.h"
 
 #include <stdlib.h>

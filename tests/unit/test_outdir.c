@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What --out may be (bench/outdir.c): a directory holding a starting
+ * What --out may be (bench/results/outdir.c): a directory holding a starting
  * run's files while that runner holds its .lock is in use, not a
  * stranger's; a stranger's files are refused and nothing is written
  * there; an empty directory is taken and locked.
  */
 #define _GNU_SOURCE
-#include "../../bench/context.h"
-#include "../../bench/outdir.h"
+#include "../../bench/matrix/context.h"
+#include "../../bench/results/outdir.h"
 #include "check.h"
 
 #include <fcntl.h>

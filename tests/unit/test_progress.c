@@ -6,7 +6,7 @@
  * and the line names the running cell.
  */
 #define _GNU_SOURCE
-#include "../../bench/progress.h"
+#include "../../bench/boot/progress.h"
 #include "check.h"
 
 #include <string.h>

@@ -9,7 +9,7 @@
 #define _GNU_SOURCE
 #include "../../guest-image/reads.c"
 #include "../../guest-image/vdso.h"
-#include "../../bench/report.h"
+#include "../../bench/rows/report.h"
 #include "check.h"
 
 #include <stdlib.h>

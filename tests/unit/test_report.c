@@ -5,9 +5,9 @@
  * that damaged reports are rejected whole, and that raw.csv rows round-trip.
  */
 #define _GNU_SOURCE
-#include "../../bench/report.h"
+#include "../../bench/rows/report.h"
 #include "../../guest-image/record.h"
-#include "../../bench/row.h"
+#include "../../bench/rows/row.h"
 #include "check.h"
 
 #include <stdlib.h>

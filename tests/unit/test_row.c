@@ -5,8 +5,8 @@
  * and nothing for a boot censored before either. And the axis values a
  * read row keeps once for the process (keep_str()).
  */
-#include "../../bench/keep.h"
-#include "../../bench/row.h"
+#include "../../bench/rows/keep.h"
+#include "../../bench/rows/row.h"
 #include "check.h"
 
 #include <stdio.h>

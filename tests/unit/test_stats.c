@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* bench/stats.c against values computed by hand. */
-#include "../../bench/stats.h"
+/* bench/summary/stats.c against values computed by hand. */
+#include "../../bench/summary/stats.h"
+#include "../../bench/ground/util.h"
 #include "check.h"
 
 #include <math.h>

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The stop rule (bench/stop.c): identical needs different inputs (the
+ * The stop rule (bench/summary/stop.c): identical needs different inputs (the
  * same-second trap), precise needs boots that differ and a narrow CI,
  * else the limit; the verdict rests on the boots in rep order alone.
  */
 #define _GNU_SOURCE
-#include "../../bench/stats.h"
-#include "../../bench/stop.h"
+#include "../../bench/summary/stats.h"
+#include "../../bench/ground/util.h"
+#include "../../bench/summary/stop.h"
 #include "check.h"
 
 #include <stdlib.h>

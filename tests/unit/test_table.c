@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench/table.c: the C reader of the fact tables reads them by
+ * bench/machines/table.c: the C reader of the fact tables reads them by
  * scripts/table.sh's rules (comments, header, columns by name, '-' as
  * empty); the base axis is checked against kernel/bases; and the base
  * axis's default is kernel/bases' first row. Run from the repository root.
  */
 #define _GNU_SOURCE
-#include "../../bench/table.h"
+#include "../../bench/machines/table.h"
+#include "../../bench/matrix/matrixcheck.h"
 #include "check.h"
 
 #include <stdio.h>

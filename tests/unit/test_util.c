@@ -5,7 +5,7 @@
  * FIFO or a device is refused without blocking.
  */
 #define _GNU_SOURCE
-#include "../../bench/util.h"
+#include "../../bench/ground/util.h"
 #include "check.h"
 
 #include <errno.h>

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The run context: one invocation of crngbench-run, its options and
+ * everything the modes share (the matrix, where kernels, image and results
+ * are, what KVM can do, which boots a results directory already holds).
+ * main() (run.c) fills it; the other files work on it and report errors in
+ * err (ERR, err.h). No file-level globals.
+ */
+#ifndef CRNGBENCH_CONTEXT_H
+#define CRNGBENCH_CONTEXT_H
+
+#include "../ground/err.h"
+#include "matrix.h"
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Seconds a KVM canary boot gets to show progress: --kvm-canary's default,
+ * and --describe's default_jobs.kvm_canary_s (plots/estimate.py).
+ */
+#define KVM_CANARY_S 15
+
+struct run_opts {
+	const char *matrix_file;
+	char *sets[MAX_SETS];
+	int nsets;
+	const char *out;
+	const char *kernels;
+	const char *image;
+	const char *qemu;
+	int jobs; /* boots at once whose guest time follows the host (TCG) */
+	int par_jobs; /* boots at once whose guest time does not (icount) */
+	uint64_t seed;
+	int seed_given;
+	int resume;
+	int shard_k, shard_n;
+	int canary_s; /* --kvm-canary: KVM_CANARY_S by default */
+	int perf;
+	int dry_run;
+	int quiet;
+	int verbose;
+	const char *append;
+	char *qemu_args[MAX_QEMU_ARGS + 1];
+	int nqemu_args;
+};
+
+/* Options a resumed run takes back from run.args (runargs.c). */
+struct run_saved {
+	char qemu[PATH_MAX], kernels[PATH_MAX], image[PATH_MAX];
+	char append[4096];
+	char qemu_args[MAX_QEMU_ARGS][512];
+	int nqemu_args;
+};
+
+struct run {
+	struct run_opts o;
+	struct matrix m;
+	char out_dir[PATH_MAX];
+	/* Each base's kernels directory, in the base axis' order (inputs.h). */
+	char kernels_dir[MAX_VALUES][PATH_MAX];
+	char image_path[PATH_MAX];
+	long tsc_khz;
+	int kvm_ok;
+	char kvm_why[512];
+	char **done_ids; /* boots raw.csv already holds */
+	size_t ndone;
+	int lock_fd; /* flock on the results directory, -1 if none */
+	struct run_saved saved;
+	char err[2048];
+};
+
+#endif /* CRNGBENCH_CONTEXT_H */

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * run.args: how a run was started, beyond its matrix and seed, with a
+ * checksum of each kernel and the image, so that --resume boots as the
+ * run began (runargs.c; merge.c compares the shards').
+ */
+#ifndef CRNGBENCH_RUNARGS_H
+#define CRNGBENCH_RUNARGS_H
+
+#include "../matrix/context.h"
+
+#include <stddef.h>
+
+/*
+ * Save how the run was started; on --resume take it back into r->o
+ * (options given again must match), then check that the kernels and the
+ * image are the files the run started with.
+ */
+int results_save_args(struct run *r);
+int results_load_args(struct run *r);
+int results_check_files(struct run *r);
+
+#endif /* CRNGBENCH_RUNARGS_H */
