@@ -3,7 +3,9 @@
 # urandom read's own wait (open), ms from kernel start on a log scale; black
 # marks are still waiting at their bound (the report's, the read's budget). One
 # panel per clock: instruction time (icount) above, emulation time (TCG)
-# below. CRNG ready before PID 1 ran (0 ms) sits on the floor.
+# below. CRNG ready before PID 1 ran (0 ms) sits on the floor. A group per
+# machine and condition, a slot per variant of the run (prepare.py: the
+# ticks' places).
 load 'plots/style.gp'
 if (fmt eq 'png') set terminal pngcairo size 1000,1000 font 'DejaVu Sans,10' noenhanced
 if (fmt eq 'svg') set terminal svg size 1000,1000 font 'DejaVu Sans,10' noenhanced
@@ -16,7 +18,7 @@ do for [p=0:npanels-1] {
 	dat = datadir.sprintf('/arches_%d.dat', p)
 	n = value(sprintf('ngroups_%d', p))
 	set xtics () rotate by -20 font ',8'
-	do for [i=0:n-1] { set xtics add (value(sprintf('g%d_%d', p, i)) i*(nvariants+1)+1.5) }
+	do for [i=0:n-1] { set xtics add (value(sprintf('g%d_%d', p, i)) value(sprintf('g%dx_%d', p, i))) }
 	set xrange [-1:n*(nvariants+1)-1]
 	set title value(sprintf('panel_%d', p)).': guest ms from kernel start (log; 0 drawn at the floor)'
 	set ylabel 'ms: filled = CRNG ready, open = read waited'

@@ -6,7 +6,7 @@ condition in words, accelerator, vCPUs) that both bases booted.
 
 Nothing here computes a statistic: medians and CIs are summary.csv's (the
 runner's); the chart's points are raw.csv's boots as they are."""
-from runlib import WORDS, die, probe_only_machines, value, variants, varying
+from runlib import WORDS, die, probe_only_machines, value, variant_order, varying
 import entropy
 
 # The axes a cell is named by (its condition in words, or a column of its
@@ -66,4 +66,4 @@ def cell_order(cells):
     """machine (the systemd guest first), accel, condition, variant, vCPUs."""
     names = entropy.machines([{"arch": c[0]} for c in cells]) if cells else []
     return lambda c: (names.index(c[0]), entropy.ACCEL_ORDER.get(c[3], 9), c[3], c[2],
-                      variants().index(c[1]) if c[1] in variants() else 99, c[1], int(c[4]) if c[4].isdigit() else 0)
+                      variant_order(c[1]), int(c[4]) if c[4].isdigit() else 0)

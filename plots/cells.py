@@ -83,7 +83,7 @@ def table(rows, measure, title, where=lambda r: True, accel="tcg"):
         return f"### {title}\n\nNot measured in this run.\n"
     out = [f"### {title}\n",
            "median ms (under 1 ms: us, from raw.csv's ns) [95% bootstrap CI of the median]; n boots (censored)\n",
-           row("condition", *run_variants(rows)),
+           row("condition", *(md(v) for v in run_variants(rows))),
            "|---|" + "---|" * len(run_variants(rows))]
     for c in conds:
         cells = []

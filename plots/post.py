@@ -28,7 +28,7 @@ import textwrap
 from cells import micro, ms, summary_rows
 from runlib import (CHARTS, CLOCK_WORDS, CONTROL, JITTER_TICKS, ROOT, charts_for, check_path, die, headline_accel,
                     jitter_rows, jitter_ticks_ms, kernel_base, open_new, open_run_file, pick, read_meta, read_table,
-                    refuse_link, release, run_main, run_variants, variants)
+                    refuse_link, release, run_main, run_variants)
 from tables_runs import ANSWER_FLOOR_MS, ANSWER_NO_STOCK, answer_rows
 
 
@@ -57,34 +57,72 @@ def ci(r):
     return f"{small[1]} - {small[2]} us" if small else f"{ms(r['ci95_lo_ms'])} - {ms(r['ci95_hi_ms'])}"
 
 
+def columns(head, rows):
+    """A fixed-width table of the mail: head [(title, width, '<' or '>',
+    spaces before)], rows of cells. The first column keeps its width: a
+    cell longer goes whole on a line of its own (wrapped to the table's
+    width) above its rows, which leave it blank, once per run of rows
+    with that cell. Every other column is as wide as its widest cell or
+    its title (a run's names whole, never cut): no column shifts, no row
+    is wider than the head (the last column right-aligned: its title
+    ends where its cells do). A row of fewer cells ends in a note, which
+    takes the rest of the line (cut to it)."""
+    full = [r for r in rows if len(r) == len(head)]
+    widths = [head[0][1]] + [max([w, len(t)] + [len(r[i]) for r in full])
+                             for i, (t, w, _, _) in enumerate(head) if i]
+    total = sum(widths) + sum(g for _, _, _, g in head)
+
+    def line(cells):
+        out = ""
+        for i, (c, (_, _, a, g), w) in enumerate(zip(cells, head, widths)):
+            out += " " * g
+            out += c[:total - len(out)] if len(cells) < len(head) and i == len(cells) - 1 else f"{c:{a}{w}}"
+        return out.rstrip()
+    out, last = [line([t for t, _, _, _ in head])], None
+    for r in rows:
+        if len(r[0]) > widths[0]:
+            if r[0] != last:
+                g = " " * head[0][3]
+                out += textwrap.wrap(r[0], total, initial_indent=g, subsequent_indent=g, break_on_hyphens=False)
+            last, r = r[0], [""] + r[1:]
+        else:
+            last = None
+        out.append(line(r))
+    return out
+
+
 def table(rows, measure, title, accel="tcg"):
-    """Rows: condition, variant, median, 95% CI, n (censored)."""
+    """Rows: condition, variant, median, 95% CI, n (censored); every
+    variant of the run (run_variants), each condition and variant whole."""
     sel = [r for r in rows if r["measure"] == measure and r["accel"] == accel]
-    out = [title, "", f"  {'condition':<24} {'variant':<9} {'median':>9}  {'95% CI of the median':<22} n (>)"]
+    body = []
     for c in sorted({r["_cond"] for r in sel}):
-        for v in variants():
+        for v in run_variants(sel):
             r = pick(sel, _cond=c, variant=v)
             if r is None:
                 continue
             if med(r) is None:
-                out.append(f"  {c:<24.24} {v:<9} {'-':>9}  {r['note'][:30]}")
+                body.append([c, v, "-", r["note"]])
                 continue
             n = r["n"] + (f" ({r['censored']} >)" if r["censored"] not in ("0", "") else "")
-            out.append(f"  {c:<24.24} {v:<9} {med(r):>9}  {ci(r):<22} {n}")
-    return out + [""]
+            body.append([c, v, med(r), ci(r), n])
+    head = [("condition", 24, "<", 2), ("variant", 9, "<", 1), ("median", 9, ">", 1),
+            ("95% CI of the median", 22, "<", 2), ("n (>)", 0, ">", 1)]
+    return [title, ""] + columns(head, body) + [""]
 
 
 def hz_table(run):
     rows = jitter_rows(summary_rows(run))
-    out = ["The jitter loop's cost against CONFIG_HZ (first blocking urandom read,",
-           f"cpu=qemu64, TCG; the loop needs {JITTER_TICKS} timer ticks)", "",
-           f"  {'CONFIG_HZ':<10} {f'{JITTER_TICKS}/HZ ms':>9}  {'variant':<9} {'median':>9}  {'95% CI':<18} n"]
+    body = []
     for hz in sorted({int(r["hz"]) for r in rows}):
-        for v in variants():
+        for v in run_variants(rows):
             r = pick(rows, hz=str(hz), variant=v)
             if r is not None and med(r) is not None:
-                out.append(f"  {hz:<10} {jitter_ticks_ms(hz):>9.0f}  {v:<9} {med(r):>9}  {ci(r):<18} {r['n']}")
-    return out + [""]
+                body.append([str(hz), f"{jitter_ticks_ms(hz):.0f}", v, med(r), ci(r), r["n"]])
+    head = [("CONFIG_HZ", 10, "<", 2), (f"{JITTER_TICKS}/HZ ms", 9, ">", 1), ("variant", 9, "<", 2),
+            ("median", 9, ">", 1), ("95% CI", 18, "<", 2), ("n", 0, ">", 1)]
+    return ["The jitter loop's cost against CONFIG_HZ (first blocking urandom read,",
+            f"cpu=qemu64, TCG; the loop needs {JITTER_TICKS} timer ticks)", ""] + columns(head, body) + [""]
 
 
 def answer(runs_dir):

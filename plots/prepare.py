@@ -16,22 +16,30 @@ commands for the series that exist.
 Nothing read from the run reaches gnuplot as code: vars.gp holds its text
 as single-quoted gnuplot strings (which gnuplot never expands), a tick
 label's '%' doubled (gnuplot formats those), the data files hold labels as
-data, and series.gp (eval'd) holds only what this file writes: variant
-names from kernel/variants, colours, column numbers.
+data, and series.gp (eval'd) holds only what this file writes: colours,
+column numbers, numbers, and the names of vars.gp's variables (a variant's
+name is one: title variant_0).
+
+Charts 1, 2, 5, 6 and 7 show every variant of the run under its name, one
+kernel/variants does not define too (runlib.run_variants: its slots and
+their order); a chart with nothing to show is left out of DATA_DIR/charts.
 """
+import math
 import os
+import shlex
 import sys
 
-from runlib import (CLOCK_WORDS, JITTER_TICKS, accel_title, charts_for, check_path, colours, condition, die,
-                    headline_accel, is_arches, jitter_rows, kernel_base, measured, open_new, pick, pick_index, read_meta,
-                    read_table, refuse_link, releases, run_kind, run_main, value, variants, varying, vindex)
+from runlib import (CLOCK_WORDS, JITTER_TICKS, accel_title, charts_for, check_path, condition, die, headline_accel,
+                    is_arches, jitter_rows, kernel_base, measured, open_new, pick, pick_index, read_meta, read_table,
+                    refuse_link, releases, run_kind, run_main, run_variants, value, variant_colour, variant_order,
+                    varying)
 # summary.csv checked, without runlib's "_ns" (raw.csv read again and every
 # boot's values per row: the tables' sub-millisecond figures, no chart's)
 from runfiles import summary_rows
 
 import bases
-import entropy
 import fixchart
+import marginchart
 from gpquote import gp_str, label, tic_str  # noqa: F401 (the chart strings' one definition)
 
 MS = 1e-6
@@ -67,9 +75,22 @@ def spread(r, rows):
     return (int(r["rep"]) / max(reps - 1, 1) - 0.5) * 0.5 if reps > 1 else 0.0
 
 
-def first_urandom_table(rows, path):
+def slot_x(group, slot, slots):
+    """A cell's x in charts 1, 6 and 7: its condition's group, a slot per
+    variant of the run (slots: run_variants()) and a free slot between
+    groups."""
+    return group * (len(slots) + 1) + slots.index(slot)
+
+
+def group_tic(group, slots):
+    """The x of a group's tick: the middle of its variants' slots."""
+    return group * (len(slots) + 1) + (len(slots) - 1) / 2
+
+
+def first_urandom_table(rows, path, slots):
     """Charts 1 and 6: every boot's first urandom read, grouped by condition:
-    when it returned (from kernel start) and how long the read itself took."""
+    when it returned (from kernel start) and how long the read itself took;
+    its variant_index is the variant's place in slots."""
     groups = sorted({r["_cond"] for r in rows})
     with open_new(path) as f:
         f.write("# x variant_index guest_ms guest_censored host_ms group dur_ms\n")
@@ -79,9 +100,9 @@ def first_urandom_table(rows, path):
                 e = num(r, "first_urandom_end_ns")
                 if e is None:
                     continue
-                vi = vindex(r["variant"])
+                vi = slots.index(r["variant"])
                 # a small, deterministic spread so boots do not overlap
-                x = gi * (len(variants()) + 1) + vi + spread(r, rows)
+                x = slot_x(gi, r["variant"], slots) + spread(r, rows)
                 h = num(r, "host_urandom_ns")
                 dur = num(r, "first_urandom_dur_ns")
                 f.write(f"{x:.2f} {vi} {e * MS:.3f} {r['first_urandom_censored'] or 0} "
@@ -90,22 +111,41 @@ def first_urandom_table(rows, path):
     return groups
 
 
+def time_axis(values):
+    """(lo, hi, tics) of charts 1 and 6's log axis of ms holding values
+    (and their reference lines): from the decade below the least to the
+    first tick above the most, each with room; a tick at each decade of ms
+    up to 10 s, then at 1, 10, 100, ... minutes, read as they are ('0.1
+    ms', '1 s', '10 min'); tics a gnuplot tic list (numbers and units)."""
+    vals = [v for v in values if v > 0] or [1.0]
+    lo = 10 ** math.floor(math.log10(min(vals) / ROOM))
+    hi = max(vals) * ROOM
+    marks, t = [], lo
+    while not marks or marks[-1][0] < hi:
+        marks.append((t, f"{t:g} ms" if t < 1000 else f"{t / 1000:g} s" if t < 60000 else f"{t / 60000:g} min"))
+        t = t * 10 if t < 1e4 or t >= 6e4 else 6e4
+    return lo, marks[-1][0], "(" + ", ".join(f'"{text}" {v:g}' for v, text in marks) + ")"
+
+
+ROOM = 1.5  # a point no nearer than this factor to the time axis' ends
+
+
 FLOOR_MS = 0.001  # chart 7's log axis: "ready before PID 1" (0) drawn here
 
 
-def arches_table(rows, path):
+def arches_table(rows, path, slots):
     """Chart 7: every boot of the revert's architectures: when the CRNG was
     ready (from kernel start; censored at the report's bound) and how long
     the first urandom read waited (censored at its budget), grouped by
-    machine and condition."""
+    machine and condition; variant_index as first_urandom_table's."""
     groups = list(dict.fromkeys(sorted((value(r, "arch"), r["_cond"]) for r in rows)))
     with open_new(path) as f:
         f.write("# x variant_index ready_ms ready_censored wait_ms wait_censored group\n")
         by = group_by(rows, lambda r: (value(r, "arch"), r["_cond"]))
         for gi, g in enumerate(groups):
             for r in by[g]:
-                vi = vindex(r["variant"])
-                x = gi * (len(variants()) + 1) + vi + spread(r, rows)
+                vi = slots.index(r["variant"])
+                x = slot_x(gi, r["variant"], slots) + spread(r, rows)
                 cens = r["crng_ready_censored"] == "1"
                 ready = num(r, "crng_ready_bound_ns" if cens else "crng_ready_ns")
                 wait = num(r, "first_urandom_dur_ns")
@@ -117,9 +157,10 @@ def arches_table(rows, path):
     return [g[1] for g in groups]
 
 
-def series_arches(path):
+def series_arches(path, slots):
     """Chart 7's series: filled = CRNG ready, open = the read's wait, per
-    variant; black = still waiting at the bound."""
+    variant (titled by vars.gp's variant_<i> and its words); black = still
+    waiting at the bound."""
     ready, waited, cens = set(), set(), set()
     for r in dat_rows(path):
         if r[3] == "0" and r[2] != "NaN":
@@ -128,13 +169,13 @@ def series_arches(path):
             waited.add(r[1])
         cens |= {c for c in (3, 5) if r[c] == "1"}
     parts = []
-    for vi, v in enumerate(variants()):
+    for vi, v in enumerate(slots):
         if str(vi) in ready:
             parts.append(f"dat using ($2=={vi} && $4==0 ? $1 : NaN):3 with points pt 7 ps 0.8 "
-                         f"lc rgb '{colours()[vi]}' title '{v}: CRNG ready'")
+                         f"lc rgb '{variant_colour(v, slots)}' title variant_{vi}.': CRNG ready'")
         if str(vi) in waited:
             parts.append(f"dat using ($2=={vi} && $6==0 ? $1 : NaN):5 with points pt 6 ps 0.8 "
-                         f"lc rgb '{colours()[vi]}' title '{v}: the first urandom read waited'")
+                         f"lc rgb '{variant_colour(v, slots)}' title variant_{vi}.': the first urandom read waited'")
     if 3 in cens:
         parts.append("dat using ($4==1 ? $1 : NaN):3 with points pt 9 ps 1.2 lc rgb '#000000' "
                      "title 'not ready at the report (its bound)'")
@@ -144,15 +185,16 @@ def series_arches(path):
     return ", ".join(parts) if parts else "dat using (NaN):(NaN) notitle"
 
 
-def cdf_table(rows, path):
-    """Chart 2: each boot's CRNG-ready time, as a step per boot."""
+def cdf_table(rows, path, slots):
+    """Chart 2: each boot's CRNG-ready time, as a step per boot, a set per
+    condition and variant of slots."""
     conds = sorted({r["_cond"] for r in rows})
     index = {}  # (condition, variant) -> gnuplot index, non-empty sets only
     spans = {}  # condition -> (first, last) ready time, ms
     by = group_by(rows, lambda r: (r["_cond"], r["variant"]))  # one pass, not one per set
     with open_new(path) as f:
         for ci, c in enumerate(conds):
-            for v in variants():
+            for v in slots:
                 sel = by.get((c, v), [])
                 ready = sorted(num(r, "crng_ready_ns") for r in sel
                                if r["crng_ready_censored"] != "1" and num(r, "crng_ready_ns") is not None)
@@ -161,7 +203,8 @@ def cdf_table(rows, path):
                 index[(ci, v)] = len(index)
                 lo, hi = spans.get(ci, (ready[0] * MS, ready[-1] * MS))
                 spans[ci] = (min(lo, ready[0] * MS), max(hi, ready[-1] * MS))
-                f.write(f"# condition {ci} ({c}) variant {v}\n")
+                # textcharts.py reads the two numbers; the words are for a reader
+                f.write(f"# condition {ci} variant {slots.index(v)}: {c}; {v}\n")
                 for i, t in enumerate(ready):
                     f.write(f"{t * MS:.3f} {(i + 1) / len(sel):.4f}\n")
                 f.write("\n\n")
@@ -189,18 +232,20 @@ def accel_table(summary, path):
     if all(len({r["timer"] for r in ready if r["accel"] == a}) == 1 for a in {r["accel"] for r in ready}):
         axes = [a for a in axes if a != "timer"]
     ready = [dict(r, _cond=condition(r, axes)) for r in ready]
-    keys = sorted({(r["_cond"], r["variant"]) for r in ready}, key=lambda k: (k[0], vindex(k[1])))
+    keys = sorted({(r["_cond"], r["variant"]) for r in ready}, key=lambda k: (k[0], variant_order(k[1])))
     by = pick_index(ready, "_cond", "variant", "accel")  # one pass, not a pick per label
     with open_new(path) as f:
-        f.write("# x tcg_ms icount_ms kvm_ms kvm_state label tcg_censored icount_censored\n")
+        f.write("# x tcg_ms icount_ms kvm_ms kvm_state label tcg_censored icount_censored variant condition\n")
         for i, (c, v) in enumerate(keys):
             t, ic, k = (by.get((c, v, a)) or {} for a in ("tcg", "icount", "kvm"))
             state = "measured" if k.get("median_ms") else (
                 "not_measured" if "not measured" in k.get("note", "") else "none")
-            text = label(v + "@" + c).replace("@", "\\n", 1)  # gnuplot's "\n": two lines
+            # two lines (gnuplot's "\n" between the quoted halves), each
+            # half the run's text as it is (an '@' or '\n' in it stays so)
+            text = label(v)[:-1] + "\\n" + label(c)[1:]
             f.write(f"{i} {t.get('median_ms') or 'NaN'} {ic.get('median_ms') or 'NaN'} "
                     f"{k.get('median_ms') or 'NaN'} {state} {text} "
-                    f"{t.get('median_censored') or 0} {ic.get('median_censored') or 0}\n")
+                    f"{t.get('median_censored') or 0} {ic.get('median_censored') or 0} {label(v)} {label(c)}\n")
     return len(keys)
 
 
@@ -247,14 +292,15 @@ def timeline_table(raw, reads, traces, path, accel):
     return boot, max(y, 1)
 
 
-def hz_table(summary, path):
-    """Chart 5: the runner's median jitter-loop duration per CONFIG_HZ."""
+def hz_table(summary, path, slots):
+    """Chart 5: the runner's median jitter-loop duration per CONFIG_HZ, a
+    column per variant of slots (named in vars.gp: variant_<i>)."""
     rows = jitter_rows(summary)
     hzs = sorted({int(r["hz"]) for r in rows})
     with open_new(path) as f:
-        f.write("# hz " + " ".join(variants()) + "\n")
+        f.write("# hz " + " ".join(slots) + "\n")
         for hz in hzs:
-            meds = [(pick(rows, hz=str(hz), variant=v) or {}).get("median_ms") or "NaN" for v in variants()]
+            meds = [(pick(rows, hz=str(hz), variant=v) or {}).get("median_ms") or "NaN" for v in slots]
             f.write(" ".join([str(hz)] + meds) + "\n")
     return len(hzs)
 
@@ -278,9 +324,10 @@ def dat_rows(path):
                 yield line.split()
 
 
-def series_points(path, col, wait=False):
-    """Charts 1 and 6: one point series per variant present, the censored,
-    and (wait) the read's own duration as open circles."""
+def series_points(path, col, slots, wait=False):
+    """Charts 1 and 6: one point series per variant present (titled by
+    vars.gp's variant_<i>), the censored, and (wait) the read's own
+    duration as open circles, titled once."""
     points, durs, censored = set(), set(), False
     for r in dat_rows(path):
         if r[3] == "0" and r[col] != "NaN":
@@ -289,29 +336,35 @@ def series_points(path, col, wait=False):
             durs.add(r[1])
         censored = censored or r[3] == "1"
     parts = [f"dat using ($2=={vi} && $4==0 ? $1 : NaN):{col + 1} with points pt 7 ps 0.8 "
-             f"lc rgb '{colours()[vi]}' title '{v}'"
-             for vi, v in enumerate(variants()) if str(vi) in points]
+             f"lc rgb '{variant_colour(v, slots)}' title variant_{vi}"
+             for vi, v in enumerate(slots) if str(vi) in points]
     if col == 2 and censored:
         parts.append("dat using ($4==1 ? $1 : NaN):3 with points pt 9 ps 1.2 lc rgb '#000000' "
                      "title 'still waiting at the read budget'")
     if wait:
-        parts += [f"dat using ($2=={vi} ? $1 : NaN):7 with points pt 6 ps 0.6 lc rgb '{colours()[vi]}' "
-                  + ("title 'open: the read itself'" if vi == 0 else "notitle")
-                  for vi, v in enumerate(variants()) if str(vi) in durs]
+        shown = [(vi, v) for vi, v in enumerate(slots) if str(vi) in durs]
+        parts += [f"dat using ($2=={vi} ? $1 : NaN):7 with points pt 6 ps 0.6 lc rgb '{variant_colour(v, slots)}' "
+                  + ("title 'open: the read itself'" if k == 0 else "notitle")
+                  for k, (vi, v) in enumerate(shown)]
     return ", ".join(parts)
 
 
-def series_hz(path):
+def series_hz(path, slots):
+    """Chart 5: a line per variant of slots with a median (titled by
+    vars.gp's variant_<i>)."""
     rows = [l.split() for l in open(path) if not l.startswith("#")]
     return ", ".join(
         # overlapping variants stay visible: wide first, narrow later
         f"dat using 1:{vi + 2} with linespoints pt {7 if vi == 0 else 6} ps {2.2 if vi == 0 else 1.2} "
-        f"lw {5 if vi == 0 else 2} lc rgb '{colours()[vi]}' title '{v}'"
-        for vi, v in enumerate(variants()) if any(r[vi + 1] != "NaN" for r in rows))
+        f"lw {5 if vi == 0 else 2} lc rgb '{variant_colour(v, slots)}' title variant_{vi}"
+        for vi, v in enumerate(slots) if any(r[vi + 1] != "NaN" for r in rows))
 
 
 def series_accel(path):
-    rows = [l.split() for l in open(path) if not l.startswith("#")]
+    """Chart 3's series. Its rows split as gnuplot reads them: a label of
+    the run's words (a space in a condition) is one column, not several
+    that shift the censored columns after it."""
+    rows = [shlex.split(l) for l in open(path) if not l.startswith("#")]
     parts = []
     for col, name, colour in ((2, "TCG (emulation time)", "#4477aa"), (3, "icount (instruction time)", "#228833"),
                               (4, "KVM", "#cc6677")):
@@ -333,19 +386,35 @@ def series_accel(path):
     return ", ".join(parts)
 
 
+def write_slots(f, slots):
+    """vars.gp's variants: nvariants, and each one's name as variant_<i>
+    (a series' title, a text chart's row)."""
+    f.write(f"nvariants = {len(slots)}\n")
+    for i, v in enumerate(slots):
+        f.write(f"variant_{i} = {gp_str(v)}\n")
+
+
+def write_groups(f, prefix, groups, slots):
+    """vars.gp's tick of each group of charts 1, 6 and 7: its label
+    (<prefix>_<i>) and its x (<prefix>x_<i>, group_tic)."""
+    for i, g in enumerate(groups):
+        f.write(f"{prefix}_{i} = {tic_str(g)}\n{prefix}x_{i} = {group_tic(i, slots):g}\n")
+
+
 def arches_main(meta, summary, boots, d):
     """A run of the revert's architectures: chart 7 only, a panel per clock."""
     panels = [a for a in ("icount", "tcg") if any(r["accel"] == a for r in boots)]
+    slots = run_variants(boots)
     with open_new(d("vars.gp")) as f, open_new(d("series.gp")) as sf:
-        f.write(f"caption = {gp_str(caption(meta, summary))}\nnvariants = {len(variants())}\n")
+        f.write(f"caption = {gp_str(caption(meta, summary))}\n")
+        write_slots(f, slots)
         f.write(f"npanels = {len(panels)}\nfloor_ms = {FLOOR_MS}\n")
         f.write(f"kernel_base = {gp_str(kernel_base(meta))}\n")
         for p, acc in enumerate(panels):
-            groups = arches_table([r for r in boots if r["accel"] == acc], d(f"arches_{p}.dat"))
+            groups = arches_table([r for r in boots if r["accel"] == acc], d(f"arches_{p}.dat"), slots)
             f.write(f"panel_{p} = {gp_str(CLOCK_WORDS[acc])}\nngroups_{p} = {len(groups)}\n")
-            for i, g in enumerate(groups):
-                f.write(f"g{p}_{i} = {tic_str(g)}\n")
-            sf.write(f"arches_{p} = {gp_str(series_arches(d(f'arches_{p}.dat')))}\n")
+            write_groups(f, f"g{p}", groups, slots)
+            sf.write(f"arches_{p} = {gp_str(series_arches(d(f'arches_{p}.dat'), slots))}\n")
 
 
 # Chart 9: a colour per kernel base (the older first).
@@ -396,100 +465,6 @@ def bases_main(meta, summary, boots, d):
             sf.write(f"bases_{p} = {gp_str(', '.join(parts) or 'dat using (NaN):(NaN) notitle')}\n")
 
 
-# Chart 8: a point shape per HZ (open: the first trial gave up; filled:
-# it passed), gnuplot's point types in pairs (open, filled).
-HZ_POINTS = [(6, 7), (4, 5), (8, 9), (10, 11), (12, 13), (14, 15)]
-
-
-def margin_main(run, meta, summary, boots, d):
-    """A run of the entropy matrix: chart 8, the first jitter trial's
-    samples per bit of every icount boot that logged one (raw.csv), against
-    the emulated CPU's speed, one colour per machine, a shape per HZ, with
-    the cap HZ/15 that each HZ's boots logged (raw.csv) as a line. A
-    machine's points sit a little apart on the x axis so that machines of
-    one sample per bit stay visible, and within it each HZ's (the samples
-    per bit are the same at every HZ, the outcome is not)."""
-    pts = entropy.chart_boots(boots, run)
-    names = entropy.machines([b for b, _ in pts])
-    hzs = sorted({int(b["hz"]) for b, _ in pts})
-    caps = sorted({(int(b["hz"]), int(b["jitter_max_per_bit"])) for b, _ in pts})
-    speeds = sorted({m for m in (entropy.cpu_mhz(b, run) for b in boots) if m is not None}, reverse=True)
-    with open_new(d("margin.dat")) as f:
-        f.write("# x mhz per_bit machine_index hz passed\n")
-        for b, mhz in pts:
-            mi, hi = names.index(value(b, "arch")), hzs.index(int(b["hz"]))
-            x = mhz * 1.18 ** (mi - (len(names) - 1) / 2) * 1.07 ** (hi - (len(hzs) - 1) / 2)
-            f.write(f"{x:.4f} {mhz:g} {b['jitter_per_bit']} {mi} {b['hz']} "
-                    f"{1 if entropy.trial(b) == entropy.PASSED else 0}\n")
-    ys = [int(b["jitter_per_bit"]) for b, _ in pts] + [c for _, c in caps]
-    with open_new(d("vars.gp")) as f:
-        f.write(f"caption = {gp_str(caption(meta, summary))}\nkernel_base = {gp_str(kernel_base(meta))}\n")
-        f.write(f"npoints = {len(pts)}\nnmachines = {len(names)}\nncaps = {len(caps)}\nnmhz = {len(speeds)}\n")
-        f.write(f"xmin = {min(speeds or [10]) / 2:g}\nxmax = {max(speeds or [1000]) * 2:g}\n")
-        f.write(f"ymin = 0.5\nymax = {max(ys or [10]) * 4:g}\n")
-        for i, m in enumerate(names):
-            f.write(f"machine_{i} = {gp_str(m)}\n")
-        for i, mhz in enumerate(speeds):
-            f.write(f"mhz_{i} = {mhz:g}\n")
-        for i, (hz, cap) in enumerate(caps):
-            f.write(f"cap_{i} = {cap}\ncaplabel_{i} = {gp_str(f'HZ={hz}: at most {cap} per bit (HZ/15)')}\n")
-    # The plot's fragments: column numbers, numbers, colours and the names
-    # of vars.gp's variables, never a run's text (a machine's name is a
-    # variable: title machine_0).
-    parts = []
-    for mi in range(len(names)):
-        for hi, hz in enumerate(hzs):
-            for passed in (1, 0):
-                if any(names.index(value(b, "arch")) == mi and int(b["hz"]) == hz
-                       and (entropy.trial(b) == entropy.PASSED) == passed for b, _ in pts):
-                    parts.append(f"dat using ($4=={mi} && $5=={hz} && $6=={passed} ? $1 : NaN):3 with points "
-                                 f"pt {HZ_POINTS[hi % len(HZ_POINTS)][passed]} ps 1.4 "
-                                 f"lc rgb '{entropy.machine_colour(mi)}' notitle")
-    parts += [f"keyentry with points pt 7 ps 1.4 lc rgb '{entropy.machine_colour(mi)}' title machine_{mi}"
-              for mi in range(len(names))]
-    parts += [f"keyentry with points pt {HZ_POINTS[hi % len(HZ_POINTS)][1]} ps 1.4 lc rgb '#000000' "
-              f"title 'HZ={hz}'" for hi, hz in enumerate(hzs)]
-    if pts:
-        parts.append("keyentry with points pt 6 ps 1.4 lc rgb '#000000' title 'open: the trial gave up'")
-    parts += [f"cap_{i} with lines dt 2 lc rgb '#555555' notitle" for i in range(len(caps))]
-    with open_new(d("series.gp")) as f:
-        f.write(f"margin_series = {gp_str(', '.join(parts) or 'NaN notitle')}\n")
-    distinct_panel(run, summary, boots, d)
-
-
-def distinct_panel(run, summary, boots, d):
-    """Chart 8's lower panel: what ready holds. Per cell whose boots
-    recorded digests of the first /dev/urandom read (summary.csv's
-    digests_distinct of digests_n, counted by the runner), the share of
-    distinct outputs: 1/n is every boot the same, 1 every boot different.
-    Cells grouped by machine, in the tables' order; a colour per
-    accelerator, filled for rtc=fixed, open for rtc=host."""
-    cells = {}
-    for r in summary:
-        if r.get("digests_n"):
-            cells.setdefault(entropy.cell_key(r), r)
-    names = entropy.machines(list(cells.values()))
-    order = sorted(cells.values(), key=lambda r: (names.index(value(r, "arch")), entropy.condition_rank(r),
-                                                   r["accel"], -(entropy.cpu_mhz(r, run) or 0),
-                                                   int(r["hz"]), value(r, "rtc")))
-    x, centers, last = 0, {}, None
-    with open_new(d("distinct.dat")) as f:
-        f.write("# x share accel(0 icount, 1 other) rtc(0 host, 1 fixed) k n\n")
-        for r in order:
-            m = value(r, "arch")
-            x += 2 if last is not None and m != last else 1
-            last = m
-            centers.setdefault(m, []).append(x)
-            k, n = int(r["digests_distinct"]), int(r["digests_n"])
-            f.write(f"{x} {k / n:.4f} {0 if r['accel'] == 'icount' else 1} "
-                    f"{1 if value(r, 'rtc') == 'fixed' else 0} {k} {n}\n")
-    with open_new(d("distinct.gp")) as f:
-        f.write(f"ndcells = {len(order)}\nndmachines = {len(names)}\nxdmax = {x + 1}\n")
-        for i, m in enumerate(names):
-            c = centers.get(m, [0])
-            f.write(f"dmachine_{i} = {gp_str(m)}\ndcenter_{i} = {sum(c) / len(c):g}\n")
-
-
 def main():
     if len(sys.argv) != 3:
         die("usage: plots/prepare.py RUN_DIR DATA_DIR")
@@ -503,36 +478,44 @@ def main():
     for r in raw + summary:
         r["_cond"] = condition(r, axes)
     boots = measured(raw)
-    head = headline_accel(boots)  # icount where measured, else TCG
-    tcg = [r for r in boots if r["accel"] == "tcg"]
-    main_rows = [r for r in boots if r["accel"] == head]
 
     d = lambda name: os.path.join(out, name)  # noqa: E731
-    with open_new(d("charts")) as f:
-        f.write("".join(f"{c}\n" for c in charts_for(raw)))
-    if "10-fix-mixes" in charts_for(raw):
+    charts = charts_for(raw)
+    if "10-fix-mixes" in charts:
         fixchart.fix_main(run, caption(meta, summary), boots, d)
     if run_kind(raw) == "bases":
         bases_main(meta, summary, boots, d)
-        return
-    if run_kind(raw) in ("systemd", "waiters"):  # tables only (REPORT.md's --systemd, --waiters), chart 10 aside
+    elif run_kind(raw) in ("systemd", "waiters"):  # tables only (REPORT.md's --systemd, --waiters), chart 10 aside
         for name in ("vars.gp", "series.gp"):  # style.gp loads them: chart 10's are in fix.gp
             open_new(d(name)).close()
-        return
-    if run_kind(raw) == "entropy":
-        margin_main(run, meta, summary, boots, d)
-        return
-    if is_arches(raw):
+    elif run_kind(raw) == "entropy":
+        marginchart.margin_main(run, caption(meta, summary), kernel_base(meta), summary, boots, d)
+    elif is_arches(raw):
         arches_main(meta, summary, boots, d)
-        return
+    else:
+        empty = x86_main(meta, summary, raw, reads, traces, boots, d)
+        charts = [c for c in charts if c not in empty]
+    with open_new(d("charts")) as f:
+        f.write("".join(f"{c}\n" for c in charts))
+
+
+def x86_main(meta, summary, raw, reads, traces, boots, d):
+    """A run of the systemd guest: charts 1 to 6; the ones with nothing
+    to show (no point, no cell), which are not drawn."""
+    head = headline_accel(boots)  # icount where measured, else TCG
+    tcg = [r for r in boots if r["accel"] == "tcg"]
+    main_rows = [r for r in boots if r["accel"] == head]
+    slots = run_variants(boots)
     # Chart 1: the headline clock, every condition; TCG beside it, labelled.
-    groups1 = first_urandom_table(main_rows, d("nethack.dat"))
-    groups1t = first_urandom_table(tcg if head != "tcg" else [], d("nethack_tcg.dat"))
-    groups6 = first_urandom_table([r for r in main_rows if r["cpu"] == "qemu64"], d("nocounter.dat"))
-    conds, cdf_index, cdf_spans = cdf_table(main_rows, d("cdf.dat"))
+    groups1 = first_urandom_table(main_rows, d("nethack.dat"), slots)
+    groups1t = first_urandom_table(tcg if head != "tcg" else [], d("nethack_tcg.dat"), slots)
+    groups6 = first_urandom_table([r for r in main_rows if r["cpu"] == "qemu64"], d("nocounter.dat"), slots)
+    conds, cdf_index, cdf_spans = cdf_table(main_rows, d("cdf.dat"), slots)
     ncells = accel_table(summary, d("accel.dat"))
     boot, timeline_rows = timeline_table(raw, reads, traces, d("timeline.dat"), head)
-    nhz = hz_table(summary, d("hz.dat"))
+    nhz = hz_table(summary, d("hz.dat"), slots)
+    series = {name: series_points(d(name), 2, slots, wait=True)
+              for name in ("nethack.dat", "nethack_tcg.dat", "nocounter.dat")}
 
     with open_new(d("vars.gp")) as f:
         f.write(f"caption = {gp_str(caption(meta, summary))}\n")
@@ -546,11 +529,17 @@ def main():
         f.write(f"accel_title = {gp_str(accel_title(kvm))}\n")
         ready_ms = (num(boot, "crng_ready_ns") or 0) * MS if boot else 0
         f.write(f"ncells = {ncells}\nnhz = {nhz}\nready_ms = {ready_ms:.3f}\n")
-        f.write(f"have_boot = {1 if boot else 0}\nnvariants = {len(variants())}\n")
+        f.write(f"have_boot = {1 if boot else 0}\n")
+        write_slots(f, slots)
         f.write(f"timeline_rows = {timeline_rows}\njitter_ticks = {JITTER_TICKS}\n")
-        for prefix, names in (("g1", groups1), ("g1t", groups1t), ("g6", groups6)):  # tick labels
-            for i, g in enumerate(names):
-                f.write(f"{prefix}_{i} = {tic_str(g)}\n")
+        for prefix, names in (("g1", groups1), ("g1t", groups1t), ("g6", groups6)):
+            write_groups(f, prefix, names, slots)
+        # charts 1 and 6's time axis: both panels of chart 1 on one
+        for suffix, files, refs in (("1", ("nethack.dat", "nethack_tcg.dat"), (50, 750)),
+                                    ("6", ("nocounter.dat",), (750,))):
+            lo, hi, tics = time_axis([float(r[c]) for name in files for r in dat_rows(d(name))
+                                      for c in (2, -1) if r[c] != "NaN"] + list(refs))
+            f.write(f"ymin{suffix} = {lo:g}\nymax{suffix} = {hi:g}\nytics{suffix} = {gp_str(tics)}\n")
         for i, c in enumerate(conds):  # chart 2's panel titles, drawn as they are
             f.write(f"cond_{i} = {gp_str(c)}\n")
         f.write("boot_label = %s\n" % gp_str(f"{boot['variant']}, {boot['_cond']}, boot {boot['boot_id']}"
@@ -559,17 +548,21 @@ def main():
     # Which series exist: gnuplot warns on an empty data set, so the static
     # scripts plot only what this file lists (eval'd command fragments).
     with open_new(d("series.gp")) as f:
-        f.write(f"nethack_guest = {gp_str(series_points(d('nethack.dat'), 2, wait=True))}\n")
-        f.write(f"nethack_tcg = {gp_str(series_points(d('nethack_tcg.dat'), 2, wait=True))}\n")
-        f.write(f"nocounter_guest = {gp_str(series_points(d('nocounter.dat'), 2, wait=True))}\n")
+        f.write(f"nethack_guest = {gp_str(series['nethack.dat'])}\n")
+        f.write(f"nethack_tcg = {gp_str(series['nethack_tcg.dat'])}\n")
+        f.write(f"nocounter_guest = {gp_str(series['nocounter.dat'])}\n")
         for ci in range(len(conds)):
             parts = [f"dat index {cdf_index[(ci, v)]} using 1:2 with steps lw 2 "
-                     f"lc rgb '{colours()[vi]}' title '{v}'"
-                     for vi, v in enumerate(variants()) if (ci, v) in cdf_index]
+                     f"lc rgb '{variant_colour(v, slots)}' title variant_{vi}"
+                     for vi, v in enumerate(slots) if (ci, v) in cdf_index]
             f.write(f"cdf_{ci} = {gp_str(', '.join(parts))}\n")
             f.write(f"cdfx_{ci} = {gp_str(cdf_xrange(cdf_spans.get(ci)))}\n")
-        f.write(f"hz_series = {gp_str(series_hz(d('hz.dat')))}\n")
+        f.write(f"hz_series = {gp_str(series_hz(d('hz.dat'), slots))}\n")
         f.write(f"accel_series = {gp_str(series_accel(d('accel.dat')))}\n")
+    empty = {"1-nethack": not series["nethack.dat"] and not series["nethack_tcg.dat"],
+             "2-crng-ready-cdf": not conds, "3-tcg-vs-kvm": not ncells, "4-timeline": not boot,
+             "5-jitter-vs-hz": not nhz, "6-nocounter": not series["nocounter.dat"]}
+    return [c for c, none in empty.items() if none]
 
 
 if __name__ == "__main__":

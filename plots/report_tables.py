@@ -43,6 +43,8 @@ BUILDERS = {
     "fix": (fix_tables, "a fix-matrix run: 32-bit kernels without and with patch 0008"),
     "waiters": (waiters_tables, "a waiters-matrix run: several tasks waiting at once, without and with patch 0009"),
 }
+# REPORT.md's block markers begin so: "<!-- tables:NAME:begin -->" ... "end -->"
+MARKER = "<!-- tables:"
 # The blocks of the committed runs' directory, not of one run.
 RUNS_BLOCKS = (("answer", answer_table, "the first screen's answer"),
                ("runs", runs_table, "the table of the runs themselves"),
@@ -89,7 +91,15 @@ def main():
     with open(args["report"]) as f:
         doc = f.read()
     for name, text in blocks:
-        begin, end = f"<!-- tables:{name}:begin -->", f"<!-- tables:{name}:end -->"
+        # a run's text shown as it is (a code span: host_cpu, a run's path)
+        # can hold the markers' own words: the block would end there, and
+        # the next make report keep the rest as REPORT.md's text
+        if MARKER in text:
+            die(f"the tables:{name} block holds '{MARKER}', the text of REPORT.md's block markers "
+                f"(from a run's text: {text[max(0, text.index(MARKER) - 40):text.index(MARKER) + 40]!r}): "
+                f"refused, {args['report']} unchanged")
+    for name, text in blocks:
+        begin, end = f"{MARKER}{name}:begin -->", f"{MARKER}{name}:end -->"
         if begin not in doc or end not in doc:
             sys.exit(f"report_tables.py: error: {args['report']} has no {begin} ... {end} markers")
         head, rest = doc.split(begin, 1)

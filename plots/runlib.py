@@ -19,7 +19,11 @@ from runfiles import (CONTROL, INTEGER, LINK, check_path, open_new, open_run_fil
 from runfiles import summary_rows as _summary_rows
 
 
-PALETTE = ["#1b9e77", "#7570b3", "#d95f02", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666"]
+# A colour per line of kernel/variants, in its order, then colours for the
+# variants a run boots that it does not define (a kernel built elsewhere,
+# --kernels DIR), so that no two variants of a run share one.
+PALETTE = ["#1b9e77", "#7570b3", "#d95f02", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666",
+           "#1f78b4", "#b2182b", "#01665e", "#8c510a", "#542788", "#c51b7d", "#000000"]
 
 
 # Nothing runs when this module is imported: the variant list is asked
@@ -32,30 +36,46 @@ def all_variants():
 
 
 def variants():
-    """The variants in order (kernel/variants): every chart's slots and
-    colours (a table's columns are run_variants())."""
+    """The variants in order (kernel/variants): chart 10's slots and
+    colours (the other charts' and the tables' are run_variants())."""
     return all_variants()
 
 
 def vindex(v):
-    """A variant's slot and colour index (variants()); one it does not
-    define after them all."""
+    """A variant's index in variants(); one it does not define after them all."""
     return variants().index(v) if v in variants() else len(variants())
 
 
-def run_variants(rows):
-    """The variants rows hold, in kernel/variants' order (one it does not
-    define last): a run's tables and charts show those, never a column or
-    slot for a variant it did not boot (stock-fix in a run of stock)."""
-    have = {r.get("variant") for r in rows} - {None, ""}
+def variant_order(v):
+    """Where a variant goes in every chart and table: kernel/variants'
+    order, then the ones it does not define, by name."""
     known = all_variants()
-    return [v for v in known if v in have] + sorted(have - set(known))
+    return (0, known.index(v), "") if v in known else (1, 0, v)
+
+
+def run_variants(rows):
+    """The variants rows hold, in variant_order(): a run's tables and
+    charts show those, each under its name (one kernel/variants does not
+    define too: make run VARIANTS=mine RUNFLAGS='--kernels DIR'), never a
+    column or slot for a variant it did not boot (stock-fix in a run of
+    stock)."""
+    return sorted({r.get("variant") for r in rows} - {None, ""}, key=variant_order)
 
 
 @functools.cache
 def colours():
     """One colour per variant, in variants() order."""
     return [PALETTE[i % len(PALETTE)] for i in range(len(variants()))]
+
+
+def variant_colour(v, slots):
+    """A variant's colour in a chart of a run whose variants are slots
+    (run_variants()): its kernel/variants line's, the same in every chart
+    and run; one kernel/variants does not define, a colour after theirs by
+    its place among slots' others."""
+    known = all_variants()
+    i = known.index(v) if v in known else len(known) + [s for s in slots if s not in known].index(v)
+    return PALETTE[i % len(PALETTE)]
 
 
 # How each axis value reads in a label; an empty string is that axis's

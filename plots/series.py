@@ -27,6 +27,8 @@ reply to the cover letter. Same runs and patches, same bytes: git's
 author, committer and dates are the patches', and the time git puts in
 each Message-Id is rewritten to the newest patch's Date.
 """
+import email.errors
+import email.header
 import email.parser
 import email.policy
 import email.utils
@@ -43,7 +45,7 @@ import quoted
 from cells import US_BELOW_MS, us
 from entropy import cpu_mhz
 from tables_runs import ANSWER, answer_cell
-from runlib import (MEASURED, ROOT, all_variants, die, fact_rows, fact_table, open_new, read_meta, read_table, refuse_link,
+from runlib import (CONTROL, MEASURED, ROOT, all_variants, die, fact_rows, fact_table, open_new, read_meta, read_table, refuse_link,
                     releases, run_main, summary_rows, value)
 
 # The RFC's Message-ID, as the list archive gives it (the References of
@@ -160,9 +162,41 @@ def series_rows():
     return base, out
 
 
+def when(date):
+    """An RFC 2822 Date as seconds since the epoch, its zone applied: one
+    dated -0000 (UTC, the sender's zone unknown) and one +0000 compare as
+    any two do (datetime made the first naive, the second aware: a
+    TypeError when compared)."""
+    return email.utils.mktime_tz(email.utils.parsedate_tz(date))
+
+
+def identity(path, text):
+    """(name, address) of a patch's From as git am reads it: unfolded, its
+    RFC 2047 encoded words decoded. Refused: a From of more than one
+    address, or whose name decodes to more than one line or to an address
+    (git am put an encoded newline's next line, an address, in the mail's
+    From)."""
+    text = re.sub(r"\r?\n(?=[ \t])", "", text)
+    pairs = email.utils.getaddresses([text])
+    if len(pairs) != 1 or pairs[0][1].count("@") != 1:
+        die(f"{path}: From '{text}' is not one address (a From names the one author: 'Name <address>')")
+    raw, addr = pairs[0]
+    try:
+        name = str(email.header.make_header(email.header.decode_header(raw)))
+    except (UnicodeDecodeError, LookupError, email.errors.HeaderParseError) as e:
+        die(f"{path}: From '{text}': its name does not decode ({e})")
+    m = CONTROL.search(name + addr)
+    if m or set("<>@") & set(name):
+        die(f"{path}: From '{text}': its name decodes to {name!r}, "
+            + (f"which holds a control character (U+{ord(m.group()):04X}): more than one line" if m else
+               "which holds an address") + ": a From is one line, a name and one address")
+    return name, addr
+
+
 def read_patch(path):
-    """A patch file's mail headers: {path, from, date}; it must be git
-    format-patch's (a 'From <sha>' line, then From, Date and Subject)."""
+    """A patch file's mail headers: {path, from (name, address), date}; it
+    must be git format-patch's (a 'From <sha>' line, then From, Date and
+    Subject)."""
     with open(path, "rb") as f:
         raw = f.read()
     first, _, rest = raw.partition(b"\n")
@@ -172,11 +206,9 @@ def read_patch(path):
     for h in ("From", "Date", "Subject"):
         if not msg[h]:
             die(f"{path}: no {h} header")
-    try:
-        email.utils.parsedate_to_datetime(str(msg["Date"]))
-    except (TypeError, ValueError):
+    if email.utils.parsedate_tz(str(msg["Date"])) is None:
         die(f"{path}: Date '{msg['Date']}' is not an RFC 2822 date")
-    return {"path": path, "from": str(msg["From"]), "date": str(msg["Date"]),
+    return {"path": path, "from": identity(path, str(msg["From"])), "date": str(msg["Date"]),
             "files": re.findall(rb"^diff --git a/(\S+) b/(\S+)$", raw, re.M)}
 
 
@@ -305,9 +337,9 @@ def format_patch(tmp, tree, patches, description, reply_to, to, cc):
     --cover-from-description=subject), then git's shortlog and diffstat.
     Git's configuration is none but the kernel tree's .gitattributes (C
     hunks name their function) and core.abbrev=12, the kernel's."""
-    name, addr = email.utils.parseaddr(patches[0]["from"])
-    first = min((p["date"] for p in patches), key=email.utils.parsedate_to_datetime)
-    last = max((p["date"] for p in patches), key=email.utils.parsedate_to_datetime)
+    name, addr = patches[0]["from"]
+    first = min((p["date"] for p in patches), key=when)
+    last = max((p["date"] for p in patches), key=when)
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     # HOME and XDG_CONFIG_HOME: no user's ignore or attributes file either
     env.update(HOME=tmp, XDG_CONFIG_HOME=os.path.join(tmp, ".config"), GIT_CONFIG_NOSYSTEM="1",
@@ -329,7 +361,7 @@ def format_patch(tmp, tree, patches, description, reply_to, to, cc):
     git(repo, env, "format-patch", "-q", "-o", out, "--cover-letter", "--cover-from-description=subject",
         "--numbered", "--thread=shallow", f"--in-reply-to={reply_to}", *(f"--to={a}" for a in to),
         *(f"--cc={a}" for a in cc), f"-{len(patches)}")
-    stamp = int(email.utils.parsedate_to_datetime(last).timestamp())
+    stamp = when(last)
     mails = []
     for f in sorted(os.listdir(out)):
         with open(os.path.join(out, f), encoding="utf-8") as fh:

@@ -4,7 +4,7 @@ what "ready" holds (tables:entropy; plots/entropy.py names its cells, as
 chart 8 does)."""
 from cells import fmt, run_name
 from markup import md, row
-from runlib import condition, kernel_base, measured, pick, read_meta, read_table, value, variants, varying
+from runlib import condition, kernel_base, measured, pick, read_meta, read_table, value, variant_order, varying
 from runlib import summary_rows as _summary_rows
 
 import entropy
@@ -28,7 +28,7 @@ def arches_tables(run):
         hung[k] = hung.get(k, True) and r["status"] == "censored" and "s of host time" in r["reason"]
     accels = [a for a in ("icount", "tcg") if any(r["accel"] == a for r in rows)]
     cells = list(dict.fromkeys((value(r, "arch"), r["_cond"], r["variant"]) for r in rows))
-    cells.sort(key=lambda c: (c[0], c[1], variants().index(c[2]) if c[2] in variants() else 99))
+    cells.sort(key=lambda c: (c[0], c[1], variant_order(c[2])))
     head = []
     for a in accels:
         head += [f"CRNG ready, {a}", f"first read waited, {a}"]

@@ -3,7 +3,7 @@ vDSO getrandom() read), of systemd for itself (tables:systemd) and of the
 fix for 32-bit kernels (tables:fix)."""
 from cells import fmt, run_name, span
 from markup import md, row
-from runlib import CLOCK_WORDS, die, read_table, value, variants
+from runlib import CLOCK_WORDS, die, read_table, run_variants, value
 from runlib import summary_rows as _summary_rows
 
 import bases
@@ -105,7 +105,7 @@ def systemd_tables(run):
                 "|---|---|---|" + "---|" * len(measures)]
         conds = sorted({k[1] for k in by if k[0] == accel})
         for c in conds:
-            for v in variants():
+            for v in run_variants(rows):
                 for e in ("pid1", "child"):
                     got = [by.get((accel, c, v, e, m)) for m, _ in measures]
                     if not any(got):

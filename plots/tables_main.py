@@ -5,7 +5,7 @@ the guest's interrupts they share."""
 from cells import fmt, run_name, summary_rows, table
 from markup import code, md, row
 from runlib import (CLOCK_WORDS, JITTER_TICKS, condition, headline_accel, jitter_rows, jitter_ticks_ms, measured,
-                    pick, read_meta, read_table, run_variants, variants, varying)
+                    pick, read_meta, read_table, run_variants, variant_order, varying)
 
 
 def hz_table(run):
@@ -14,7 +14,8 @@ def hz_table(run):
     hzs = sorted({int(r["hz"]) for r in rows})
     out = [f"### Chart 5: the jitter loop's cost against CONFIG_HZ (run {run_name(run)})\n",
            f"first blocking urandom read's duration, median ms (under 1 ms: us, from raw.csv's ns) [95% CI]; {JITTER_TICKS}/HZ s for comparison\n",
-           row("CONFIG_HZ", f"{JITTER_TICKS}/HZ", *run_variants(rows)), "|---|---|" + "---|" * len(run_variants(rows))]
+           row("CONFIG_HZ", f"{JITTER_TICKS}/HZ", *(md(v) for v in run_variants(rows))),
+           "|---|---|" + "---|" * len(run_variants(rows))]
     for hz in hzs:
         cells = []
         for v in run_variants(rows):
@@ -96,8 +97,7 @@ def interrupts_table(run, accel):
     def span(xs, k=1):
         lo, hi = (f"{x / k:.{0 if k == 1 else 1}f}" for x in (min(xs), max(xs)))
         return lo if lo == hi else f"{lo}-{hi}"
-    cells = sorted({(condition(r, axes), r["variant"]) for r in raw}, key=lambda c: (c[0], variants().index(c[1])
-                                                                                  if c[1] in variants() else 99))
+    cells = sorted({(condition(r, axes), r["variant"]) for r in raw}, key=lambda c: (c[0], variant_order(c[1])))
     for c, v in cells:
         sel = [r for r in raw if condition(r, axes) == c and r["variant"] == v]
         col = lambda k: [int(r[k]) for r in sel if r[k]]

@@ -27,9 +27,18 @@ def rows_of(path):
         return [shlex.split(l) for l in f if l.strip() and not l.startswith("#")]
 
 
-def vname(vi):
-    vi = int(float(vi))
-    return variants()[vi] if vi < len(variants()) else f"variant {vi}"
+def vname(data, vi):
+    """The name of the variant of index vi in a chart's data (prepare.py's
+    vars.gp: variant_<i>)."""
+    name = var(data, f"variant_{int(float(vi))}")
+    if not name:
+        die(f"{data}/vars.gp names no variant_{vi}: prepare.py writes every variant a data file indexes")
+    return name
+
+
+def fixname(vi):
+    """Chart 10's variant of index vi (kernel/variants' order)."""
+    return variants()[int(vi)]
 
 
 class LogAxis:
@@ -75,6 +84,16 @@ class LogAxis:
         return [f"{chr(ord('A') + i)}: {text}" for i, (_, text) in enumerate(self.refs)]
 
 
+def labelled(label, width, line):
+    """A chart row: label in a column of width, then line; a label longer
+    than the column on a line of its own above (whole, never cut: two
+    variants alike in their first letters stay apart), so no row's marks
+    shift."""
+    if len(label) > width:
+        return [label, f"{'':<{width}} {line}"]
+    return [f"{label:<{width}} {line}"]
+
+
 def strip_chart(title, unit, groups, refs, symbols):
     """groups: [(condition, [(variant, [(value, symbol)])])] on a log axis."""
     axis = LogAxis([v for _, rows in groups for _, pts in rows for v, _ in pts], refs)
@@ -85,7 +104,7 @@ def strip_chart(title, unit, groups, refs, symbols):
             line = axis.blank()
             for val, sym in pts:
                 line[axis.col(val)] = sym
-            out.append(f"  {v:<{LABEL - 2}.{LABEL - 2}} " + "".join(line).rstrip())
+            out += labelled(f"  {v}", LABEL, "".join(line).rstrip())
     out += axis.axis() + [""] + axis.legend() + [symbols]
     return out
 
@@ -112,7 +131,7 @@ def first_read(data, name, title):
             mine = [r for r in rows if r[5] == g and int(r[1]) == vi]
             pts = [(float(r[6]), ".") for r in mine if r[6] != "NaN" and r[3] != "1"]
             pts += [(float(r[2]), ">" if r[3] == "1" else "o") for r in mine]
-            per.append((vname(vi), pts))
+            per.append((vname(data, vi), pts))
         groups.append((g, per))
     refs = [(50, "50 ms, the NetHack boot"), (750, "750 ms, the complaint")]
     return strip_chart(title, "guest ms from kernel start", groups, refs,
@@ -120,13 +139,15 @@ def first_read(data, name, title):
 
 
 def cdf(data):
+    """Chart 2: per condition (vars.gp's cond_<i>), a row per variant: each
+    boot's CRNG ready; a data set's head names both by number (the words
+    after them are a reader's, never parsed: a run's text)."""
     path, groups, cur = os.path.join(data, "cdf.dat"), [], None
     with open(path) as f:
         for line in f:
-            if line.startswith("# condition"):
-                head = line[len("# condition "):].strip()
-                cond = head[head.index("(") + 1:head.rindex(") variant")]
-                v = head.rsplit(" variant ", 1)[1]
+            if line.startswith("# condition "):
+                w = line.split()
+                cond, v = var(data, f"cond_{int(w[2])}"), vname(data, w[4].rstrip(":"))
                 if not groups or groups[-1][0] != cond:
                     groups.append((cond, []))
                 cur = []
@@ -157,15 +178,14 @@ def bars(title, unit, items, note, log=False):
             out.append(label)  # a group's heading, whole
             continue
         bar = "#" * max(1, length(v)) if v is not None else ""
-        out.append(f"{label:<{LABEL}.{LABEL}} {bar} {text}".rstrip())
+        out += labelled(label, LABEL, f"{bar} {text}".rstrip())
     return out + ["", note]
 
 
 def accel(data):
     items, rows = [], rows_of(os.path.join(data, "accel.dat"))
     for r in rows:
-        v, cond = r[5].split("\\n", 1)
-        items.append((f"{v} {cond}", None, ""))
+        items.append((f"{r[8]} {r[9]}", None, ""))  # variant, condition
         for col, cens, name in ((1, 6, "tcg"), (2, 7, "icount"), (3, None, "kvm")):
             val = None if r[col] == "NaN" else float(r[col])
             if val is not None:
@@ -186,7 +206,7 @@ def hz(data):
         items.append((f"CONFIG_HZ={r[0]}", None, f"{JITTER_TICKS} ticks = {jitter_ticks_ms(int(r[0])):g} ms"))
         for vi, val in enumerate(r[1:]):
             if val != "NaN":
-                items.append((f"  {vname(vi)}", float(val), f"{val} ms"))
+                items.append((f"  {vname(data, vi)}", float(val), f"{val} ms"))
     return bars("The jitter loop's cost against CONFIG_HZ (cpu=qemu64)",
                 "median ms of the first blocking urandom read (summary.csv)", items,
                 f"#: median; the loop credits one bit per tick, so it should take {JITTER_TICKS}/HZ s")
@@ -209,7 +229,7 @@ def timeline(data):
             line[i] = "=" if r[4] != "0" else "|"
         line[a] = "|" if r[4] == "0" else "["
         label = r[3].replace("pid 1 (probe, then systemd)", "pid 1")  # said below
-        out.append(f"{label:<{lab}.{lab}} " + "".join(line).rstrip() + f" {start:.0f}")
+        out += labelled(label, lab, "".join(line).rstrip() + f" {start:.0f}")
     return out + ["", f"scale: one column = {end / w:.1f} ms; |: an event; [===: a read, its length",
                   "the number after a row: its start, ms; pid 1: the probe, then systemd"]
 
@@ -227,7 +247,7 @@ def arches(data):
                 mine = [r for r in rows if r[6] == g and int(r[1]) == vi]
                 pts = [(float(r[4]), ">" if r[5] == "1" else ".") for r in mine if r[4] != "NaN"]
                 pts += [(float(r[2]), ">" if r[3] == "1" else "o") for r in mine if r[2] != "NaN"]
-                per.append((vname(vi), pts))
+                per.append((vname(data, vi), pts))
             groups.append((g, per))
         out += ([""] if out else []) + strip_chart(
             f"The revert's architectures on {var(data, 'kernel_base')}: {var(data, f'panel_{p}')}",
@@ -287,7 +307,7 @@ def fix_chart(data):
     groups = []
     for p in range(int(var(data, "nfixpanels", "fix.gp") or 0)):
         rows = rows_of(os.path.join(data, f"fixmarks_{p}.dat"))
-        per = [(vname(vi), [(float(r[0]) * 1000, sym.get(r[3], "?")) for r in rows if int(r[2]) == vi])
+        per = [(fixname(vi), [(float(r[0]) * 1000, sym.get(r[3], "?")) for r in rows if int(r[2]) == vi])
                for vi in sorted({int(r[2]) for r in rows})]
         groups.append((var(data, f"fixtitle_{p}", "fix.gp"), per))
     if not any(per for _, per in groups):

@@ -91,7 +91,10 @@ for c in charts:
         # the data rows (a header comment names every column, drawn or not)
         dat = "".join(l for l in open(data + drawn[c]) if not l.startswith("#"))
         for v in VARIANTS:
-            shown = f"'{v}'" in open(f"{run}/plots/data/series.gp").read() or f" {v}" in dat or f'"{v}' in dat
+            # a series' title is vars.gp's variant_<i>, the variant's name
+            titles = [l.split(" = ", 1)[1].strip() for l in open(f"{run}/plots/data/vars.gp")
+                      if l.startswith("variant_")]
+            shown = f"'{v}'" in titles or f" {v}" in dat or f'"{v}' in dat
             if shown:
                 assert f"  {v}" in txt or f"{v} " in txt, (c, v)
 PY

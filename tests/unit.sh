@@ -106,6 +106,8 @@ lane "the limits of a run's tables, refused by every reader (bench/ground/runlim
 lane "the mail and the terminal summary" tests/post.sh
 lane "the chart tools' facts, each from one place" tests/plots_facts.sh
 lane "gnuplot quoting of run text (plots/gpquote.py), drawn" tests/gpquote.sh
+lane "charts and tables of a run's own variants, known to kernel/variants or not" tests/run_variants.sh
+lane "the series' authors and dates (plots/series.py, no kernel tree)" tests/series_mail.sh
 lane "kernel build progress" tests/kernel_progress.sh
 lane "fact tables and their reader" tests/tables.sh
 lane "the commands of README.md and docs/" tests/docs_commands.sh
