@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "classify.h"
 #include "../machines/accel.h"
+#include "../../guest-image/record.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -173,15 +174,27 @@ static void timed_out(const struct boot_facts *f,
 		      const struct report_outcome *o, struct row *r)
 {
 	const struct accel *acc = accel_find(r->axis[AX_accel]);
-	const char *st = strstr(o->last, "start_ns=");
-	long long start = -1;
+	const char *st = strstr(o->last, " start_ns=");
+	int64_t start = -1;
 	int guest_clock = acc && acc->icount;
 	int64_t t = (int64_t)f->timeout_s * 1000000000;
 	int waiting;
 
-	/* The last record may be a read that never ended: its start counts. */
-	if (st && sscanf(st, "start_ns=%lld", &start) != 1)
-		start = -1;
+	/*
+	 * The last record may be a read that never ended: its start counts,
+	 * a number by the one integer rule (guest text: nothing lenient).
+	 */
+	if (st) {
+		char v[24];
+		size_t n;
+
+		st += strlen(" start_ns=");
+		n = strcspn(st, " ");
+		snprintf(v, sizeof(v), "%.*s", (int)(n < sizeof(v) ? n : 0),
+			 st);
+		if (crb_parse_i64(v, &start))
+			start = -1;
+	}
 	if (guest_clock) {
 		t = last_guest_ns(r);
 		if (start > t)
