@@ -108,19 +108,22 @@ static void perf_numbers(const char *dir, struct row *r)
 		double v;
 		char unit[32], ev[64];
 
-		/* value,unit,event,... (perf stat -x,) */
-		if (sscanf(line, "%lf,%31[^,],%63[^,]", &v, unit, ev) == 3) {
-			if (strstr(ev, "task-clock"))
-				r->host_task_clock_ns =
-					(int64_t)(v * (strcmp(unit, "msec") ?
-							       1 :
-							       1e6));
-			else if (strstr(ev, "context-switches"))
-				r->host_ctx_switches = (int64_t)v;
-		} else if (sscanf(line, "%lf,,%63[^,]", &v, ev) == 2 &&
-			   strstr(ev, "context-switches")) {
-			r->host_ctx_switches = (int64_t)v;
+		/* value,unit,event,... (perf stat -x,; no unit: a count) */
+		if (sscanf(line, "%lf,%31[^,],%63[^,]", &v, unit, ev) != 3) {
+			unit[0] = '\0';
+			if (sscanf(line, "%lf,,%63[^,]", &v, ev) != 2)
+				continue;
 		}
+		if (!strcmp(unit, "msec"))
+			v *= 1e6;
+		/* a run's file (--rescan's from elsewhere): a value that is
+		 * no int64 is no figure (its cast would be undefined) */
+		if (!(v >= 0 && v < 9e18))
+			continue;
+		if (unit[0] && strstr(ev, "task-clock"))
+			r->host_task_clock_ns = (int64_t)v;
+		else if (strstr(ev, "context-switches"))
+			r->host_ctx_switches = (int64_t)v;
 	}
 	fclose(f);
 }
