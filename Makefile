@@ -274,16 +274,18 @@ plan: runner
 
 # Each stage timed; the split (with the runner's host time per accelerator)
 # is printed at the end and kept as RUN/main-job-time.txt.
+# The stage times go to a fresh file in BUILD (scripts/fresh.sh: never
+# through a link a checkout carries at a fixed name), removed at the end.
 bench:
 	@$(KERNEL_CHECK_CACHE)
-	@set -e; t=$$(date +%s.%N); lap() { n=$$(date +%s.%N); printf '%s %.1f\n' "$$1" "$$(echo "$$n - $$t" | bc)" >>$(BUILD)/.bench-times; t=$$n; }; \
-	mkdir -p $(BUILD); : >$(BUILD)/.bench-times; \
+	@set -e; . scripts/fresh.sh; mkdir -p $(BUILD); times=$$(fresh_beside $(BUILD)/.bench-times); trap 'rm -f "$$times"' EXIT; \
+	t=$$(date +%s.%N); lap() { n=$$(date +%s.%N); printf '%s %.1f\n' "$$1" "$$(echo "$$n - $$t" | bc)" >>"$$times"; t=$$n; }; \
 	scripts/deps.sh --matrix $(MATRIX); lap packages; \
 	$(MAKE) kernels-check; $(MAKE) kernels; lap kernels; \
 	$(MAKE) runner image; lap "runner+image"; \
 	$(MAKE) run; lap boots; \
 	$(MAKE) plots RUN=$(RESULTS)/latest; lap plots; \
-	scripts/time-split.sh $(BUILD)/.bench-times $(RESULTS)/latest | tee $(RESULTS)/latest/main-job-time.txt
+	scripts/time-split.sh "$$times" $(RESULTS)/latest | tee $(RESULTS)/latest/main-job-time.txt
 	@echo "results: $$(readlink -f $(RESULTS)/latest)"
 
 # The chart, report and mail scripts ask the runner for its axes
