@@ -28,7 +28,9 @@ EXTRA_PATCHES ?=
 # tarball to build it from instead of its Debian package's.
 KERNEL_BASE ?=
 KERNEL_TARBALL ?=
-# Host build directory for the probe, runner, tests and guest image.
+# Host build directory for the probe, runner, tests and guest image: a
+# directory directly under this checkout (build2, not /elsewhere nor
+# build/x), as the runner finds kernel/ beside it (BUILD_CHECK below).
 BUILD ?= build
 QEMU ?= qemu-system-x86_64
 # The host C compiler (GNU make predefines CC=cc; set it on the command line).
@@ -221,7 +223,20 @@ comma := ,
 
 # --- guest and runner -------------------------------------------------------------
 $(BUILD):
-	mkdir -p $@
+	mkdir -p -- $@
+
+# The runner reads kernel/ and the other fact tables beside its own
+# directory (<BUILD>/../kernel/bases: bench/table.c's table_path(), never
+# the current directory's), so a runner built anywhere but directly under
+# this checkout cannot run: make bench BUILD=/elsewhere built one that
+# said "cannot find kernel/bases beside the runner". Refused before
+# anything is built (or installed: make bench), by every target that
+# builds the runner. BUILD holds no space or quote (DATA_VARS).
+BUILD_CHECK = p=$$(realpath -m -- $(BUILD)) && [ "$${p%/*}" = "$$(pwd -P)" ] || \
+	{ echo "error: BUILD=$(BUILD): the runner finds kernel/ beside its own directory (BUILD/../kernel), so BUILD must be a directory directly under this checkout ($(CURDIR)): build (the default) or another name there, e.g. BUILD=build2" >&2; exit 2; }
+.PHONY: build-check
+build-check:
+	@$(BUILD_CHECK)
 
 # The probe is PID 1 of the guest: static, so the image needs no loader for it.
 $(PROBE): $(PROBE_SRC) $(wildcard guest-image/*.h) | $(BUILD)
@@ -235,7 +250,7 @@ image: $(IMAGE)
 # Linked from the objects the unit tests link too (the same flags): each
 # source compiled once, side by side under -j, not once more in one gcc.
 RUNNER_OBJ := $(patsubst %.c,$(BUILD)/unit/plain/%.o,$(RUNNER_SRC))
-$(RUNNER): $(RUNNER_OBJ) | $(BUILD)
+$(RUNNER): $(RUNNER_OBJ) | $(BUILD) build-check
 	$(call cmd_say,LD,$@)$(CC) $(ALL_CFLAGS) -o $@ $(RUNNER_OBJ) -lm
 
 runner: $(RUNNER)
@@ -274,16 +289,19 @@ plan: runner
 
 # Each stage timed; the split (with the runner's host time per accelerator)
 # is printed at the end and kept as RUN/main-job-time.txt.
+# The stage times go to a fresh file in BUILD (scripts/fresh.sh: never
+# through a link a checkout carries at a fixed name), removed at the end.
 bench:
+	@$(BUILD_CHECK)
 	@$(KERNEL_CHECK_CACHE)
-	@set -e; t=$$(date +%s.%N); lap() { n=$$(date +%s.%N); printf '%s %.1f\n' "$$1" "$$(echo "$$n - $$t" | bc)" >>$(BUILD)/.bench-times; t=$$n; }; \
-	mkdir -p $(BUILD); : >$(BUILD)/.bench-times; \
+	@set -e; . scripts/fresh.sh; mkdir -p $(BUILD); times=$$(fresh_beside $(BUILD)/.bench-times); trap 'rm -f "$$times"' EXIT; \
+	t=$$(date +%s.%N); lap() { n=$$(date +%s.%N); printf '%s %.1f\n' "$$1" "$$(echo "$$n - $$t" | bc)" >>"$$times"; t=$$n; }; \
 	scripts/deps.sh --matrix $(MATRIX); lap packages; \
 	$(MAKE) kernels-check; $(MAKE) kernels; lap kernels; \
 	$(MAKE) runner image; lap "runner+image"; \
 	$(MAKE) run; lap boots; \
 	$(MAKE) plots RUN=$(RESULTS)/latest; lap plots; \
-	scripts/time-split.sh $(BUILD)/.bench-times $(RESULTS)/latest | tee $(RESULTS)/latest/main-job-time.txt
+	scripts/time-split.sh "$$times" $(RESULTS)/latest | tee $(RESULTS)/latest/main-job-time.txt
 	@echo "results: $$(readlink -f $(RESULTS)/latest)"
 
 # The chart, report and mail scripts ask the runner for its axes
@@ -415,11 +433,11 @@ UNIT_OBJ_asan := $(patsubst %.c,$(BUILD)/unit/asan/%.o,$(UNIT_LIB))
 FLAGS_plain := $(ALL_CFLAGS)
 FLAGS_asan := $(CSTD) $(WARN) -g -O1 $(SAN)
 
-$(BUILD)/unit/plain/%.o: %.c $(RUNNER_HDR) $(wildcard guest-image/*.h)
+$(BUILD)/unit/plain/%.o: %.c $(RUNNER_HDR) $(wildcard guest-image/*.h) | build-check
 	@mkdir -p $(dir $@)
 	$(call cmd_say,CC,$@)$(CC) $(FLAGS_plain) -c -o $@ $<
 
-$(BUILD)/unit/asan/%.o: %.c $(RUNNER_HDR) $(wildcard guest-image/*.h)
+$(BUILD)/unit/asan/%.o: %.c $(RUNNER_HDR) $(wildcard guest-image/*.h) | build-check
 	@mkdir -p $(dir $@)
 	$(call cmd_say,CC,$@)$(CC) $(FLAGS_asan) -c -o $@ $<
 
@@ -449,7 +467,7 @@ lint:
 
 # results/ holds hours of boots: never removed by a make target.
 clean:
-	rm -rf $(BUILD)
+	rm -rf -- $(BUILD)
 
 distclean: clean
 	rm -rf $(call qpath,CRNGBENCH_CACHE)

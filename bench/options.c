@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "options.h"
 #include "ground/err.h"
+#include "ground/util.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -70,19 +71,20 @@ struct opt_err {
 	int bad;
 };
 
-/* A whole decimal number in [lo, hi], or lo and an error naming the option. */
+/*
+ * A whole number in [lo, hi] by the one integer rule (crb_parse_i64), or
+ * lo and an error naming the option.
+ */
 static long long number(struct opt_err *e, const char *opt, const char *s,
 			long long lo, long long hi)
 {
-	char *end;
-	long long v;
+	int64_t v;
 
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi) {
-		e->bad = err_set(e->err, e->errlen,
-				 "%s %s: need a whole number from %lld to %lld",
-				 opt, s, lo, hi);
+	if (crb_parse_i64(s, &v) || v < lo || v > hi) {
+		e->bad = err_set(
+			e->err, e->errlen,
+			"%s %s: need a whole number from %lld to %lld" DIGITS_ONLY,
+			opt, s, lo, hi);
 		return lo;
 	}
 	return v;
@@ -90,22 +92,9 @@ static long long number(struct opt_err *e, const char *opt, const char *s,
 
 static void parse_shard(struct opt_err *e, struct run_opts *o, const char *s)
 {
-	char k[16], n[16], extra;
-
-	if (sscanf(s, "%15[0-9]/%15[0-9]%c", k, n, &extra) != 2) {
-		e->bad = err_set(
-			e->err, e->errlen,
-			"--shard %s: need K/N with 1 <= K <= N (e.g. 2/4)", s);
-		return;
-	}
-	o->shard_n = atoi(n);
-	o->shard_k = atoi(k);
-	if (strlen(n) > 5 || o->shard_n < 1 || o->shard_k < 1 ||
-	    o->shard_k > o->shard_n)
-		e->bad = err_set(
-			e->err, e->errlen,
-			"--shard %s: need K/N with 1 <= K <= N <= 99999 (e.g. 2/4)",
-			s);
+	if (shard_parse(s, &o->shard_k, &o->shard_n))
+		e->bad = err_set(e->err, e->errlen, "--shard %s: need %s", s,
+				 SHARD_WORDS);
 }
 
 static const struct option long_opts[] = {

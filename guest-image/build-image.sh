@@ -15,6 +15,8 @@ die() { printf 'guest-image/build-image.sh: error: %s\n' "$*" >&2; exit 2; }
 [ $# -eq 2 ] || die "usage: build-image.sh PROBE OUTPUT.cpio"
 probe=$1 out=$2
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/fresh.sh
+. "$here/../scripts/fresh.sh"
 
 bins=(/lib/systemd/systemd /lib/systemd/systemd-random-seed /lib/systemd/systemd-shutdown
 	/bin/systemctl /usr/bin/systemd-analyze)
@@ -87,8 +89,9 @@ cp "$probe" "$stage/crngbench/probe"
 ln -s crngbench/probe "$stage/init"
 
 find "$stage" -exec touch -h -d @0 {} +
-(cd "$stage" && find . -mindepth 1 -printf '%P\n' | LC_ALL=C sort |
-	cpio --quiet -o -H newc --reproducible -R 0:0) >"$out.tmp"
-mv "$out.tmp" "$out"
+pack() { (cd "$stage" && find . -mindepth 1 -printf '%P\n' | LC_ALL=C sort | cpio --quiet -o -H newc --reproducible -R 0:0); }
+# into a fresh file beside OUTPUT, renamed over it (scripts/fresh.sh):
+# never through a link at a fixed name such as OUTPUT.tmp
+write_whole "$out" pack || die "cannot write $out"
 printf '[image] %s: %s bytes, %s files\n' "$out" "$(stat -c %s "$out")" \
 	"$(cd "$stage" && find . -mindepth 1 | wc -l)" >&2

@@ -15,6 +15,9 @@ set -euo pipefail
 die() { printf 'guest-image/build-probe-image.sh: error: %s\n' "$*" >&2; exit 2; }
 [ $# -eq 2 ] || die "usage: build-probe-image.sh PROBE OUTPUT.cpio"
 probe=$1 out=$2
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/fresh.sh
+. "$here/../scripts/fresh.sh"
 command -v cpio >/dev/null || die "cpio not found; apt-get install -y cpio"
 [ -x "$probe" ] || die "probe $probe not built"
 
@@ -27,8 +30,9 @@ mknod -m 600 "$stage/dev/console" c 5 1 ||
 cp "$probe" "$stage/init"
 
 find "$stage" -exec touch -h -d @0 {} +
-(cd "$stage" && find . -mindepth 1 -printf '%P\n' | LC_ALL=C sort |
-	cpio --quiet -o -H newc --reproducible -R 0:0) >"$out.tmp"
-mv "$out.tmp" "$out"
+pack() { (cd "$stage" && find . -mindepth 1 -printf '%P\n' | LC_ALL=C sort | cpio --quiet -o -H newc --reproducible -R 0:0); }
+# into a fresh file beside OUTPUT, renamed over it (scripts/fresh.sh):
+# never through a link at a fixed name such as OUTPUT.tmp
+write_whole "$out" pack || die "cannot write $out"
 printf '[image] %s: %s bytes, %s files\n' "$out" "$(stat -c %s "$out")" \
 	"$(cd "$stage" && find . -mindepth 1 | wc -l)" >&2

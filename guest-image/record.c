@@ -105,20 +105,29 @@ const char *crb_get(const struct crb_record *r, const char *key)
 	return NULL;
 }
 
+int crb_parse_i64(const char *s, int64_t *out)
+{
+	const char *d = s + (*s == '-');
+	size_t n = strspn(d, "0123456789");
+	long long v;
+
+	if (!n || d[n] || n > 19) {
+		errno = n > 19 && !d[n] ? ERANGE : EINVAL;
+		return -1;
+	}
+	errno = 0;
+	v = strtoll(s, NULL, 10); /* digits alone: it reads them all */
+	if (errno)
+		return -1;
+	*out = (int64_t)v;
+	return 0;
+}
+
 int crb_get_i64(const struct crb_record *r, const char *key, int64_t *out)
 {
 	const char *v = crb_get(r, key);
-	char *end;
-	long long x;
 
-	if (!v || !*v)
-		return -1;
-	errno = 0;
-	x = strtoll(v, &end, 10);
-	if (errno || *end)
-		return -1;
-	*out = x;
-	return 0;
+	return v ? crb_parse_i64(v, out) : -1;
 }
 
 uint32_t crb_crc32(uint32_t crc, const void *buf, size_t len)
@@ -421,7 +430,7 @@ struct seg_state {
 int crb_parse_header(const char *line, size_t len, char *name, size_t namelen,
 		     char *err, size_t errlen)
 {
-	char buf[128];
+	char buf[128], canon[128];
 	int ver;
 	char seg[CRB_MAX_KEY];
 	char tail;
@@ -432,8 +441,12 @@ int crb_parse_header(const char *line, size_t len, char *name, size_t namelen,
 	buf[len] = '\0';
 	if (strncmp(buf, CRB_MAGIC "/", sizeof(CRB_MAGIC)))
 		return fail(err, errlen, "not a crngbench header");
+	/* Only the exact form crb_begin() writes: its version digits only
+	 * (sscanf's %d would take "+1", " 1" or "01"). */
 	if (sscanf(buf + sizeof(CRB_MAGIC), "%d seg=%31[a-z0-9_-]%c", &ver, seg,
-		   &tail) != 2)
+		   &tail) != 2 ||
+	    (snprintf(canon, sizeof(canon), CRB_MAGIC "/%d seg=%s", ver, seg),
+	     strcmp(buf, canon)))
 		return fail(err, errlen, "malformed header '%s'", buf);
 	if (ver != CRB_VERSION)
 		return fail(

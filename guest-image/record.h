@@ -182,7 +182,18 @@ int crb_status_ok(const char *v, size_t len);
 
 /* The value of key in r, or NULL. */
 const char *crb_get(const struct crb_record *r, const char *key);
-/* Parse the value of key as a signed 64-bit integer; 0 on success. */
+/*
+ * The one integer rule of every reader: a record's value, a results
+ * file's field (raw.csv, as plots/runfiles.py read_table reads it), a
+ * matrix setting, run.args, seed, an option. The whole text an optional
+ * '-' and 1 to 19 ASCII digits, within int64: no '+', no white space, no
+ * '11.9', nothing after the digits. 0, or -1 with errno EINVAL (not such
+ * a number) or ERANGE (past int64).
+ */
+int crb_parse_i64(const char *s, int64_t *out);
+#define CRB_INT_WORDS \
+	"an integer (an optional '-' and 1 to 19 digits, within 64 bits)"
+/* The value of key as crb_parse_i64 reads it; 0 on success. */
 int crb_get_i64(const struct crb_record *r, const char *key, int64_t *out);
 
 /*

@@ -50,6 +50,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/table.sh
 . "$here/../scripts/table.sh"
+# shellcheck source=scripts/fresh.sh
+. "$here/../scripts/fresh.sh"
 cache=$("$here/../scripts/cache-dir.sh")
 hz=${KERNEL_HZ:-250}
 jobs=${JOBS:-$(nproc)}
@@ -130,7 +132,9 @@ series_of() { # the patch files of a variant, in order, the base's own, then EXT
 [ -d "$patchdir" ] ||
 	die "base $base's patch series $patchrel does not exist (kernel/bases, its patches column)"
 for p in $extra; do [ -r "$p" ] || die "EXTRA_PATCHES: cannot read '$p'"; done
-all_patches=$(for v in $known; do series_of "$v"; done | sort -u)
+# one path a line, each given on as one word (the checkout's path may
+# hold a space or a quote: xargs and word splitting once cut it)
+mapfile -t all_patches < <(for v in $known; do series_of "$v"; done | sort -u)
 command -v "${cross}gcc" >/dev/null 2>&1 ||
 	die "compiler ${cross}gcc for KERNEL_ARCH=$arch not found. Install it with: apt-get install -y $ccpkg (or run 'scripts/deps.sh --arch $arch' as root)"
 
@@ -157,7 +161,17 @@ build="$cache/build/$pkg$suffix-hz$hz"
 touched_by() { # every tree path a patch file modifies
 	sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$@" | sort -u
 }
-touched=$(touched_by $all_patches)
+touched=$(touched_by "${all_patches[@]}")
+# each a path inside the tree, taken as one word below: a patch (one of
+# EXTRA_PATCHES, from elsewhere) naming ../x, /x or a glob is refused
+bad_path=
+while IFS= read -r f; do
+	[ -n "$f" ] || continue
+	case /$f/ in */../* | */./* | *//*) bad_path=$f && break ;; esac
+	[[ $f =~ ^[A-Za-z0-9_][A-Za-z0-9_.,+/-]*$ ]] || { bad_path=$f && break; }
+done <<<"$touched"
+[ -z "$bad_path" ] ||
+	die "a patch modifies '$bad_path', not a path inside the kernel tree (letters, digits and _.,+-/, no . or .. component): $(grep -lF -- "+++ b/$bad_path" "${all_patches[@]}" | head -n 1)"
 
 # --- a kernel's inputs: its fragments, the compiler, its key -----------------------
 # What every base shares, and what one base has that another lacks or
@@ -186,7 +200,7 @@ key_of() { # content key of one kernel's inputs
 	{
 		echo "$base $pkg $hz $gccver $row"
 		cat "$here/build.sh" "${frags[@]}"
-		series_of "$1" | xargs cat
+		series_of "$1" | xargs -d '\n' cat --
 	} | sha256sum | cut -c1-16
 }
 
@@ -210,17 +224,24 @@ if [ "$mode" = status ]; then
 fi
 
 mkdir -p "$cache" || die "cannot create cache directory $cache"
-exec 9>"$cache/build.lock"
+# the lock is a file of the cache's own: opened to append (never
+# truncated), and a link in its place is refused, not followed
+[ ! -L "$cache/build.lock" ] || die "$cache/build.lock is a symbolic link: refused (the cache's lock is a file of its own; remove the link)"
+exec 9>>"$cache/build.lock"
 flock -n 9 || { note "another build holds $cache/build.lock; waiting"; flock 9; }
 
 # --- pristine tree -------------------------------------------------------------
 if [ ! -e "$src/.crngbench-unpacked" ]; then
 	[ $check_only = 1 ] && note "tree not unpacked yet; unpacking to check the patches"
 	note "unpacking $tarball into $src"
-	rm -rf "$src" "$orig" "$src.tmp"
-	mkdir -p "$src.tmp"
-	tar -C "$src.tmp" --strip-components=1 -xf "$tarball"
-	mv "$src.tmp" "$src"
+	# (and what an unpacking cut short left: we hold the lock)
+	rm -rf "$src" "$orig" "$cache/src/.$pkg."*
+	mkdir -p "$cache/src"
+	# unpacked into a fresh directory beside it (scripts/fresh.sh), never
+	# a fixed name such as $src.tmp, which could be a link to elsewhere
+	unpack=$(fresh_beside -d "$src") || die "cannot write into $cache/src"
+	tar -C "$unpack" --strip-components=1 -xf "$tarball" || { rm -rf "$unpack"; die "cannot unpack $tarball"; }
+	mv -T "$unpack" "$src"
 	touch "$src/.crngbench-unpacked"
 fi
 # The device tree's make target: its source's path under the tree's dts
@@ -282,7 +303,7 @@ fi
 
 # --- configuration ---------------------------------------------------------------
 hzfrag="$cache/hz$hz.config"
-hz_fragment >"$hzfrag.tmp" && mv "$hzfrag.tmp" "$hzfrag"
+write_whole "$hzfrag" hz_fragment || die "cannot write $hzfrag"
 [ "$fixed_hz" != choice ] || frags+=("$hzfrag")
 
 cfgkey=$(cat "${frags[@]}" | sha256sum | cut -c1-16)
@@ -312,7 +333,8 @@ if [ "$(cat "$build/.crngbench-config-key" 2>/dev/null)" != "$cfgkey" ]; then
 		esac
 		got=$(grep -E "^($sym=|# $sym is not set)" "$build/.config" || true)
 		if [ -z "$got" ] && ! grep -qE "^($sym=|# $sym is not set)" "$hzfrag" && ! defined "$sym"; then
-			unknown="$unknown $sym ($(grep -lE "^($sym=|# $sym is not set)" "${frags[@]}" | sed "s|^$here/|kernel/|" | paste -sd,))"
+			unknown="$unknown $sym ($(grep -lE "^($sym=|# $sym is not set)" "${frags[@]}" |
+				while IFS= read -r f; do printf 'kernel/%s\n' "${f#"$here/"}"; done | paste -sd,))"
 		elif [ "$want" = "# $sym is not set" ]; then
 			[ -z "$got" ] || [ "$got" = "$want" ] || dropped="$dropped $want(got:$got)"
 		else
@@ -325,7 +347,7 @@ if [ "$(cat "$build/.crngbench-config-key" 2>/dev/null)" != "$cfgkey" ]; then
 		END { for (i = 1; i <= n; i++) if (!(order[i] in done)) { done[order[i]] = 1; print last[order[i]] } }')
 	[ -z "$unknown" ] || die "kernel/config fragments request options that $pkg (base $base) does not have:$unknown
 (an option only some bases have goes into kernel/config/base-<base>/ or kernel/config/<arch>/base-<base>/)"
-	[ -z "$dropped" ] || die "options requested in kernel/config fragments (${frags[*]#$here/}) did not survive the merge for $arch on base $base:$dropped
+	[ -z "$dropped" ] || die "options requested in kernel/config fragments (${frags[*]#"$here/"}) did not survive the merge for $arch on base $base:$dropped
 (a dependency is missing; fix the fragment)"
 	echo "$cfgkey" >"$build/.crngbench-config-key"
 fi
@@ -414,25 +436,29 @@ for v in "${variants[@]}"; do
 	# the release in both lines, so a build log accounts for the base of
 	# every kernel it built or found (tests/kernel_accounting.sh)
 	note "$name: built in $(($(date +%s) - start)) s, $units files compiled ($release)"
-	rm -rf "$out.tmp"; mkdir -p "$out.tmp"
+	# into a fresh directory beside it (scripts/fresh.sh), then renamed
+	# (what a copy cut short left removed first: we hold the lock)
+	rm -rf "$kernels/.$name."*
+	mkdir -p "$kernels"
+	new=$(fresh_beside -d "$out") || die "cannot write into $kernels"
 	if [ "$image" = vmlinux ]; then
-		cp "$build/vmlinux" "$out.tmp/$image"
+		cp "$build/vmlinux" "$new/$image"
 	else
-		cp "$build/arch/$karch/boot/$image" "$out.tmp/$image"
+		cp "$build/arch/$karch/boot/$image" "$new/$image"
 	fi
-	[ -z "$dtb" ] || cp "$build/arch/$karch/boot/dts/$dtbtarget" "$out.tmp/$dtb"
-	cp "$build/.config" "$out.tmp/config"
-	cp "$build/System.map" "$out.tmp/System.map"
-	echo "$release" >"$out.tmp/release"
+	[ -z "$dtb" ] || cp "$build/arch/$karch/boot/dts/$dtbtarget" "$new/$dtb"
+	cp "$build/.config" "$new/config"
+	cp "$build/System.map" "$new/System.map"
+	echo "$release" >"$new/release"
 	# where it came from, for meta.json: the base (kernel/bases) and the
 	# package version of its source
-	echo "$base" >"$out.tmp/base"
-	echo "$basepkg ${pkgver}" >"$out.tmp/package"
+	echo "$base" >"$new/base"
+	echo "$basepkg ${pkgver}" >"$new/package"
 	# name and sha256 of every patch in the series, for meta.json
 	series_of "$v" | while read -r p; do
 		echo "$(basename "$p") $(sha256sum <"$p" | cut -c1-64)"
-	done >"$out.tmp/patches"
-	echo "$key" >"$out.tmp/key"
-	rm -rf "$out"; mv "$out.tmp" "$out"
+	done >"$new/patches"
+	echo "$key" >"$new/key"
+	rm -rf "$out"; mv -T "$new" "$out"
 	note "$name: $release"
 done

@@ -22,13 +22,12 @@ import mailbox
 import os
 import re
 import subprocess
-import tempfile
 import textwrap
 
 from cells import micro, ms, summary_rows
 from runlib import (CHARTS, CLOCK_WORDS, CONTROL, JITTER_TICKS, ROOT, charts_for, check_path, die, headline_accel,
                     jitter_rows, jitter_ticks_ms, kernel_base, open_new, open_run_file, pick, read_meta, read_table,
-                    refuse_link, release, run_main, run_variants)
+                    refuse_link, release, replacing, run_main, run_variants)
 from tables_runs import ANSWER_FLOOR_MS, ANSWER_NO_STOCK, answer_rows
 
 
@@ -326,19 +325,10 @@ def mbox(run, hz, text, meta, arches=None):
                 msg.add_attachment(f.read(), maintype="image", subtype=sub, filename=os.path.basename(p))
     # Written beside it and renamed over it: never through a link.
     path = refuse_link(os.path.join(run, "post.mbox"))
-    fd, tmp = tempfile.mkstemp(dir=run, prefix=".post.mbox.")
-    try:
-        mask = os.umask(0)
-        os.umask(mask)
-        os.fchmod(fd, 0o666 & ~mask)
-        os.close(fd)
+    with replacing(path) as tmp:
         box = mailbox.mbox(tmp)
         box.add(msg)
         box.close()
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
     return path
 
 

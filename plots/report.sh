@@ -120,7 +120,10 @@ for d in "$run" "${opt[hz]:-}" "${opt[arches]:-}" "${opt[entropy]:-}" "${opt[bas
 	fi
 done
 
-# Every chart checked and taken aside before anything is written.
+# Every chart checked and taken aside before anything is written; the
+# charts go into plots/figures itself, never through a link (a checkout
+# can carry one) into a directory elsewhere.
+[ ! -L "$root/plots/figures" ] || die "$root/plots/figures is a symbolic link: refused before anything is written (the committed charts are files of the checkout)"
 stage=$(mktemp -d "$root/plots/.report.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 from_run=0

@@ -17,7 +17,7 @@ import argparse
 import os
 import sys
 
-from runlib import die, fact_rows, run_main
+from runlib import die, fact_rows, replacing, run_main
 from tables_arches import arches_tables, entropy_tables
 from tables_bases import bases_tables, fix_tables, systemd_tables, waiters_tables
 from tables_main import guest_table, hz_table, longwait_tables, sources_tables, tables
@@ -88,7 +88,7 @@ def main():
     if args["report"] == "-":
         print("\n".join(text for _, text in blocks))
         return
-    with open(args["report"]) as f:
+    with open(args["report"], encoding="utf-8") as f:
         doc = f.read()
     for name, text in blocks:
         # a run's text shown as it is (a code span: host_cpu, a run's path)
@@ -105,9 +105,10 @@ def main():
         head, rest = doc.split(begin, 1)
         _, tail = rest.split(end, 1)
         doc = head + begin + "\n" + text + "\n" + end + tail
-    with open(args["report"] + ".tmp", "w") as f:
+    # a fresh file beside it, renamed over it: never REPORT.md.tmp, which
+    # a checkout could carry as a link to a file elsewhere
+    with replacing(args["report"]) as tmp, open(tmp, "w", encoding="utf-8") as f:
         f.write(doc)
-    os.replace(args["report"] + ".tmp", args["report"])
     print(f"[report] tables in {args['report']} regenerated: " + ", ".join(n for n, _ in blocks))
 
 

@@ -3,14 +3,17 @@
 its axes and columns (crngbench-run --describe, asked on first use, once: what only the
 runner knows, such as its plan and default jobs; a run's files are read
 without it),
-the one way a tool stops (die), a helper program's output, and the fact
-tables (kernel/arches, kernel/bases, bench/report-runs, ...) as
+the one way a tool stops (die), a helper program's output, how a file is
+rewritten whole (replacing: a fresh file beside it, renamed over it), and
+the fact tables (kernel/arches, kernel/bases, bench/report-runs, ...) as
 scripts/table.sh reads them. It imports nothing of plots/."""
+import contextlib
 import functools
 import json
 import os
 import subprocess
 import sys
+import tempfile
 
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -31,6 +34,30 @@ def run_main(main):
         main()
     except OSError as e:
         die(f"cannot write or read {e.filename or 'a file'}: {e.strerror or e}")
+
+
+@contextlib.contextmanager
+def replacing(path):
+    """The one way a tool rewrites a file whole (REPORT.md, post.mbox):
+    yields the name of a new, empty file beside path, which mkstemp made
+    (O_EXCL, under a name no one chose in advance: nothing planted there,
+    such as a symbolic link a checkout or a run carries, is written
+    through), its mode what open() gives (0666 less the umask); when the
+    block ends it is renamed over path (a link at path is replaced, never
+    followed). On an error it is removed, and path is left as it was."""
+    d, name = os.path.split(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=d, prefix=f".{name}.")
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)
+        os.close(fd)
+        yield tmp
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
 
 
 def _output(cmd):

@@ -60,7 +60,7 @@ for b in $bases; do
 	# message edited.
 	rm -rf "$tmp/kernel" "$tmp/scripts"
 	cp -r kernel "$tmp/kernel"
-	mkdir -p "$tmp/scripts" && cp scripts/variants.sh scripts/table.sh scripts/cache-dir.sh "$tmp/scripts/"
+	mkdir -p "$tmp/scripts" && cp scripts/variants.sh scripts/table.sh scripts/cache-dir.sh scripts/fresh.sh "$tmp/scripts/"
 	# the series is found from the copy's kernel/ (build.sh reads ../<patches>)
 	patches=$(table_get kernel/bases "$b" patches)
 	mkdir -p "$tmp/$(dirname "$patches")"

@@ -14,6 +14,10 @@
 # apt-get line, and fails, as it does for a user who is not root (make
 # reproduce checks every matrix's packages before anything runs).
 set -euo pipefail
+# no globbing: a matrix's values are split into words below, and a value
+# such as base=* is a value to refuse by name, not the files of this
+# directory
+set -f
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/table.sh
 . scripts/table.sh
@@ -21,7 +25,7 @@ col() { table_get "$@" || exit 2; }
 
 # a base's source package (kernel/bases), or an error naming the bases
 base_pkg() {
-	table_keys kernel/bases | grep -qx -- "$1" ||
+	table_keys kernel/bases | grep -qxF -- "$1" ||
 		{ echo "scripts/deps.sh: error: $2: unknown kernel base '$1'; known bases: $(table_keys kernel/bases | tr '\n' ' ')(kernel/bases)" >&2; exit 2; }
 	col kernel/bases "$1" package
 }
@@ -76,7 +80,7 @@ done
 # --list: the packages alone on stdout
 [ ${#said[@]} -eq 0 ] || printf '%s\n' "${said[@]}" >&"$((list ? 2 : 1))"
 for a in $(echo $arches | tr ' ' '\n' | sort -u); do
-	table_keys kernel/arches | grep -qx -- "$a" ||
+	table_keys kernel/arches | grep -qxF -- "$a" ||
 		{ echo "scripts/deps.sh: error: unknown architecture '$a'; known: $(table_keys kernel/arches | tr '\n' ' ')" >&2; exit 2; }
 	need=()
 	for c in compiler libc qemu_package; do

@@ -36,6 +36,10 @@ optional=(reads.csv host_time.csv run.args)
 # something is drawn from it: the main run's chart 4, the timeline.
 [ "$(table_get "$index" "$name" report)" != main ] || optional+=(traces.csv)
 dest=plots/runs/$name
+# the committed runs are directories of the checkout: a plots/runs that is
+# a link (a checkout can carry one) would have the run replaced, and a
+# directory of that name removed, wherever it points
+[ ! -L plots/runs ] || die "plots/runs is a symbolic link: refused before anything is copied or removed (the committed runs are directories of the checkout)"
 mkdir -p plots/runs
 stage=$(mktemp -d "plots/runs/.keep-$name.XXXXXX")
 trap 'rm -rf "$stage"' EXIT

@@ -44,6 +44,8 @@ die() { echo "make reproduce: error: $*" >&2; exit 2; }
 say() { echo "[reproduce] $*"; }
 # shellcheck source=scripts/table.sh
 . scripts/table.sh
+# shellcheck source=scripts/fresh.sh
+. scripts/fresh.sh
 index=bench/report-runs
 results=${RESULTS:-results}
 qemu=${QEMU:-qemu-system-x86_64}
@@ -239,8 +241,9 @@ say "total: $total_boots boots; estimated time left ~$(dur "$(awk -v a="$total_l
 
 # --- 3.-7. build, run, keep, regenerate -------------------------------------------
 mkdir -p "$base"
-times=$base/.time-split
-: >"$times"
+# scratch files made fresh (scripts/fresh.sh), never through a link
+# planted at a fixed name
+times=$(fresh_beside "$base/.time-split") || die "cannot write into $base"
 lap_t=$t0
 # lap RUN STAGE: the time since the last lap, as "RUN STAGE SECONDS"
 lap() { local n; n=$(now); echo "$1 $2 $(secs "$lap_t" "$n")" >>"$times"; lap_t=$n; }
@@ -271,7 +274,7 @@ rows() { local n=0 f; for f in "$@"; do [ -f "$f" ] && n=$((n + $(tail -n +2 "$f
 # ticker NAME FILES PLANNED EST AFTER SHARDED: a progress line every tick
 # seconds while $flag exists (no signal: it stops within a second of the
 # file's removal, or of this script's end)
-flag=$base/.ticking
+flag=
 ticker() {
 	local name=$1 files=$2 planned=$3 e=$4 after=$5 sharded=$6 start=$SECONDS done_ el l all eta
 	while sleep 1 && [ -e "$flag" ] && kill -0 $$ 2>/dev/null; do
@@ -293,9 +296,9 @@ ticker() {
 	done
 }
 tpid=
-start_ticker() { : >"$flag"; ticker "$@" & tpid=$!; }
-stop_ticker() { rm -f "$flag"; [ -z "$tpid" ] || wait "$tpid" 2>/dev/null || true; tpid=; }
-trap 'rm -f "$flag"' EXIT
+start_ticker() { flag=$(fresh_beside "$base/.ticking") || die "cannot write into $base"; ticker "$@" & tpid=$!; }
+stop_ticker() { rm -f -- "$flag"; [ -z "$tpid" ] || wait "$tpid" 2>/dev/null || true; tpid=; }
+trap 'rm -f -- "$flag" "$times"' EXIT
 
 # remove_returned SD ID...: each shard of SD/.joblog (job I is shard ID[I])
 # that another host ran and that is back here complete is removed on that
@@ -411,10 +414,10 @@ done
 if [ $fresh = 1 ]; then
 	c=$(git rev-parse HEAD 2>/dev/null) || c=unknown
 	runs_list=$(IFS=:; echo "${selected[*]}")
-	awk -v c="$c" -v runs="$runs_list" 'BEGIN { print "commit,runs,stage,seconds" }
+	# shellcheck disable=SC2016 # awk's program
+	write_whole plots/runs/reproduce-time.csv awk -v c="$c" -v runs="$runs_list" 'BEGIN { print "commit,runs,stage,seconds" }
 		$2 != "skipped" { s[$2] += $3; if (!($2 in o)) { o[$2] = ++n; k[n] = $2 } }
-		END { for (i = 1; i <= n; i++) printf "%s,%s,%s,%.1f\n", c, runs, k[i], s[k[i]] }' "$times" >plots/runs/.reproduce-time.csv &&
-		mv -f plots/runs/.reproduce-time.csv plots/runs/reproduce-time.csv &&
+		END { for (i = 1; i <= n; i++) printf "%s,%s,%s,%.1f\n", c, runs, k[i], s[k[i]] }' "$times" &&
 		say "these runs' time split kept in plots/runs/reproduce-time.csv (every run made from its start)"
 fi
 

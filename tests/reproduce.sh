@@ -15,7 +15,8 @@
 #    plots/runs/ within their budget (keep-run refuses one over it), and
 #    the time split names each run; a make reproduce that made every run
 #    it ran from its start keeps its time split in
-#    plots/runs/reproduce-time.csv, one that skipped or resumed one does not.
+#    plots/runs/reproduce-time.csv, one that skipped or resumed one does not;
+#    never through a link at a fixed temporary name (.reproduce-time.csv).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "reproduce"
@@ -70,9 +71,17 @@ else
 fi
 
 # --- resume and skip ---------------------------------------------------------------------
+# a link at the name the time split was once written under (a checkout
+# can carry one): nothing is written through it (scripts/fresh.sh)
+echo precious >"$tmp/victim"
+ln -s "$tmp/victim" "$s/plots/runs/.reproduce-time.csv"
 out=$(mk RUNS=one)
 [ $? -eq 0 ] && [ "$(cd "$s" && plots/runstate.py results/reproduce/one)" = "complete 6" ] ||
 	bad "the first run of 'one': $(brief "$out")"
+[ "$(cat "$tmp/victim")" = precious ] && [ -f "$s/plots/runs/reproduce-time.csv" ] && [ ! -L "$s/plots/runs/reproduce-time.csv" ] &&
+	ok "plots/runs/.reproduce-time.csv a link: the time split is written fresh beside its file, nothing through the link" ||
+	bad "plots/runs/.reproduce-time.csv a link: the file it points to now holds '$(head -c 100 "$tmp/victim")'"
+rm -f "$s/plots/runs/.reproduce-time.csv"
 # a run made from its start: its time split kept as committed data
 rt=$s/plots/runs/reproduce-time.csv
 c=$(git -C "$s" rev-parse HEAD 2>/dev/null)

@@ -113,6 +113,7 @@ lane "fact tables and their reader" tests/tables.sh
 lane "the commands of README.md and docs/" tests/docs_commands.sh
 lane "report kinds: every list against bench/report-runs" tests/registry.sh
 lane "hostile input, round four: committed runs, summaries, quoted figures, disk full" tests/hostile_round4.sh
+lane "hostile input, round five: links at fixed names, one integer rule, BUILD, paths as one name" tests/hostile_round5.sh
 lane "chart 9 and the bases table" tests/bases_plots.sh
 lane "chart 10: the fix's mechanism, from the committed fix run" tests/fix_plots.sh
 lane "digests of what the reads returned, in results directories" tests/digests.sh

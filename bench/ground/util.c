@@ -76,36 +76,26 @@ void text_printf(char *dst, size_t len, const char *fmt, ...)
 
 int parse_int(const char *s, int lo, int hi, int *out)
 {
-	char *end;
-	long v;
+	int64_t v;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
+	if (crb_parse_i64(s, &v) || v < lo || v > hi)
 		return -1;
 	*out = (int)v;
 	return 0;
 }
 
-int parse_int64(const char *s, int64_t *out)
+int shard_parse(const char *s, int *k, int *n)
 {
-	const char *d = s + (*s == '-');
-	size_t n = strspn(d, "0123456789");
-	char *end;
-	long long v;
+	const char *slash = strchr(s, '/');
+	char ks[16];
 
-	if (!n || d[n] || n > 19) {
-		errno = n > 19 && !d[n] ? ERANGE : EINVAL;
+	if (!slash || (size_t)(slash - s) >= sizeof(ks))
 		return -1;
-	}
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || *end) {
-		errno = errno ? errno : EINVAL;
-		return -1;
-	}
-	*out = (int64_t)v;
-	return 0;
+	snprintf(ks, sizeof(ks), "%.*s", (int)(slash - s), s);
+	return parse_int(slash + 1, 1, MAX_SHARDS, n) ||
+			       parse_int(ks, 1, *n, k) ?
+		       -1 :
+		       0;
 }
 
 int path_fmt(char *buf, size_t len, const char *fmt, ...)

@@ -12,6 +12,7 @@
 #define CRNGBENCH_UTIL_H
 
 #include "err.h"
+#include "../../guest-image/record.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -35,17 +36,20 @@ void text_printf(char *dst, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 #define set_text(dst, ...) text_printf(dst, sizeof(dst), __VA_ARGS__)
 
-/* A whole decimal number from lo to hi into *out; -1 if s is not one. */
-int parse_int(const char *s, int lo, int hi, int *out);
 /*
- * A results file's integer field, by plots/runfiles.py read_table's rules:
- * the whole field an optional '-' and 1 to 19 ASCII digits, within int64
- * (no '+', no white space, no '11.9', nothing after the digits). 0, or -1
- * with errno EINVAL (not such a field) or ERANGE (past int64).
+ * A number from lo to hi into *out, by the one integer rule of every
+ * reader (record.h's crb_parse_i64: digits, an optional '-', nothing
+ * else); -1 if s is not one. DIGITS_ONLY says so in an error message.
  */
-int parse_int64(const char *s, int64_t *out);
-#define INT64_FIELD_WORDS \
-	"an integer (an optional '-' and 1 to 19 digits, within 64 bits)"
+int parse_int(const char *s, int lo, int hi, int *out);
+#define DIGITS_ONLY " (digits only: no sign, space or other character)"
+/*
+ * "K/N" (--shard, run.args' shard) into *k and *n, each by parse_int's
+ * rule; -1 unless 1 <= K <= N <= MAX_SHARDS.
+ */
+#define MAX_SHARDS 99999
+#define SHARD_WORDS "K/N with 1 <= K <= N <= 99999, digits only (e.g. 2/4)"
+int shard_parse(const char *s, int *k, int *n);
 
 /* snprintf for paths: -1 with ENAMETOOLONG when it does not fit. */
 int path_fmt(char *buf, size_t len, const char *fmt, ...)

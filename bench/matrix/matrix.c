@@ -211,10 +211,11 @@ static int set_setting(struct matrix *m, char *key, const char *val, char *err,
 			       "%s.%s: unknown accelerator '%s'; accepted: %s",
 			       key, acc, acc, accel_list());
 	if (parse_int(val, setting_lo[s], setting_hi[s], &v))
-		return err_set(err, errlen,
-			       "%s%s%s=%s: need seconds from %d to %d", key,
-			       acc ? "." : "", acc ? acc : "", val,
-			       setting_lo[s], setting_hi[s]);
+		return err_set(
+			err, errlen,
+			"%s%s%s=%s: need seconds from %d to %d" DIGITS_ONLY,
+			key, acc ? "." : "", acc ? acc : "", val, setting_lo[s],
+			setting_hi[s]);
 	if (!acc) {
 		m->setting[s] = v;
 		return 0;
@@ -335,19 +336,19 @@ int matrix_set(struct matrix *m, const char *assignment, char *err,
 	if (!strcmp(key, "reps"))
 		return parse_int(val, 1, 10000, &m->reps) ?
 			       err_set(err, errlen,
-				       "reps=%s: need a whole number from 1 to 10000",
+				       "reps=%s: need a whole number from 1 to 10000" DIGITS_ONLY,
 				       val) :
 			       0;
 	if (!strcmp(key, "min_reps"))
 		return parse_int(val, 1, 10000, &m->min_reps) ?
 			       err_set(err, errlen,
-				       "min_reps=%s: need a whole number from 1 to 10000, at most reps",
+				       "min_reps=%s: need a whole number from 1 to 10000, at most reps" DIGITS_ONLY,
 				       val) :
 			       0;
 	if (!strcmp(key, "precision"))
 		return parse_int(val, 1, 100, &m->precision) ?
 			       err_set(err, errlen,
-				       "precision=%s: need a whole number of percent from 1 to 100 (the 95%% CI's half-width of CRNG ready against its median)",
+				       "precision=%s: need a whole number of percent from 1 to 100 (the 95%% CI's half-width of CRNG ready against its median)" DIGITS_ONLY,
 				       val) :
 			       0;
 	if (strchr(key, '.') || setting_lookup(key) >= 0)

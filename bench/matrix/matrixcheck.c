@@ -268,14 +268,14 @@ int matrix_validate(const struct matrix *m, char *err, size_t errlen)
 				    parse_int(v, 0, 10, &x))
 					return err_set(
 						err, errlen,
-						"shift=%s: accepted values are auto (the icount setting's shift=N) and 0 to 10 (QEMU's -icount shift=N: 2^N ns per instruction, a guest CPU of 1 GHz >> N; under accel=icount only)",
+						"shift=%s: accepted values are auto (the icount setting's shift=N) and 0 to 10 (QEMU's -icount shift=N: 2^N ns per instruction, a guest CPU of 1 GHz >> N; under accel=icount only)" DIGITS_ONLY,
 						v);
 				break;
 			case AX_smp:
 				if (parse_int(v, 1, 8, &x))
 					return err_set(
 						err, errlen,
-						"smp=%s: accepted values are 1 to 8",
+						"smp=%s: accepted values are 1 to 8" DIGITS_ONLY,
 						v);
 				break;
 			case AX_reads:

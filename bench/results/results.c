@@ -324,7 +324,8 @@ int results_commit(struct run *r, const struct row *row,
 
 int results_read_seed(const char *dir, uint64_t *seed, char *err, size_t errlen)
 {
-	char path[PATH_MAX], line[64], *end;
+	char path[PATH_MAX], line[64];
+	int64_t v;
 	FILE *f;
 
 	if (path_fmt(path, sizeof(path), "%s/seed", dir))
@@ -338,13 +339,14 @@ int results_read_seed(const char *dir, uint64_t *seed, char *err, size_t errlen)
 		return err_set(err, errlen, "%s is empty", path);
 	}
 	fclose(f);
-	errno = 0;
-	*seed = strtoull(line, &end, 10);
-	if (errno || end == line || (*end && *end != '\n') || line[0] == '-')
+	line[strcspn(line, "\n")] = '\0';
+	if (crb_parse_i64(line, &v) || v < 0)
 		return err_set(
 			err, errlen,
-			"%s does not hold a seed (a non-negative integer): '%.20s'",
+			"%s does not hold a seed, a whole number" DIGITS_ONLY
+			": '%.20s'",
 			path, line);
+	*seed = (uint64_t)v;
 	return 0;
 }
 

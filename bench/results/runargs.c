@@ -158,6 +158,18 @@ static int take_int(struct run *r, const char *key, int *opt, int def,
 	return 0;
 }
 
+/* A number of run.args from lo to hi by the one integer rule, or an error. */
+static int saved_int(struct run *r, const char *key, const char *v, int lo,
+		     int hi, int *out)
+{
+	if (parse_int(v, lo, hi, out))
+		return ERR(
+			r,
+			"cannot resume: run.args %s = %s: need a whole number from %d to %d" DIGITS_ONLY,
+			key, v, lo, hi);
+	return 0;
+}
+
 /* One "key = value" line of run.args into r's options. */
 static int load_line(struct run *r, char *line)
 {
@@ -198,15 +210,20 @@ static int load_line(struct run *r, char *line)
 		return take(r, "--append", &r->o.append, "",
 			    strcpy(s->append, v), 0);
 	if (!strcmp(line, "perf"))
-		return take_int(r, "--perf", &r->o.perf, 0, atoi(v));
+		return saved_int(r, line, v, 0, 1, &n) ||
+		       take_int(r, "--perf", &r->o.perf, 0, n);
 	if (!strcmp(line, "jobs"))
-		return take_int(r, "--jobs", &r->o.jobs, 0, atoi(v));
+		return saved_int(r, line, v, 0, MAX_JOBS, &n) ||
+		       take_int(r, "--jobs", &r->o.jobs, 0, n);
 	if (!strcmp(line, "parallel_jobs"))
-		return take_int(r, "--parallel-jobs", &r->o.par_jobs, 0,
-				atoi(v));
+		return saved_int(r, line, v, 0, MAX_JOBS, &n) ||
+		       take_int(r, "--parallel-jobs", &r->o.par_jobs, 0, n);
 	if (!strcmp(line, "shard")) {
-		if (sscanf(v, "%d/%d", &k, &n) != 2)
-			return ERR(r, "cannot resume: run.args shard '%s'", v);
+		if (shard_parse(v, &k, &n))
+			return ERR(
+				r,
+				"cannot resume: run.args shard = %s: need %s",
+				v, SHARD_WORDS);
 		return take_int(r, "--shard K", &r->o.shard_k, 1, k) ||
 		       take_int(r, "--shard N", &r->o.shard_n, 1, n);
 	}

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "classify.h"
 #include "../machines/accel.h"
+#include "../../guest-image/record.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -107,19 +108,22 @@ static void perf_numbers(const char *dir, struct row *r)
 		double v;
 		char unit[32], ev[64];
 
-		/* value,unit,event,... (perf stat -x,) */
-		if (sscanf(line, "%lf,%31[^,],%63[^,]", &v, unit, ev) == 3) {
-			if (strstr(ev, "task-clock"))
-				r->host_task_clock_ns =
-					(int64_t)(v * (strcmp(unit, "msec") ?
-							       1 :
-							       1e6));
-			else if (strstr(ev, "context-switches"))
-				r->host_ctx_switches = (int64_t)v;
-		} else if (sscanf(line, "%lf,,%63[^,]", &v, ev) == 2 &&
-			   strstr(ev, "context-switches")) {
-			r->host_ctx_switches = (int64_t)v;
+		/* value,unit,event,... (perf stat -x,; no unit: a count) */
+		if (sscanf(line, "%lf,%31[^,],%63[^,]", &v, unit, ev) != 3) {
+			unit[0] = '\0';
+			if (sscanf(line, "%lf,,%63[^,]", &v, ev) != 2)
+				continue;
 		}
+		if (!strcmp(unit, "msec"))
+			v *= 1e6;
+		/* a run's file (--rescan's from elsewhere): a value that is
+		 * no int64 is no figure (its cast would be undefined) */
+		if (!(v >= 0 && v < 9e18))
+			continue;
+		if (unit[0] && strstr(ev, "task-clock"))
+			r->host_task_clock_ns = (int64_t)v;
+		else if (strstr(ev, "context-switches"))
+			r->host_ctx_switches = (int64_t)v;
 	}
 	fclose(f);
 }
@@ -173,15 +177,27 @@ static void timed_out(const struct boot_facts *f,
 		      const struct report_outcome *o, struct row *r)
 {
 	const struct accel *acc = accel_find(r->axis[AX_accel]);
-	const char *st = strstr(o->last, "start_ns=");
-	long long start = -1;
+	const char *st = strstr(o->last, " start_ns=");
+	int64_t start = -1;
 	int guest_clock = acc && acc->icount;
 	int64_t t = (int64_t)f->timeout_s * 1000000000;
 	int waiting;
 
-	/* The last record may be a read that never ended: its start counts. */
-	if (st && sscanf(st, "start_ns=%lld", &start) != 1)
-		start = -1;
+	/*
+	 * The last record may be a read that never ended: its start counts,
+	 * a number by the one integer rule (guest text: nothing lenient).
+	 */
+	if (st) {
+		char v[24];
+		size_t n;
+
+		st += strlen(" start_ns=");
+		n = strcspn(st, " ");
+		snprintf(v, sizeof(v), "%.*s", (int)(n < sizeof(v) ? n : 0),
+			 st);
+		if (crb_parse_i64(v, &start))
+			start = -1;
+	}
 	if (guest_clock) {
 		t = last_guest_ns(r);
 		if (start > t)

@@ -59,11 +59,10 @@ int detail_row_check(const char *header, char *const *field, int nf, char *why,
 					why, whylen,
 					"column %s holds a control character (byte 0x%02x): a results file holds printable text only",
 					name, (unsigned char)*p);
-		if ((k == 'I' || (k == 'i' && *v)) && parse_int64(v, &x))
+		if ((k == 'I' || (k == 'i' && *v)) && crb_parse_i64(v, &x))
 			return field_bad(name, v,
-					 k == 'I' ? INT64_FIELD_WORDS :
-						    INT64_FIELD_WORDS
-						 " or nothing",
+					 k == 'I' ? CRB_INT_WORDS :
+						    CRB_INT_WORDS " or nothing",
 					 why, whylen);
 		if (k == 'd' && *v && !crb_digest_ok(v, strlen(v)))
 			return field_bad(

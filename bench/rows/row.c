@@ -226,14 +226,14 @@ int row_parse_why(const char *line, const char *header, struct row *r,
 			 !strcmp(k, "rep")) {
 			int64_t x = 0;
 			/* whole-field int64, as runfiles.read_table reads it */
-			int bad = parse_int64(v, &x);
+			int bad = crb_parse_i64(v, &x);
 
 			if (bad || x < 0 || x > INT_MAX)
 				return err_set(
 					why, whylen,
 					"column %s: '%.40s%s' is not %s", k, v,
 					strlen(v) > 40 ? "..." : "",
-					bad ? INT64_FIELD_WORDS :
+					bad ? CRB_INT_WORDS :
 					      "a count from 0 to 2147483647");
 			if (*k == 'r' && k[1] == 'u')
 				r->run_index = (long)x;
@@ -279,14 +279,14 @@ int row_parse_why(const char *line, const char *header, struct row *r,
 						*metric_ptr(r, m) = -1;
 						break;
 					}
-					if (parse_int64(v, metric_ptr(r, m)))
+					if (crb_parse_i64(v, metric_ptr(r, m)))
 						return err_set(
 							why, whylen,
 							"column %s: '%.40s%s' is not %s, or empty",
 							k, v,
 							strlen(v) > 40 ? "..." :
 									 "",
-							INT64_FIELD_WORDS);
+							CRB_INT_WORDS);
 					break;
 				}
 	}

@@ -82,6 +82,38 @@ static void complete_boot_ok(void)
 	CHECK(r.host_exit_ns == 3000000000 && r.first_urandom_dur_ns > 0);
 }
 
+/* perf.csv as perf stat -x, writes it; a value past int64 (a run's file
+ * from elsewhere, --rescan) is no figure, never an undefined cast. */
+static void perf_numbers_in_range(void)
+{
+	static const char *const cases[][3] = {
+		{ "12.5,msec,task-clock,1,100.00\n7,,context-switches\n",
+		  "12500000", "7" },
+		{ "1e300,msec,task-clock\n1e300,,context-switches\n", "-1",
+		  "-1" },
+		{ "-5,msec,task-clock\nnan,,context-switches\n", "-1", "-1" },
+	};
+	char path[sizeof(dir) + 16], want[2][24];
+
+	snprintf(path, sizeof(path), "%s/perf.csv", dir);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct boot_facts f = { .t_exit = 3000000000, .perf = 1 };
+		struct row r;
+		FILE *p = fopen(path, "w");
+
+		CHECK(p && fputs(cases[i][0], p) >= 0 && !fclose(p));
+		console("[    1.0] random: crng init done\n");
+		classify(&f, &r, chan_len);
+		snprintf(want[0], sizeof(want[0]), "%lld",
+			 (long long)r.host_task_clock_ns);
+		snprintf(want[1], sizeof(want[1]), "%lld",
+			 (long long)r.host_ctx_switches);
+		CHECK(!strcmp(want[0], cases[i][1]) &&
+		      !strcmp(want[1], cases[i][2]));
+	}
+	unlink(path);
+}
+
 /* Killed at the timeout in its first read, the kernel never ready: censored. */
 static void hung_in_read_is_censored(void)
 {
@@ -400,6 +432,7 @@ int main(void)
 	chan_len = fread(chan, 1, sizeof(chan) - 1, f);
 	fclose(f);
 	TEST(complete_boot_ok);
+	TEST(perf_numbers_in_range);
 	TEST(hung_in_read_is_censored);
 	TEST(icount_hang_censored_at_guest_time);
 	TEST(hung_after_ready_is_timeout);

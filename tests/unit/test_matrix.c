@@ -5,6 +5,7 @@
 #include "../../bench/matrix/matrixcheck.h"
 #include "../../bench/matrix/matrixfile.h"
 #include "../../bench/matrix/plan.h"
+#include "../../bench/ground/util.h"
 #include "check.h"
 
 #include <stdlib.h>
@@ -559,9 +560,58 @@ static void shift_axis_per_cell(void)
 	CHECK(!speeds[0]);
 }
 
+/*
+ * Every number of a matrix by raw.csv's integer rule (crb_parse_i64):
+ * strtol once took '+3', ' 3' inside a value (icount's shift= 3) and
+ * '\v3'-like leading white space. Around '=' and at the ends, white space
+ * is the line's syntax (reps = 20), not the value's.
+ */
+static void numbers_by_the_one_integer_rule(void)
+{
+	static const char *const bad[] = {
+		"min_reps=+3",
+		"reps=+5",
+		"precision=+5",
+		"timeout=+30",
+		"timeout.icount=0x20",
+		"read_timeout=1e2",
+		"min_reps=3 4",
+		"reps=٣",
+		"min_reps=00000000000000000003x",
+	};
+	struct matrix m;
+	char err[512];
+	int shift;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		matrix_init(&m);
+		err[0] = '\0';
+		CHECK(matrix_set(&m, bad[i], err, sizeof(err)) == -1);
+		/* the setting and the value named, and what is accepted */
+		CHECK(strstr(err, bad[i]) && strstr(err, "digits only"));
+	}
+	matrix_init(&m);
+	CHECK(matrix_set(&m, "min_reps = 3", err, sizeof(err)) == 0 &&
+	      m.min_reps == 3);
+	CHECK(matrix_set(&m, "reps=0007", err, sizeof(err)) == 0 &&
+	      m.reps == 7);
+	snprintf(m.icount, sizeof(m.icount), "shift= 3,sleep=off");
+	CHECK(matrix_icount_shift(&m) == -1);
+	snprintf(m.icount, sizeof(m.icount), "shift=+3");
+	CHECK(matrix_icount_shift(&m) == -1);
+	snprintf(m.icount, sizeof(m.icount), "sleep=off,shift=3");
+	CHECK(matrix_icount_shift(&m) == 3);
+	CHECK(parse_int("-0", -1, 1, &shift) == 0 && shift == 0);
+	CHECK(parse_int(" 1", 0, 9, &shift) == -1 &&
+	      parse_int("1 ", 0, 9, &shift) == -1 &&
+	      parse_int("", 0, 9, &shift) == -1 &&
+	      parse_int("99999999999999999999", 0, 9, &shift) == -1);
+}
+
 int main(void)
 {
 	TEST(expansion_is_the_cross_product);
+	TEST(numbers_by_the_one_integer_rule);
 	TEST(bad_input_names_what_is_accepted);
 	TEST(load_file);
 	TEST(load_refuses_what_it_would_misread);

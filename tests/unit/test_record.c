@@ -402,9 +402,54 @@ static void waiter_record_keys(void)
 	      strstr(err, "end_ns"));
 }
 
+/*
+ * The one integer rule (every reader's: record values, raw.csv, matrix
+ * settings): a value strtoll took ('+5', ' 5') is refused; a header's
+ * version is its digits only (sscanf's %d took "+1" and " 1").
+ */
+static void integers_by_the_one_rule(void)
+{
+	static const char *const bad[] = { "+5",
+					   " 5",
+					   "5 ",
+					   "",
+					   "-",
+					   "0x10",
+					   "1e3",
+					   "5abc",
+					   "--5",
+					   "99999999999999999999",
+					   "9223372036854775808" };
+	const char *ok_line = "event name=x t_ns=-12";
+	struct crb_record r;
+	char err[256], line[64];
+	int64_t v;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(crb_parse_i64(bad[i], &v) == -1);
+	CHECK(crb_parse_i64("9223372036854775807", &v) == 0 && v == INT64_MAX);
+	CHECK(crb_parse_i64("-9223372036854775808", &v) == 0 && v == INT64_MIN);
+	CHECK(crb_parse_i64("007", &v) == 0 && v == 7);
+	CHECK(crb_parse_line(ok_line, strlen(ok_line), &r, err, sizeof(err)) ==
+		      0 &&
+	      crb_get_i64(&r, "t_ns", &v) == 0 && v == -12);
+	snprintf(line, sizeof(line), "event name=x t_ns=+12");
+	CHECK(crb_parse_line(line, strlen(line), &r, err, sizeof(err)) != 0 ||
+	      crb_get_i64(&r, "t_ns", &v) == -1);
+	CHECK(crb_parse_header("crngbench/1 seg=probe", 21, line, sizeof(line),
+			       err, sizeof(err)) == 0);
+	CHECK(crb_parse_header("crngbench/+1 seg=probe", 22, line, sizeof(line),
+			       err, sizeof(err)) == -1);
+	CHECK(crb_parse_header("crngbench/ 1 seg=probe", 22, line, sizeof(line),
+			       err, sizeof(err)) == -1);
+	CHECK(crb_parse_header("crngbench/01 seg=probe", 22, line, sizeof(line),
+			       err, sizeof(err)) == -1);
+}
+
 int main(void)
 {
 	TEST(crc_matches_zlib);
+	TEST(integers_by_the_one_rule);
 	TEST(round_trip_every_field);
 	TEST(digest_and_status_round_trip);
 	TEST(hostile_digest_and_status_rejected);
