@@ -101,7 +101,7 @@ PROBE_SRC := $(addprefix guest-image/,probe.c guest.c reads.c emit.c game.c repo
 	analyze.c blake2s.c vdso.c) $(RECORD_SRC)
 # The runner: bench/run.c and options.c on top of the stage folders
 # (bench/*/: ground, machines, matrix, rows, results, summary, boot, merge),
-# taken by wildcard; tests/layers.sh holds the folders' order.
+# taken by wildcard; tests/fast/callgraph.sh holds the folders' order.
 RUNNER_SRC := $(sort $(wildcard bench/*.c bench/*/*.c)) $(RECORD_SRC)
 RUNNER_HDR := $(wildcard bench/*.h bench/*/*.h) guest-image/record.h
 # Unit tests link the runner's and the probe's parts, nothing else.
@@ -143,7 +143,7 @@ help:
 	@echo "                   RUNS=a,b some; HOSTS=':,user@host2' [SHARDS=N] shards across hosts (GNU parallel)"
 	@echo "  make reproduce-plan  its checks and plan only (DRYRUN=1): boots and kernel builds, estimated"
 	@echo "  make unit        the fast tier: unit tests (plain, ASan+UBSan), fuzz smoke,"
-	@echo "                   the runner against tests/fake-qemu, plots on the fixture, no real QEMU"
+	@echo "                   the runner against tests/lib/fake-qemu, plots on the fixture, no real QEMU"
 	@echo "                   (104 s in a fresh clone on the idle 2-core reference machine)"
 	@echo "  make post        RUN/post.txt (plain-text mail) and post.mbox (charts attached)"
 	@echo "                   FROM=committed: the series for the list, plots/series/ ([PATCH 0/N] and kernel/series)"
@@ -172,7 +172,7 @@ deps:
 # HZ), as the runner resolves them (--print-axis kernels: a line per base,
 # kernel/arches row and HZ); build.sh skips up-to-date ones.
 MATRIX_FILE := bench/$(MATRIX).matrix
-# What builds one kernel; tests/make_kernels.sh stands a recorder in for it.
+# What builds one kernel; tests/fast/make_kernels.sh stands a recorder in for it.
 # It gets none of this make's flags: kbuild would take make -s or V=1 as
 # its own and print no "  CC" lines, which kernel/progress.sh counts (a
 # build under make -s kernels said "0 files compiled").
@@ -448,7 +448,7 @@ $(BUILD)/unit/%-asan: tests/unit/%.c tests/unit/check.h $(UNIT_OBJ_asan) | $(BUI
 	$(call cmd_say,CCLD,$@)$(CC) $(FLAGS_asan) -o $@ $< $(UNIT_OBJ_asan) -lm
 
 # The objects are named too: made only by a pattern rule, they would count
-# as intermediate and be deleted after the link, and tests/callgraph.sh
+# as intermediate and be deleted after the link, and tests/fast/callgraph.sh
 # reads them.
 unit-bins: $(UNIT_BINS) $(RUNNER) $(UNIT_OBJ_plain) $(UNIT_OBJ_asan)
 # The mutation check's copies need no sanitizer builds (its unit checks run
@@ -463,7 +463,7 @@ check test:
 	tests/run.sh
 
 lint:
-	tests/lint.sh
+	tests/slow/lint.sh
 
 # results/ holds hours of boots: never removed by a make target.
 clean:

@@ -4,7 +4,7 @@ raw.csv's integer columns (bench/rows/row.h's ROW_METRICS) and the limits of a
 run's tables (bench/ground/runlimits.h's RUN_LIMITS). Those X-macro
 tables are the one definition: the runner is compiled from them, and the
 tools that read a results directory read them here, as data, so reading a
-committed run's CSV needs no C build. tests/plots_facts.sh checks that
+committed run's CSV needs no C build. tests/fast/plots_facts.sh checks that
 they say what crngbench-run --describe says.
 
 A table this reader does not find whole (the #define, then X(name, ...)

@@ -10,7 +10,7 @@ should appear in a generated table; one that no table of a run holds is
 a row of plots/quoted (measured: a statistic of a committed run's file;
 computed: a formula; cited: a number with its source), which
 plots/quoted.py makes into the block tables:quoted. This lists, per prose
-line, the numbers that appear in no generated block; tests/prose_numbers.sh
+line, the numbers that appear in no generated block; tests/fast/prose_numbers.sh
 requires none in REPORT.md. A number matches any generated block's, so a
 figure can pass by coincidence: the name the prose gives it (a row of
 plots/quoted) is what a reader checks.

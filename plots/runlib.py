@@ -175,7 +175,7 @@ def pick_index(rows, *cols):
 
 # A boot that measured something: its status ok, or censored (still
 # waiting at its bound, which is a measurement). The runner's rule is
-# add_row() in bench/summary/summary.c; tests/plots.sh checks on every status that
+# add_row() in bench/summary/summary.c; tests/fast/plots.sh checks on every status that
 # the two agree.
 MEASURED = ("ok", "censored")
 
@@ -325,7 +325,7 @@ def accel_title(rows):
     """Chart 3's title (the PNG's and the text chart's), from its accel.dat
     rows split into columns (4th: KVM's median or NaN, 5th: KVM's state):
     KVM is named as compared only where some cell measured it. Within the
-    mail's 80 columns (tests/post.sh)."""
+    mail's 80 columns (tests/fast/post.sh)."""
     if any(r[3] != "NaN" for r in rows):
         return "Median CRNG ready: TCG, icount and KVM for the same cells"
     why = "KVM not measured" if any(r[4] == "not_measured" for r in rows) else "no KVM cells"

@@ -15,7 +15,7 @@ from runlib import summary_rows as _summary_rows
 # classes), the cells that show it, each from one committed run
 # (plots/runs/<run>/summary.csv), selected by axis values that must match
 # exactly one cell per variant. The one definition of which cell answers
-# which class; tests/answer.sh works the figures out again from the CSVs.
+# which class; tests/fast/answer.sh works the figures out again from the CSVs.
 ANSWER = (
     ("RDRAND, a seed or virtio-rng", "x86_64, RDRAND trusted (-cpu max)", "quick",
      {"arch": "x86_64", "accel": "icount", "cpu": "max", "nocounter": "off"}),

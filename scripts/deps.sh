@@ -40,7 +40,7 @@ pkgs=(
 	# charts and tests
 	gnuplot-nox clang clang-format cppcheck libclang-rt-14-dev python3
 	# make reproduce HOSTS=... (GNU parallel, and rsync for the shards'
-	# return, on every host) and its tests (tests/ssh_shards.sh's second
+	# return, on every host) and its tests (tests/slow/ssh_shards.sh's second
 	# host is an sshd of openssh-server in a network namespace, made with iproute2's ip)
 	parallel rsync openssh-server iproute2
 )

@@ -10,7 +10,7 @@
 # a copy of the tree and its build/ of its own, so they never clash.
 #   tests/mutation.sh [ID...]     (default: every mutant)
 # One PASS/FAIL line per mutant; prints what it cost at the end.
-# shellcheck source=tests/lib.sh
+# shellcheck source=tests/lib/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "mutation"
 root=$PWD
@@ -33,7 +33,7 @@ fi
 # check NAME: run one check in the current directory (a worker's tree);
 # 0 = it passed (the mutant survived it).
 #   unit:NAME     build/unit/test_NAME (plain), rebuilt
-#   script:SCRIPT tests/SCRIPT.sh (the runner rebuilt first)
+#   script:SCRIPT tests/TIER/SCRIPT.sh (the runner rebuilt first)
 check() {
 	local kind=${1%%:*} what=${1#*:} out=$PWD.check.txt
 	case $kind in
@@ -45,7 +45,9 @@ check() {
 	script)
 		# the runner as the tree now is (a restored file is rebuilt too)
 		make -s CFLAGS='-O0 -g' runner >"$out" 2>&1 || return 1
-		script_check "tests/$what.sh" "$out" ;;
+		set -- tests/*/"$what.sh"
+		[ -e "$1" ] || { echo "no test script $what.sh in tests/*/" >"$out"; return 1; }
+		script_check "$1" "$out" ;;
 	*) bad "$list: unknown check '$1'"; return 0 ;;
 	esac
 }
@@ -89,7 +91,7 @@ fi
 # wait for the other's last script. Of the scripts, those that passed
 # whole earlier in this make check ($CRNGBENCH_PASSED_SCRIPTS) come
 # first: make check starts this beside its later stages, so a script of
-# those (tests/reproduce.sh) has mostly passed there by the time its
+# those (tests/slow/reproduce.sh) has mostly passed there by the time its
 # mutants come, and base_ok need not run it on the unmutated tree.
 awk -F '\x1f' 'FILENAME == ARGV[1] { if (sub(/\.sh$/, "")) passed["script:" $0] = 1; next }
 	{ split($4, c, " "); print (c[1] !~ /^script:/ ? 2 : c[1] in passed ? 0 : 1) "\x1f" $0 }' \

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# The test command (make check): the fast tier (make unit: no kernel, no
-# image), then lint, kernel builds and real TCG boots. Builds what the tests
-# need (the cross kernels of tests/arches.sh too), runs every test, and ends with "N passed, N failed, N skipped". Each
-# test prints one PASS:/FAIL:/SKIP: line; SKIP only for what this machine
-# cannot do, and for another base's kernels that are cold here
-# (tests/cold_kernels.sh: CRNGBENCH_CHECK_COLD=all builds them), with the
-# reason.
+# The test command (make check): the fast tier (make unit: tests/fast/),
+# the slow tier (tests/slow/: no kernel, no boot), the kernels and the
+# guest image the boots need (the cross kernels of tests/boot/arches.sh are
+# its own), then the boot tier (tests/boot/), with the mutation check
+# beside them. Each tier's scripts are found by glob (tests/lib/lib.sh
+# run_tier). Every test prints PASS:/FAIL:/SKIP: lines; SKIP only for what
+# this machine cannot do, and for another base's kernels that are cold
+# here (tests/fast/cold_kernels.sh: CRNGBENCH_CHECK_COLD=all builds them),
+# with the reason. Ends with "N passed, N failed, N skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export LC_ALL=C
-tests/cold_kernels.sh check || exit 2
+tests/fast/cold_kernels.sh check || exit 2
 out=tests/out
 rm -rf "$out"
 mkdir -p "$out"
@@ -19,10 +21,10 @@ cache=$(scripts/cache-dir.sh)
 kernels=$(kernel/build.sh --kernels-dir)
 export CRNGBENCH_CACHE=$cache
 # every kernel a test uses must be one a build step below accounted for
-# (tests/kernel_accounting.sh): a warm cache hides no cold failure
+# (tests/lib/kernel_accounting.sh): a warm cache hides no cold failure
 export CRNGBENCH_KERNEL_LEDGER=$PWD/$out/kernels.ledger
 : >"$CRNGBENCH_KERNEL_LEDGER"
-# the test scripts that passed whole in this run (tests/lib.sh's
+# the test scripts that passed whole in this run (tests/lib/lib.sh's
 # passed_script): the mutation check does not run them again on the
 # unmutated tree
 export CRNGBENCH_PASSED_SCRIPTS=$PWD/$out/passed-scripts.txt
@@ -40,8 +42,8 @@ step_time() {
 	step_name=$1 step_t0=$now
 }
 step() { step_time "$*"; echo "== $*"; }
-# shellcheck source=tests/lib.sh
-. tests/lib.sh
+# shellcheck source=tests/lib/lib.sh
+. tests/lib/lib.sh
 
 step "the fast tier: make unit (unit tests, fuzz smoke, fake-qemu runner tests, plots)"
 collect "make unit" tests/unit.sh
@@ -49,20 +51,14 @@ collect "make unit" tests/unit.sh
 # the later stages, and takes the CPU their steps leave idle (guest
 # timers, ssh, fake-qemu's sleeps: a warm run's stage 4 used 1.6 of the 2
 # cores). Its mutants whose scripts passed in the fast tier go first;
-# those of stage 1 and 4's scripts (tests/report_regen.sh,
+# those of stage 1 and 4's scripts (tests/slow/report_regen.sh,
 # tests/reproduce.sh...) later, when those have mostly passed too, so it
 # seldom runs one on the unmutated tree itself (tests/mutation.sh).
 collect_bg mutation tests/mutation.sh
-# the fast tier's longest steps, kept out of it (tests/unit.sh), and lint:
-# two at a time, as the fast tier runs its steps (one core each, mostly)
-step "REPORT.md regenerated from the committed runs; hostile and damaged results directories; the quoted figures; chart 8; lint (two at a time)"
-lane "REPORT.md and post.txt from the committed runs" tests/report_regen.sh
-lane "hostile and damaged results directories" tests/hostile_plots.sh
-lane "the figures the prose quotes (plots/quoted)" tests/quoted.sh
-lane "chart 8 and the entropy tables" tests/entropy_plots.sh
-lane lint tests/lint.sh
-lane "kernel input checks" tests/kernel_inputs.sh
-lanes_wait
+# the slow tier (tests/slow/): no kernel and no boot, but too long for
+# make unit; two at a time, as the fast tier runs its steps
+step "the slow tier: REPORT.md regenerated, hostile results, lint, make reproduce in stand-ins and over ssh (tests/slow/, two at a time)"
+run_tier slow
 
 step "kernels (build what the tests need)"
 variants=$(scripts/variants.sh)
@@ -71,13 +67,13 @@ variants=$(scripts/variants.sh)
 # (the default base's kernels are the ones booted below).
 kernels_ok=1
 # A base's build directory that is cold here is built only for the
-# default base, unless CRNGBENCH_CHECK_COLD=all (tests/cold_kernels.sh):
+# default base, unless CRNGBENCH_CHECK_COLD=all (tests/fast/cold_kernels.sh):
 # its kernels' tests SKIP, with the reason.
 cold_left=''
 # (exit 2, a bad base or architecture: built, and the build says why)
 left_cold() { # BASE ARCH HZ VARIANTS WHAT: true, and a SKIP line, when they are left unbuilt
 	local why
-	why=$(tests/cold_kernels.sh decide "$1" "$2" "$3" "$4" 2>/dev/null)
+	why=$(tests/fast/cold_kernels.sh decide "$1" "$2" "$3" "$4" 2>/dev/null)
 	[ $? = 1 ] || return 1
 	say "SKIP: kernel: not built nor tested, $5: $why"
 	[ "$2" != x86_64 ] || cold_left="$cold_left $1"
@@ -93,8 +89,8 @@ for b in $(scripts/table.sh --keys kernel/bases); do
 		else
 			pass "kernel: make kernels prints no make chatter, one line per variant (base $b: $(grep -c -E 'up to date|built in' "$klog") kernels)"
 		fi
-		collect "kernel accounting ($b)" tests/kernel_accounting.sh account "$klog" "$b" x86_64 250 "$variants"
-		collect "kernel release strings ($b)" tests/kernel_release.sh "$(KERNEL_BASE=$b kernel/build.sh --kernels-dir)" "$variants"
+		collect "kernel accounting ($b)" tests/lib/kernel_accounting.sh account "$klog" "$b" x86_64 250 "$variants"
+		collect "kernel release strings ($b)" tests/lib/kernel_release.sh "$(KERNEL_BASE=$b kernel/build.sh --kernels-dir)" "$variants"
 	else
 		fail "kernel: build failed on base $b: $(tail -n 5 "$klog" | tr '\n' ' ')"
 		[ "$b" != "$(scripts/table.sh --keys kernel/bases | head -n 1)" ] || kernels_ok=0
@@ -102,7 +98,7 @@ for b in $(scripts/table.sh --keys kernel/bases); do
 	# the probe-only machines of the bases matrix (versatilepb, q800, m68k
 	# virt) boot stock and block of every base at HZ=100
 	# (and versatilepb's block-fix, the fix for 32-bit kernels, booted
-	# against block by tests/fix_boots.sh)
+	# against block by tests/boot/fix_boots.sh)
 	for a in armv5 m68k; do
 		alog=$out/kernel-build-$b-$a.log
 		av=stock,block am=arches
@@ -111,9 +107,9 @@ for b in $(scripts/table.sh --keys kernel/bases); do
 		[ $a != m68k ] || wc="$wc, the boot-loader seed"
 		! left_cold "$b" $a 100 $av "$av, $wc" || continue
 		if timed "make kernels (base $b, $a)" make kernels MATRIX=$am KERNEL_ARCH=$a KERNEL_BASE="$b" VARIANTS=$av >"$alog" 2>&1; then
-			collect "kernel accounting ($b, $a)" tests/kernel_accounting.sh account "$alog" "$b" $a 100 $av
-			collect "kernel release strings ($b, $a)" tests/kernel_release.sh "$(KERNEL_BASE=$b kernel/build.sh --kernels-dir)" $av $a 100
-			[ $a != m68k ] || collect "m68k boot-loader seed ($b)" tests/kernel_seed.sh "$(KERNEL_BASE=$b kernel/build.sh --kernels-dir)"
+			collect "kernel accounting ($b, $a)" tests/lib/kernel_accounting.sh account "$alog" "$b" $a 100 $av
+			collect "kernel release strings ($b, $a)" tests/lib/kernel_release.sh "$(KERNEL_BASE=$b kernel/build.sh --kernels-dir)" $av $a 100
+			[ $a != m68k ] || collect "m68k boot-loader seed ($b)" tests/lib/kernel_seed.sh "$(KERNEL_BASE=$b kernel/build.sh --kernels-dir)"
 		else
 			fail "kernel: stock,block do not build for $a on base $b: $(tail -n 3 "$alog" | tr '\n' ' ')"
 		fi
@@ -123,51 +119,26 @@ done
 step "guest image"
 if timed "guest image (make image runner)" make -s image runner >"$out/make.log" 2>&1; then
 	pass "build: probe (static) and guest image build with -Wall -Wextra -Werror"
-	collect "image reproducible" tests/image_reproducible.sh
 else
 	fail "build: make image runner: $(tail -n 5 "$out/make.log" | tr '\n' ' ')"
 	kernels_ok=0
 fi
 
-# Two at a time: the TCG boots run one QEMU (--jobs is 1 on 2 CPUs), the
-# make reproduce tests mostly wait on fake-qemu, and what an icount boot
-# measures is guest time, which host load does not move. The longest first.
-# tests/arches.sh rebuilds the probe-only images that fix_boots boots: a
-# whole image replaces the old by a rename (guest-image/build-probe-image.sh),
-# the same bytes, so a boot reads one or the other whole.
-step "real boots (TCG, icount), the revert's architectures, the mail, and make reproduce against fake-qemu: in stand-in checkouts, and over real ssh to a second host in a network namespace (two at a time)"
-if [ "$kernels_ok" = 1 ]; then
-	lane "boot behaviour" python3 tests/boot_behaviour.py build/crngbench-run build/guest.cpio \
-		"$kernels" "$out/boots"
-fi
-lane "ssh shards" tests/ssh_shards.sh
-# cross kernels (mipsel is built here) and probe-only boots (icount)
-lane "arches" tests/arches.sh
-lane "make reproduce in stand-in checkouts" tests/reproduce.sh
-lane "make reproduce's shards through GNU parallel on this machine" tests/reproduce_shards.sh
-if [ "$kernels_ok" = 1 ]; then
-	lane "several waiters, booted (x86_64, stock against stock-once)" tests/waiters_boots.sh
-	lane "determinism" tests/determinism.sh
-	lane "resume" tests/resume.sh
-	if [ -z "$cold_left" ]; then
-		lane "both bases booted" tests/bases_boots.sh
-	else
-		say "SKIP: bases boots: not booted, base(s)$cold_left left cold above"
-	fi
-	lane "the early reads in a child of PID 1, booted" tests/early_boots.sh
-	lane "the fix for 32-bit kernels, booted (versatilepb, block against block-fix)" tests/fix_boots.sh
-	lane "shards" tests/shards.sh
-	lane "icount shifts keep time (x86_64 at 1 GHz and 125 MHz)" tests/icount_shift.sh
-	lane "icount" tests/icount.sh
-else
-	fail "boots: not run, the kernels or the image did not build"
-fi
-# the series for the list, on the base's tree (git am, checkpatch, get_maintainer.pl)
-lane "series" tests/series.sh
-lanes_wait
+# The boot tier (tests/boot/): real boots and what needs the kernels and
+# the image, two at a time: the TCG boots run one QEMU (--jobs is 1 on 2
+# CPUs), and what an icount boot measures is guest time, which host load
+# does not move. A script whose head says "# needs: kernels" is not run
+# when they did not build (kernels_ok); tests/boot/bases_boots.sh reads
+# CRNGBENCH_COLD_LEFT, the bases left cold above. tests/boot/arches.sh
+# rebuilds the probe-only images that fix_boots boots: a whole image
+# replaces the old by a rename (guest-image/build-probe-image.sh), the
+# same bytes, so a boot reads one or the other whole.
+step "the boot tier: real boots (TCG, icount), the revert's architectures (tests/boot/, two at a time)"
+export CRNGBENCH_COLD_LEFT=$cold_left
+run_tier boot
 
 step "the kernels the boots ran: each accounted for by a build step above"
-collect "kernel accounting (boots)" tests/kernel_accounting.sh used "$out"
+collect "kernel accounting (boots)" tests/lib/kernel_accounting.sh used "$out"
 
 step "the mutation check: each breakage of tests/mutants must fail a test (started after the fast tier, beside the rest: what is left of it)"
 collect_wait mutation

@@ -478,7 +478,7 @@ int sched_kvm_canary(struct run *r)
 	struct argv_buf a = { .n = 0 };
 	int64_t t = host_now_ns();
 	int progress = 0, timed_out = 0;
-	/* For tests/fake_boots.sh: the canary boot alone decides. */
+	/* For tests/fast/fake_boots.sh: the canary boot alone decides. */
 	int checked = !getenv("CRNGBENCH_SKIP_KVM_DEVICE_CHECK");
 
 	r->kvm_ok = 1;

@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# test: the mail and the terminal summary
+# make post and the terminal summary on the fixture run: the mail is plain
+# text in 80 columns; every figure in it is the runner's (summary.csv);
+# every chart has a text version whose legend names every variant drawn;
+# the terminal summary fits a screen and names every cell.
+# shellcheck source=tests/lib/lib.sh
+. "$(dirname "$0")/../lib/lib.sh"
+t_begin "post"
+cp -r tests/fixtures/run "$tmp/run"
+if ! plots/render.sh "$tmp/run" >/dev/null 2>&1 || ! out=$(plots/post.py "$tmp/run" --hz "$tmp/run" 2>&1); then
+	echo "FAIL: post: make post on the fixture failed: $(head -c 300 <<<"${out:-render failed}")"
+	exit 0
+fi
+p=$tmp/run/post.txt
+bad=$(awk 'length > 80 || /\t/ || / $/ || /^ *\|/ || /<(html|br|table|p>)/ || /\*\*/' "$p" | head -n 3)
+[ -z "$bad" ] && echo "PASS: post: plain text, lines of at most 80 columns, no tab, trailing space, Markdown table or HTML" ||
+	echo "FAIL: post: lines that break the mail conventions: $bad"
+
+/usr/bin/python3 - "$tmp/run" <<'PY' && echo "PASS: post: every table figure and finding is the runner's median, CI and n of its own cell" || echo "FAIL: post: a figure differs from summary.csv"
+import re, sys
+from tests.lib.expect import agrees, median, near, one, quick_cell, shown, table
+run = sys.argv[1]
+rows = table(run)
+text = open(run + "/post.txt").read()
+TITLES = {"The first blocking /dev/urandom read's own duration": "first_urandom_latency",
+          "When that read returned, from kernel start": "first_urandom_return",
+          "CRNG ready, from kernel start": "crng_ready"}
+checked = 0
+for block in text.split("\n\n"):
+    lines = block.splitlines()
+    measure = next((m for t, m in TITLES.items() if lines and lines[0].startswith(t)), None)
+    if measure:
+        cur = measure
+        continue
+    if not lines or not lines[0].startswith("  condition ") or "CONFIG_HZ" in lines[0]:
+        continue
+    for l in lines[1:]:
+        m = re.match(r"  (.{24}) (\S+)\s+(>?[0-9.]+(?: us)?)  ([0-9.]+) - ([0-9.]+)( us)?\s+(\d+)( \((\d+) >\))?\Z", l)
+        assert m, l
+        cond, v, med, lo, hi, unit, n, _, cens = m.groups()
+        r = one(rows, measure=cur, accel="tcg", variant=v, **quick_cell(cond.strip()))
+        if unit:  # under 1 ms: us from raw.csv's ns, summary.csv's figures to its 1 us
+            assert agrees(med, r) and near(lo, r["ci95_lo_ms"]) and near(hi, r["ci95_hi_ms"]), (l, r)
+            assert (n, cens or "0") == (r["n"], r["censored"]), (l, r)
+        else:
+            assert (med, lo, hi, n, cens or "0") == (median(r), shown(r["ci95_lo_ms"]), shown(r["ci95_hi_ms"]),
+                                                     r["n"], r["censored"]), (l, r)
+        checked += 1
+assert checked >= 40, checked
+# The CONFIG_HZ table: chart 5's selection, written out here.
+hz = text.split("  CONFIG_HZ ")[1].split("\n\n")[0].splitlines()[1:]
+for l in hz:
+    m = re.match(r"  (\d+)\s+(\d+)  (\S+)\s+(>?[0-9.]+(?: us)?)  ([0-9.]+) - ([0-9.]+)( us)?\s+(\d+)\Z", l)
+    assert m, l
+    h, ticks, v, med, lo, hi, unit, n = m.groups()
+    r = one(rows, measure="first_urandom_latency", accel="tcg", cpu="qemu64", nocounter="off", hz=h, variant=v)
+    if unit:
+        assert ticks == f"{256000 / int(h):.0f}" and n == r["n"] and agrees(med, r), (l, r)
+        assert near(lo, r["ci95_lo_ms"]) and near(hi, r["ci95_hi_ms"]), (l, r)
+    else:
+        assert (ticks, med, lo, hi, n) == (f"{256000 / int(h):.0f}", median(r), shown(r["ci95_lo_ms"]),
+                                           shown(r["ci95_hi_ms"]), r["n"]), (l, r)
+    checked += 1
+assert hz and checked >= 44, checked
+# The findings: "COND: ... takes A ms on V1 and B ms on V2"
+for cond, a, v1, b, v2 in re.findall(r"^(.+?): the first blocking /dev/urandom read takes (\S+\s(?:ms|us)) on\s+(\S+)\s+"
+                                     r"and\s+(\S+\s(?:ms|us)) on (\S+)", text, re.M | re.S):
+    for val, v in ((a, v1), (b, v2)):
+        r = one(rows, measure="first_urandom_latency", accel="tcg", variant=v, **quick_cell(cond.splitlines()[-1]))
+        num, unit = val.split()
+        assert agrees(f"{num} us", r) if unit == "us" else num == median(r), (cond, v, val)
+        checked += 1
+assert checked >= 46, checked
+PY
+
+/usr/bin/python3 - "$tmp/run" <<'PY' && echo "PASS: post: every chart has a text version naming every variant it draws, within 80 columns" || echo "FAIL: post: a text chart is missing, too wide, or leaves a variant unnamed"
+import glob, os, sys
+run = sys.argv[1]
+sys.path.insert(0, "plots")
+from runlib import variants
+VARIANTS = variants()
+data = run + "/plots/data/"
+charts = open(data + "charts").read().split()  # the ones that fit the run (prepare.py)
+assert charts == sorted(os.path.basename(p)[:-3] for p in glob.glob("plots/[1-6]-*.gp")), charts
+drawn = {"1-nethack": "nethack.dat", "6-nocounter": "nocounter.dat", "2-crng-ready-cdf": "cdf.dat",
+         "3-tcg-vs-kvm": "accel.dat", "5-jitter-vs-hz": "hz.dat"}
+for c in charts:
+    txt = open(f"{run}/plots/{c}.txt").read()
+    assert max(len(l) for l in txt.splitlines()) <= 80, c
+    if c in drawn:
+        # the data rows (a header comment names every column, drawn or not)
+        dat = "".join(l for l in open(data + drawn[c]) if not l.startswith("#"))
+        for v in VARIANTS:
+            # a series' title is vars.gp's variant_<i>, the variant's name
+            titles = [l.split(" = ", 1)[1].strip() for l in open(f"{run}/plots/data/vars.gp")
+                      if l.startswith("variant_")]
+            shown = f"'{v}'" in titles or f" {v}" in dat or f'"{v}' in dat
+            if shown:
+                assert f"  {v}" in txt or f"{v} " in txt, (c, v)
+PY
+
+/usr/bin/python3 - "$tmp/run" <<'PY' && echo "PASS: post: post.mbox holds the text and the charts as attachments" || echo "FAIL: post: post.mbox"
+import mailbox, sys
+run = sys.argv[1]
+msgs = list(mailbox.mbox(run + "/post.mbox"))
+assert len(msgs) == 1
+parts = list(msgs[0].walk())
+text = [p for p in parts if p.get_content_type() == "text/plain"][0].get_payload(decode=True).decode()
+assert text.replace("\r\n", "\n").strip() in open(run + "/post.txt").read()
+imgs = [p.get_filename() for p in parts if p.get_content_maintype() == "image"]
+assert sum(i.endswith(".png") for i in imgs) >= 6 and sum(i.endswith(".svg") for i in imgs) >= 6, imgs
+PY
+
+# The terminal summary: at most 60 lines, every measured cell named, the
+# skipped ones counted.
+runner=${CRNGBENCH_RUNNER:-build/crngbench-run}
+"$runner" --summarize "$tmp/run" >"$tmp/term.txt" 2>&1
+/usr/bin/python3 - "$tmp/run" "$tmp/term.txt" <<'PY' && echo "PASS: terminal summary fits in 60 lines and names every cell" || echo "FAIL: terminal summary: $(wc -l <"$tmp/term.txt") lines or a cell missing"
+import csv, sys
+run, term = sys.argv[1], open(sys.argv[2]).read()
+assert len(term.splitlines()) <= 60
+rows = [r for r in csv.DictReader(open(run + "/summary.csv")) if r["measure"] == "kernel_to_init"]
+vary = [a for a in ("hz", "cpu", "trust_cpu", "virtio_rng", "nocounter", "smp", "reads", "trace", "seed")
+        if len({r[a] for r in rows}) > 1]
+skipped = 0
+for r in rows:
+    if r["n"] == "0" and r["skipped"] != "0":
+        skipped += 1
+        continue
+    label = " ".join([r["variant"], r["accel"]] + [f"{a}={r[a]}" for a in vary])
+    assert any(l.startswith(label + " ") for l in term.splitlines()), label
+assert f"skipped: {skipped} kvm cells" in term, skipped
+PY
+
+# The mail carries every text chart the run has, the main job's (1-6) and
+# an arches run's (7).
+cp -r tests/fixtures/arches "$tmp/arches"
+if plots/render.sh "$tmp/arches" >/dev/null 2>&1 && plots/post.py "$tmp/arches" >/dev/null 2>&1; then
+	missing=
+	for run in "$tmp/run" "$tmp/arches"; do
+		for t in "$run"/plots/*.txt; do
+			python3 -c 'import sys; sys.exit(open(sys.argv[1]).read().rstrip("\n") not in open(sys.argv[2]).read())' \
+				"$t" "$run/post.txt" || missing="$missing $(basename "$run")/$(basename "$t")"
+		done
+	done
+	[ -z "$missing" ] && echo "PASS: post: the mail carries every text chart of the run (charts 1-6; an arches run's chart 7)" ||
+		echo "FAIL: post: text charts missing from the mail:$missing"
+else
+	echo "FAIL: post: make post on the arches fixture failed"
+fi
+# --arches: the main run's mail carries the arches run's chart 7 (text and
+# attachment); a run of another kind given as --arches adds nothing.
+cp -r "$tmp/run" "$tmp/withar"
+rm -f "$tmp/withar/post.txt" "$tmp/withar/post.mbox"
+if plots/post.py "$tmp/withar" --arches "$tmp/arches" >/dev/null 2>&1 &&
+	python3 -c 'import sys; sys.exit(open(sys.argv[1]).read().rstrip("\n") not in open(sys.argv[2]).read())' \
+		"$tmp/arches/plots/7-arches.txt" "$tmp/withar/post.txt" &&
+	grep -q 'filename="7-arches.png"' "$tmp/withar/post.mbox" &&
+	plots/post.py "$tmp/withar" --arches "$tmp/run" >/dev/null 2>&1 &&
+	! grep -q "The revert's architectures" "$tmp/withar/post.txt" && ! grep -q 'filename="7-arches' "$tmp/withar/post.mbox"; then
+	echo "PASS: post: --arches adds an arches run's chart 7 (text and attachment), and nothing from a run of another kind"
+else
+	echo "FAIL: post: --arches did not add chart 7, or added one from a run that is not an arches run"
+fi

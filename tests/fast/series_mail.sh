@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# test: the series' authors and dates (plots/series.py, no kernel tree)
+# plots/series.py on patches of its own making, without a kernel tree
+# (tests/slow/series.sh, the full tier, checks the committed series): a series
+# whose patches are dated -0000 and +0100 is made (no TypeError), its
+# Message-Id time the newest patch's, -0000 read as UTC; a From whose
+# RFC 2047 encoded name decodes to more than one line, or to an address,
+# and a From of two addresses are refused, naming the patch, before git
+# runs (git am put the address after an encoded newline in the patch
+# mail's From).
+# shellcheck source=tests/lib/lib.sh
+. "$(dirname "$0")/../lib/lib.sh"
+t_begin "series mail"
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+# two patches of lib/f.c, made by git format-patch in a scratch repository;
+# tree.orig holds the file as it was (kernel/build.sh --tree's pristine copy)
+src=$tmp/src
+mkdir -p "$src/lib" "$tmp/tree" "$tmp/tree.orig/lib"
+printf 'a\nb\nc\n' >"$src/lib/f.c"
+cp "$src/lib/f.c" "$tmp/tree.orig/lib/f.c"
+g() { git -C "$src" -c user.name=t -c user.email=t@t.invalid "$@"; }
+if ! { g init -q && g add -A && g commit -qm base &&
+	printf 'a\nB\nc\n' >"$src/lib/f.c" && g commit -qam "lib: one" &&
+	printf 'a\nB\nC\n' >"$src/lib/f.c" && g commit -qam "lib: two" &&
+	g format-patch -q -o "$tmp/p" -2; }; then
+	bad "git format-patch in a scratch repository failed"
+	exit 0
+fi
+# patch N FROM DATE: the Nth patch with that From and Date
+patch() {
+	local f
+	f=$(ls "$tmp"/p/000"$1"-*.patch)
+	python3 - "$f" "$2" "$3" <<'PY'
+import re, sys
+f, who, date = sys.argv[1:]
+t = open(f).read()
+t = re.sub(r"^From: .*$", lambda m: "From: " + who, t, count=1, flags=re.M)
+t = re.sub(r"^Date: .*$", lambda m: "Date: " + date, t, count=1, flags=re.M)
+open(f, "w").write(t)
+PY
+}
+# make: plots/series.py's read_patch and format_patch on the two patches
+make() {
+	python3 - "$tmp" "$tmp"/p/0001-*.patch "$tmp"/p/0002-*.patch <<'PY'
+import importlib.util, os, sys
+sys.path.insert(0, "plots")
+spec = importlib.util.spec_from_file_location("series_under_test", "plots/series.py")
+s = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(s)
+tmp, paths = sys.argv[1], sys.argv[2:]
+work = os.path.join(tmp, "work")
+os.makedirs(work, exist_ok=True)
+mails = s.format_patch(work, os.path.join(tmp, "tree"), [s.read_patch(p) for p in paths], "the title\n\nthe body\n",
+                       s.REPLY_TO, ["m@t.invalid"], [])
+for name, text in mails:
+    open(os.path.join(tmp, "out-" + name), "w").write(text)
+PY
+}
+heads() { # FILE: From decoded, and the time in Message-Id
+	python3 - "$1" <<'PY'
+import email, email.policy, re, sys
+text = open(sys.argv[1]).read()
+m = email.message_from_string(text.split("\n", 1)[1], policy=email.policy.default)
+print(m["From"], re.search(r"\.([0-9]+)\.git\.", m["Message-ID"]).group(1))
+PY
+}
+
+who='=?UTF-8?q?J=C3=B6rg_=C3=85berg?= <j@t.invalid>'
+patch 1 "$who" 'Mon, 1 Jan 2024 10:00:00 -0000'
+patch 2 "$who" 'Mon, 1 Jan 2024 12:00:00 +0100'
+out=$(make 2>&1)
+verdict $? "patches dated -0000 and +0100 make a series (no TypeError)" "$(brief "$out")"
+# -0000 is UTC (its zone unknown): the Message-Id's time is the newest
+# Date's, 11:00 UTC, 1704106800, whatever this machine's zone
+patch 1 "$who" 'Mon, 1 Jan 2024 10:00:00 -0000'
+patch 2 "$who" 'Mon, 1 Jan 2024 11:00:00 -0000'
+out=$(TZ=America/New_York make 2>&1)
+c=$(heads "$tmp"/out-0000-cover-letter.patch 2>&1)
+[ "${c##* }" = 1704106800 ]
+verdict $? "patches dated -0000: the Message-Id's time is the newest Date read as UTC, in any local zone" \
+	"'$c': $(brief "$out")"
+
+# refused FROM WHAT: a From that read_patch refuses, naming the patch
+refused() {
+	patch 1 "$1" 'Mon, 1 Jan 2024 10:00:00 +0000'
+	patch 2 "$1" 'Mon, 1 Jan 2024 11:00:00 +0000'
+	rm -f "$tmp"/out-*
+	out=$(make 2>&1)
+	clean_error $? "$out" "0001-" "From" && ! ls "$tmp"/out-* >/dev/null 2>&1
+	verdict $? "a From $2 is refused before git runs, naming the patch" "$(brief "$out")"
+}
+refused '=?UTF-8?q?Evil=0AFrom=3A_x=40evil=2Eorg?= <j@t.invalid>' "whose encoded name hides a newline and an address"
+refused '=?UTF-8?q?x=40evil=2Eorg?= <j@t.invalid>' "whose encoded name decodes to an address"
+refused 'j@t.invalid, x@evil.invalid' "of two addresses"
