@@ -14,9 +14,10 @@
 #  1. checks, before anything runs: RUNS names rows of the table; each
 #     row's matrix exists and the runner takes it; its packages are
 #     installed (scripts/deps.sh --check); HOSTS is a list of sshlogins
-#     this accepts, GNU parallel is installed, and every host's checkout
-#     (the same path) is at this commit; a run started the other way
-#     (sharded or not) is named.
+#     this accepts, GNU parallel is installed, no other host sees this
+#     machine's checkout or results directory (a file made here), and
+#     every host's checkout (the same path) is at this commit; a run
+#     started the other way (sharded or not) is named.
 #  2. the plan: per run its boots and estimated host time
 #     (plots/estimate.py), whether it is complete (skipped), partial
 #     (resumed: what is left) or to run; the kernels the runs left to do
@@ -54,6 +55,9 @@ dryrun=${DRYRUN:-}
 base=$results/reproduce
 runner=build/crngbench-run
 t0=$(date +%s.%N)
+# the host check's files (below), removed once checked or on exit
+mine=()
+trap 'rm -f -- "${mine[@]}"' EXIT
 
 # A duration in words: "1 h 5 min", "4 min 10 s", "12 s".
 dur() { awk -v s="$1" 'BEGIN { s = int(s + 0.5); h = int(s / 3600); m = int(s % 3600 / 60); r = s % 60
@@ -93,7 +97,7 @@ for name in "${selected[@]}"; do
 done
 matrices=$(for n in "${selected[@]}"; do echo "${matrix[$n]}"; done | awk '!seen[$0]++' | tr '\n' ' ')
 
-hosts=() remote=0 here=0 nshards=
+hosts=() remote=0 here=0 nshards='' others=''
 if [ -n "${HOSTS:-}" ]; then
 	IFS=, read -ra hosts <<<"$HOSTS"
 	[ ${#hosts[@]} -gt 0 ] || die "HOSTS='$HOSTS' names no host"
@@ -104,7 +108,7 @@ if [ -n "${HOSTS:-}" ]; then
 		login=${h#*/}
 		[ -z "${seen[$login]:-}" ] || die "HOSTS names '$login' twice"
 		seen[$login]=1
-		if [ "$login" = : ]; then here=1; else remote=1; fi
+		if [ "$login" = : ]; then here=1; else remote=1 others=$others${others:+,}$h; fi
 	done
 	nshards=${SHARDS:-}
 	if [ -n "$nshards" ]; then [[ $nshards =~ ^[1-9][0-9]*$ ]] || die "SHARDS='$nshards': give a whole number of at least 1"; fi
@@ -131,9 +135,29 @@ make -s runner || die "make runner failed"
 for m in $matrices; do
 	err=$("$runner" --matrix "bench/$m.matrix" --print-axis plan 2>&1 >/dev/null) || die "bench/$m.matrix: ${err#*error: }"
 done
+# ask LOGINS CMD...: CMD's output on each host of LOGINS (GNU parallel
+# --nonall, the ssh of the run), each line as "LOGIN<TAB>line"
+ask() {
+	local got
+	got=$(parallel --will-cite --nonall --tag -S "$1" -q "${@:2}" 2>&1) || die "asking the hosts $1 failed: $got"
+	echo "$got"
+}
+if [ $remote = 1 ]; then
+	# A host whose checkout or results directory is this machine's (this
+	# machine by another name, or a shared filesystem) sees the files made
+	# here: its shards would run in this directory, come back onto
+	# themselves and be removed there, which is here.
+	mkdir -p "$abs"
+	for d in "$root" "$abs"; do
+		mine+=("$(fresh_beside "$d/.crngbench-host")") || die "cannot write into $d"
+	done
+	got=$(ask "$others" sh -c 'for f; do [ ! -e "$f" ] || echo "$f"; done' sh "${mine[@]}") || exit 2
+	rm -f -- "${mine[@]}"
+	[ -z "$got" ] ||
+		die "HOSTS: $(cut -f1 <<<"$got" | sort -u | tr '\n' ' ')sees the files made here in $root or $abs: its checkout or results are this machine's (the same machine, or a shared filesystem). Give ':' for this machine, and other hosts with a checkout and results of their own"
+fi
 if [ ${#hosts[@]} -gt 0 ]; then
-	got=$(parallel --will-cite --nonall --tag -S "$HOSTS" -q git -C "$root" rev-parse HEAD 2>&1) ||
-		die "asking the hosts for their checkout ($root) failed: $got"
+	got=$(ask "$HOSTS" git -C "$root" rev-parse HEAD) || exit 2
 	bad=$(awk -v c="$commit" -F'\t' '$2 != c' <<<"$got")
 	[ -z "$bad" ] || die "every host's checkout at $root must be at this commit ($commit); these are not: $(tr '\t\n' ' ;' <<<"$bad")"
 	[ $remote = 0 ] || [ -z "$(git status --porcelain --untracked-files=no)" ] ||

@@ -17,7 +17,10 @@
 #   - a host that drops mid-run (every process of B killed) leaves the run
 #     unmerged with "make reproduce again resumes it", and it does;
 #   - a host holding a shard of another matrix sets it aside and runs the
-#     shard again: the merged run is this matrix's plan.
+#     shard again: the merged run is this matrix's plan;
+#   - B with this checkout itself (A's mounted at the path: a shared
+#     filesystem) is refused before anything runs, naming it: nothing is
+#     run, returned onto itself or removed.
 # Everything is removed on exit (sshd, namespaces, veth, temp dir). SKIP,
 # with the reason, where namespaces or sshd cannot be made.
 # shellcheck source=tests/lib.sh
@@ -98,19 +101,21 @@ Host *
 	ServerAliveCountMax 3
 EOF
 
-# start_b: sshd in B, in a mount namespace of its own where the clone is
-# the checkout (at the stand-in's path) and /run a tmpfs (sshd's
-# /run/sshd), so nothing outside the test's temp dir changes
+# start_b [DIR]: sshd in B, in a mount namespace of its own where the clone
+# (or DIR) is the checkout (at the stand-in's path) and /run a tmpfs
+# (sshd's /run/sshd), so nothing outside the test's temp dir changes.
+# stop_b: every process of B killed.
 start_b() {
 	(ip netns exec "$nb" unshare -m --propagation private sh -c '
 		mount --bind "$1" "$2" && mount -t tmpfs tmpfs /run && mkdir -m 755 /run/sshd &&
-		exec /usr/sbin/sshd -D -e -f "$3"' sh "$remote" "$s" "$tmp/sshd_config" 2>>"$tmp/sshd.log" &)
+		exec /usr/sbin/sshd -D -e -f "$3"' sh "${1:-$remote}" "$s" "$tmp/sshd_config" 2>>"$tmp/sshd.log" &)
 	for _ in $(seq 100); do
 		ip netns exec "$na" ssh -F "$tmp/ssh_config" "root@$b_ip" true 2>/dev/null && return 0
 		sleep 0.2
 	done
 	return 1
 }
+stop_b() { for p in $(ip netns pids "$nb"); do kill -9 "$p" 2>/dev/null; done; }
 start_b || skip "the sshd in the test's namespace does not answer: $(tail -n 3 "$tmp/sshd.log" | tr '\n' ' ')"
 # ssh from A to B reaches the clone, not the stand-in (an untracked file
 # of the clone alone)
@@ -187,7 +192,7 @@ for _ in $(seq 600); do
 	compgen -G "$rsd/shard-*/run.matrix" >/dev/null && break
 	sleep 0.1
 done
-for p in $(ip netns pids "$nb"); do kill -9 "$p" 2>/dev/null; done
+stop_b
 wait "$rpid"
 result
 if [ "$rc" != 0 ] && grep -q "did not finish.*make reproduce again resumes it" <<<"$out" &&
@@ -223,3 +228,20 @@ else
 	bad "a shard of another matrix on the host: exit $rc: $(brief "$out")"
 fi
 merged_ok "with a shard of another matrix on the host"
+
+# 5. B with this checkout itself: A's mounted at its path, as a shared
+# filesystem would. Refused before anything runs, naming it; nothing of
+# the check is left.
+stop_b
+start_b "$s" || { bad "sshd in B does not start with A's checkout"; exit 0; }
+fresh
+reproduce
+result
+if [ "$rc" != 0 ] && grep -q "root@$b_ip sees the files made here" <<<"$out" && [ ! -e "$sd" ] &&
+	! compgen -G "$s/.crngbench-host*" >/dev/null; then
+	ok "a host whose checkout is this one is refused before anything runs, naming it"
+else
+	bad "a host whose checkout is this one: exit $rc, shards: $(ls "$sd" 2>&1 | tr '\n' ' '): $(brief "$out")"
+fi
+stop_b
+start_b || { bad "sshd in B does not start again with its clone"; exit 0; }
