@@ -16,8 +16,9 @@
 #     installed (scripts/deps.sh --check); HOSTS is a list of sshlogins
 #     this accepts, GNU parallel is installed, no other host sees this
 #     machine's checkout or results directory (a file made here), and
-#     every host's checkout (the same path) is at this commit; a run
-#     started the other way (sharded or not) is named.
+#     every host's checkout (the same path) holds this one's code (the
+#     commit, and uncommitted changes: scripts/shard-run.sh --commit); a
+#     run started the other way (sharded or not) is named.
 #  2. the plan: per run its boots and estimated host time
 #     (plots/estimate.py), whether it is complete (skipped), partial
 #     (resumed: what is left) or to run; the kernels the runs left to do
@@ -122,6 +123,7 @@ if [ -n "${HOSTS:-}" ]; then
 		[[ $p =~ ^[A-Za-z0-9._/+-]+$ ]] || die "with HOSTS, '$p' may hold only letters, digits and ._/+- (it is given to the other hosts' shells)"
 	done
 	commit=$(git rev-parse HEAD 2>/dev/null) || die "$root is not a git checkout: HOSTS needs one, at the same commit on every host"
+	code=$(scripts/shard-run.sh --commit) || exit 2
 elif [ -n "${SHARDS:-}" ]; then
 	die "SHARDS=$SHARDS splits each run across HOSTS: give HOSTS too (HOSTS=: for this machine alone)"
 fi
@@ -160,8 +162,10 @@ if [ ${#hosts[@]} -gt 0 ]; then
 	got=$(ask "$HOSTS" git -C "$root" rev-parse HEAD) || exit 2
 	bad=$(awk -v c="$commit" -F'\t' '$2 != c' <<<"$got")
 	[ -z "$bad" ] || die "every host's checkout at $root must be at this commit ($commit); these are not: $(tr '\t\n' ' ;' <<<"$bad")"
-	[ $remote = 0 ] || [ -z "$(git status --porcelain --untracked-files=no)" ] ||
-		say "warning: this checkout has uncommitted changes; the other hosts run commit ${commit:0:12} without them"
+	got=$(ask "$HOSTS" "$root/scripts/shard-run.sh" --commit) || exit 2
+	bad=$(awk -v c="$code" -F'\t' '$2 != c' <<<"$got")
+	[ -z "$bad" ] ||
+		die "every host's checkout at $root must hold this one's code, $code (COMMIT+TREE: with uncommitted changes, the tree they make); these do not: $(tr '\t\n' ' ;' <<<"$bad") commit the changes (git status) and check that commit out on every host"
 fi
 
 # --- 2. the plan ------------------------------------------------------------------
@@ -183,6 +187,14 @@ made_from() {
 		die "$dir: its run.matrix is not read (${got#*error: }): move $dir aside (mv $dir $dir.old) and make reproduce runs it again"
 	[ "$got" = "$want" ] ||
 		die "$dir was made from another bench/$m.matrix (its resolved matrix differs: $(diff <(echo "$want") <(echo "$got") | grep -m 1 '^[<>]' | cut -c3-)): move it aside (mv $dir $dir.old) and make reproduce runs it again"
+}
+# same_code DIR: a complete shard here, merged only with shards of this
+# checkout's code (scripts/shard-run.sh records it: run.args' commit)
+same_code() {
+	local got
+	got=$(sed -n 's/^commit = //p' "$1/run.args")
+	[ "$got" = "$code" ] ||
+		die "$1 was made from other code ('${got:-no commit line in its run.args}') than this checkout's ($code): move it aside (mv $1 $1.old) and make reproduce runs it again"
 }
 declare -A state est left boots shards earlier
 total_left=0 total_boots=0 canary_boots=0 canary_s=0 canary_runs=
@@ -213,6 +225,7 @@ for name in "${selected[@]}"; do
 			for k in $(seq "$n"); do
 				ks=$(plots/runstate.py "$sd/shard-$k") || exit 2
 				case $ks in complete* | partial*) made_from "$sd/shard-$k" "$m" ;; esac
+				case $s:$ks in complete*) ;; *:complete*) same_code "$sd/shard-$k" ;; esac
 				case $ks in complete*) sdone=$((sdone + 1)) ;; esac
 				# a shard made before this invocation: its run is not
 				# made from its start here (reproduce-time.csv)
@@ -368,7 +381,7 @@ run_sharded() {
 	if [ ${#ids[@]} -gt 0 ]; then
 		say "$name: shards ${ids[*]} of $n through GNU parallel on $HOSTS (seed $seed)"
 		parallel --will-cite -j1 -S "$HOSTS" --workdir "$root" --line-buffer --tagstring "[$name {}/$n]" \
-			--joblog "$sd/.joblog" "${ret[@]}" -q scripts/shard-run.sh "$commit" "$m" "$seed" {} "$n" "$sd" "$qemu" \
+			--joblog "$sd/.joblog" "${ret[@]}" -q scripts/shard-run.sh "$code" "$m" "$seed" {} "$n" "$sd" "$qemu" \
 			::: "${ids[@]}" || say "$name: GNU parallel: some shards failed (above)"
 		[ $remote = 0 ] || remove_returned "$sd" "${ids[@]}"
 	fi

@@ -20,7 +20,9 @@
 #     shard again: the merged run is this matrix's plan;
 #   - B with this checkout itself (A's mounted at the path: a shared
 #     filesystem) is refused before anything runs, naming it: nothing is
-#     run, returned onto itself or removed.
+#     run, returned onto itself or removed;
+#   - a host whose checkout has an uncommitted edit to a script is refused
+#     before anything runs, naming it.
 # Everything is removed on exit (sshd, namespaces, veth, temp dir). SKIP,
 # with the reason, where namespaces or sshd cannot be made.
 # shellcheck source=tests/lib.sh
@@ -245,3 +247,16 @@ else
 fi
 stop_b
 start_b || { bad "sshd in B does not start again with its clone"; exit 0; }
+
+# 6. A host whose checkout has an uncommitted edit to a script: its code
+# is not this one's. Refused before anything runs, naming it.
+fresh
+echo "# an uncommitted edit" >>"$remote/scripts/keep-run.sh"
+reproduce
+result
+if [ "$rc" != 0 ] && grep -q "must hold this one's code.*root@$b_ip" <<<"$out" && [ ! -e "$sd" ] && [ ! -e "$rsd" ]; then
+	ok "a host with an uncommitted edit to a script is refused before anything runs, naming it"
+else
+	bad "a host with an uncommitted edit: exit $rc: $(brief "$out")"
+fi
+git -C "$remote" checkout -q -- scripts/keep-run.sh
