@@ -31,9 +31,10 @@
 #     runs (this run's estimate left, the later runs' estimates). With
 #     HOSTS, GNU parallel runs scripts/shard-run.sh for each shard K of N on
 #     the hosts (one at a time per host), brings each shard directory back
-#     (--return) into $(RESULTS)/reproduce/shards/<name>/, removes it on
-#     the host once it is back complete, and the runner merges them
-#     (--merge) into the run's directory.
+#     (--return: its regular files and directories) into
+#     $(RESULTS)/reproduce/shards/<name>/, removes it on the host once it
+#     is back complete, refuses (and removes) a shard holding anything
+#     else, and the runner merges them (--merge) into the run's directory.
 #  5. after each run its compact data into plots/runs/<name>/
 #     (scripts/keep-run.sh: the row's size budget, checked).
 #  6. REPORT.md's blocks, plots/figures/ and post.txt from plots/runs/
@@ -377,16 +378,25 @@ run_sharded() {
 		*) ids+=("$k") ;;
 		esac
 	done
+	# back by GNU parallel's rsync without its -lD: no link, device or FIFO
+	# comes (nor a file over 256 MiB, the most the runner reads of one,
+	# should a host's own check let one by); a shard holding anything else
+	# is refused below
 	[ $remote = 0 ] || ret=(--return "$sd/shard-{}")
 	if [ ${#ids[@]} -gt 0 ]; then
 		say "$name: shards ${ids[*]} of $n through GNU parallel on $HOSTS (seed $seed)"
-		parallel --will-cite -j1 -S "$HOSTS" --workdir "$root" --line-buffer --tagstring "[$name {}/$n]" \
+		PARALLEL_RSYNC_OPTS='-rzR --max-size=256M' \
+			parallel --will-cite -j1 -S "$HOSTS" --workdir "$root" --line-buffer --tagstring "[$name {}/$n]" \
 			--joblog "$sd/.joblog" "${ret[@]}" -q scripts/shard-run.sh "$code" "$m" "$seed" {} "$n" "$sd" "$qemu" \
 			::: "${ids[@]}" || say "$name: GNU parallel: some shards failed (above)"
 		[ $remote = 0 ] || remove_returned "$sd" "${ids[@]}"
 	fi
-	local dirs=()
+	local dirs=() why
 	for k in $(seq "$n"); do
+		if ! why=$(scripts/shard-run.sh --check "$sd/shard-$k"); then
+			rm -rf -- "$sd/shard-$k"
+			die "$name: shard $k/$n refused: $why; the shard is removed: make reproduce again runs it again"
+		fi
 		ks=$(plots/runstate.py "$sd/shard-$k") || exit 2
 		case $ks in complete*) dirs+=("$sd/shard-$k") ;; *) die "$name: shard $k/$n did not finish ($ks; $sd/shard-$k): make reproduce again resumes it" ;; esac
 	done

@@ -4,6 +4,7 @@
 # --sshlogin, in the checkout at the same path on every host):
 #   scripts/shard-run.sh CODE MATRIX SEED K N DIR QEMU
 #   scripts/shard-run.sh --commit     this checkout's CODE
+#   scripts/shard-run.sh --check DIR  may DIR, a shard, be merged?
 # CODE names the code a shard is made from: HEAD's commit, and when
 # tracked files have uncommitted changes, +TREE: the tree they make (git
 # write-tree), make reproduce's own output left out (plots/runs/,
@@ -18,10 +19,17 @@
 # started otherwise; one of another run (seed, K/N, plan or code) is set
 # aside (DIR/shard-K.other-<time>) and started again. GNU parallel brings
 # DIR/shard-K back from another host (--return) and make reproduce merges
-# the shards (--merge).
+# the shards (--merge). A file of the shard larger than the runner reads
+# of one (--check's sizes) is refused, named, and the shard emptied before
+# it comes back: it runs again from its start.
+# --check DIR: DIR holds only regular files and directories, and none of
+# its files is larger than the runner reads of one: 16 MiB of a boot's
+# file (boots/, SLURP_MAX in bench/util.h), 256 MiB of any other
+# (MAX_RUN_BYTES, bench/runlimits.h). Else the first entry that is not so,
+# named, and exit 1.
 set -euo pipefail
 die() { echo "scripts/shard-run.sh on $(hostname): error: $*" >&2; exit 2; }
-usage="usage: scripts/shard-run.sh CODE MATRIX SEED K N DIR QEMU | --commit"
+usage="usage: scripts/shard-run.sh CODE MATRIX SEED K N DIR QEMU | --commit | --check DIR"
 
 # this_code: this checkout's CODE (above)
 this_code() {
@@ -35,11 +43,45 @@ this_code() {
 	if [ "$tree" = "$(git rev-parse 'HEAD^{tree}')" ]; then echo "$head"; else echo "$head+$tree"; fi
 }
 
+# entry DIR TEST...: the first entry under DIR (DIR itself included) that
+# find's TEST... matches, into size, type (find's %y) and path; 1 if none
+entry() {
+	local dir=$1
+	shift
+	IFS=' ' read -r -d '' size type path < <(find "$dir" "$@" -printf '%s %y %p\0' -quit)
+}
+# check DIR [--sizes]: why DIR may not be merged (--check above), and 1;
+# nothing and 0 if it may (or is not there). --sizes: its files' sizes alone.
+check() {
+	local size type path what
+	[ -e "$1" ] || [ -L "$1" ] || return 0
+	if [ "${2:-}" != --sizes ] && entry "$1" ! -type f ! -type d; then
+		case $type in
+		l) what="a symbolic link" ;;
+		p) what="a FIFO" ;;
+		b | c) what="a device node" ;;
+		s) what="a socket" ;;
+		*) what="neither a regular file nor a directory" ;;
+		esac
+		what="$what: a shard holds regular files and directories only"
+	elif entry "$1" -type f -size +256M || { [ -d "$1/boots" ] && entry "$1/boots" -type f -size +16M; }; then
+		what="$size bytes, more than the runner reads of a file (16 MiB of a boot's, 256 MiB of any other)"
+	else
+		return 0
+	fi
+	echo "${path//[^[:print:]]/?} is $what"
+	return 1
+}
+
 case ${1:-} in
 --commit)
 	[ $# -eq 1 ] || die "$usage"
 	cd "$(dirname "$0")/.."
 	this_code
+	exit ;;
+--check)
+	[ $# -eq 2 ] || die "$usage"
+	check "$2"
 	exit ;;
 esac
 [ $# -eq 7 ] || die "$usage"
@@ -87,13 +129,22 @@ complete* | partial*)
 		state=none
 	fi ;;
 esac
+rc=0
 case $state in
 complete*) echo "$out is complete: kept" ;;
 partial*)
 	echo "$out: resumed (${state#partial }: boots done, planned)"
-	build/crngbench-run --resume --out "$out" --qemu "$qemu" --commit "$code" --quiet ;;
+	build/crngbench-run --resume --out "$out" --qemu "$qemu" --commit "$code" --quiet || rc=$? ;;
 *)
 	build/crngbench-run --matrix "bench/$matrix.matrix" --seed "$seed" --shard "$k/$n" --qemu "$qemu" \
-		--image build/guest.cpio --commit "$code" --quiet --out "$out" ;;
+		--image build/guest.cpio --commit "$code" --quiet --out "$out" || rc=$? ;;
 esac
+# Whatever the runner's end, GNU parallel brings back what DIR/shard-K
+# holds: a file too large to be read is refused here, and the shard left
+# empty (not removed: its return would fail) and run again.
+if ! why=$(check "$out" --sizes); then
+	rm -rf -- "$out" && mkdir -- "$out"
+	die "$why; the shard is removed here, so it does not come back: make reproduce again runs it again"
+fi
+[ $rc -eq 0 ] || exit $rc
 echo "$out: $(plots/runstate.py "$out")"

@@ -8,8 +8,9 @@
 # reps 0 .. reps-1, worked out here), each once; the shards are disjoint;
 # the run is kept in plots/runs/one. The comparison is seen to fail on
 # the merged run less one shard's boots, and keep-run refuses that run.
-# Complete shards of other code (an uncommitted edit since) are refused
-# before anything runs.
+# A shard holding a symbolic link is refused and removed; complete shards
+# of other code (an uncommitted edit since) are refused before anything
+# runs.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "reproduce shards"
@@ -109,6 +110,18 @@ if [ $rc -eq 0 ] && grep -q "shard 1/2 is complete: skipped" <<<"$out" && cmp -s
 else
 	bad "shards skipped, merged again: reproduce-time.csv is now '$(tail -n +2 "$rt" | tr '\n' ' ')' ($(brief "$out"))"
 fi
+
+# A shard here holding a symbolic link (to /etc) is refused before the
+# merge, naming it, and removed; make reproduce again runs it again.
+rm -rf "$run" "$s/plots/runs/one"
+ln -s /etc "$sd/shard-2/boots/etc"
+shards
+refused "a shard holding a symbolic link is refused before the merge, naming it" \
+	"shard 2/2 refused: $sd/shard-2/boots/etc is a symbolic link"
+[ ! -e "$sd/shard-2" ] && ok "the shard holding a link is removed" || bad "the shard holding a link is kept"
+shards
+[ $rc -eq 0 ] && same_as_plan "$run" && [ -z "$(find "$sd" ! -type f ! -type d)" ] &&
+	ok "run again, the removed shard runs again and the run merges" || bad "after the link: $(brief "$out")"
 
 # Complete shards of other code (this checkout has an uncommitted edit to
 # a script since) are refused before anything runs, naming one.

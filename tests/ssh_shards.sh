@@ -22,7 +22,11 @@
 #     filesystem) is refused before anything runs, naming it: nothing is
 #     run, returned onto itself or removed;
 #   - a host whose checkout has an uncommitted edit to a script is refused
-#     before anything runs, naming it.
+#     before anything runs, naming it;
+#   - a symbolic link to /etc, a FIFO and a device node put into B's shard
+#     while it runs do not come back (rsync without -lD); the run merges;
+#   - a sparse file of 301 MiB put into B's shard while it runs is refused
+#     on B, named, and does not come back; the run is not merged.
 # Everything is removed on exit (sshd, namespaces, veth, temp dir). SKIP,
 # with the reason, where namespaces or sshd cannot be made.
 # shellcheck source=tests/lib.sh
@@ -145,6 +149,22 @@ same_as_plan() { [ -n "$expected" ] && [ "$(cells "$1" 2>/dev/null)" = "$expecte
 run=$s/results/reproduce/one sd=$s/results/reproduce/shards/one rsd=$remote/results/reproduce/shards/one
 # fresh: the run, its kept copy and both hosts' results removed
 fresh() { rm -rf "$s/results" "$s/plots/runs/one" "$remote/results"; }
+# midrun CMD...: reproduce in the background; once B's shard has started
+# (its run.matrix: its first boot takes FAKE_DELAY s), CMD ... DIR, DIR the
+# shard in B's checkout; then the run's end (result)
+midrun() {
+	local rpid d=''
+	reproduce &
+	rpid=$!
+	for _ in $(seq 600); do
+		d=$(compgen -G "$rsd/shard-*/run.matrix" | head -n 1)
+		[ -z "$d" ] || break
+		sleep 0.1
+	done
+	if [ -n "$d" ]; then "$@" "${d%/run.matrix}"; else bad "B's shard did not start: $(brief "$(cat "$tmp/out")")"; fi
+	wait "$rpid"
+	result
+}
 merged_ok() {
 	if [ "$rc" = 0 ] && same_as_plan "$run" && [ -f "$s/plots/runs/one/raw.csv" ]; then
 		ok "$1: the merged run holds every boot of the plan once ($(wc -l <<<"$expected") boots), kept in plots/runs/one"
@@ -188,15 +208,7 @@ git -C "$remote" reset -q --hard HEAD~1
 # boots (its first boot takes FAKE_DELAY s). The run is not merged and
 # says how to go on; run again with B back, it completes.
 fresh
-reproduce &
-rpid=$!
-for _ in $(seq 600); do
-	compgen -G "$rsd/shard-*/run.matrix" >/dev/null && break
-	sleep 0.1
-done
-stop_b
-wait "$rpid"
-result
+midrun stop_b
 if [ "$rc" != 0 ] && grep -q "did not finish.*make reproduce again resumes it" <<<"$out" &&
 	[ ! -e "$run" ] && [ ! -e "$s/plots/runs/one" ] && compgen -G "$rsd/shard-*/run.matrix" >/dev/null; then
 	ok "a host that drops mid-run: the run is not merged, and make reproduce says it resumes it"
@@ -260,3 +272,28 @@ else
 	bad "a host with an uncommitted edit: exit $rc: $(brief "$out")"
 fi
 git -C "$remote" checkout -q -- scripts/keep-run.sh
+
+# 7. A symbolic link to /etc, a FIFO and a device node (/dev/null's
+# numbers) in B's shard: none comes back, and the run merges.
+fresh
+junk() { ln -s /etc "$1/etc" && mkfifo "$1/fifo" && mknod "$1/null" c 1 3; }
+midrun junk
+odd=$(find "$sd" ! -type f ! -type d 2>&1)
+if [ -z "$odd" ] && [ -d "$sd/shard-1" ] && [ -d "$sd/shard-2" ]; then
+	ok "a link to /etc, a FIFO and a device node in B's shard do not come back"
+else
+	bad "a link, a FIFO and a device node in B's shard: came back: $(tr '\n' ' ' <<<"$odd")"
+fi
+merged_ok "with a link, a FIFO and a device node in B's shard"
+
+# 8. A sparse file of 301 MiB (no block on disk) in B's shard:
+# refused on B, named; the shard does not come back, the run is not merged.
+fresh
+big() { truncate -s 301M "$1/big"; }
+midrun big
+if [ "$rc" != 0 ] && grep -q "shard-./big is $((301 << 20)) bytes" <<<"$out" &&
+	! compgen -G "$sd/shard-*/big" >/dev/null && [ ! -e "$run" ]; then
+	ok "a sparse file of 301 MiB in B's shard is refused there, named, and does not come back"
+else
+	bad "a sparse file of 301 MiB in B's shard: exit $rc, here: $(ls -ls "$sd"/shard-*/big 2>&1 | tr '\n' ' '): $(brief "$out")"
+fi

@@ -100,7 +100,7 @@ lane "runner on results directories" tests/runner_results.sh
 lane "the runner against issue 35's hostile inputs" tests/hostile_runner.sh
 lane "make variables are data, never code (make help, run, report, distclean)" tests/make_vars.sh
 lane "what make reproduce keeps and resumes: keep-run's budget, the run state" tests/keep_run.sh
-lane "the code a shard records (scripts/shard-run.sh --commit)" tests/shard_checks.sh
+lane "what a returned shard may hold, the code a shard records (scripts/shard-run.sh --check, --commit)" tests/shard_checks.sh
 lane "which kernels make check builds from cold (the default base; another where warm)" tests/cold_kernels.sh
 lane "each step's CPU seconds, to a tenth, none counted twice (tests/lib.sh)" tests/step_cpu.sh
 lane "the limits of a run's tables, refused by every reader (bench/ground/runlimits.h)" tests/limits.sh
