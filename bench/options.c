@@ -56,6 +56,10 @@ void options_usage(FILE *f)
 	      "  --verbose           every measure of every cell at the end, not the compact table\n"
 	      "  --append 'ARGS'     extra kernel command line for every boot\n"
 	      "  --qemu-arg ARG      extra QEMU argument for every boot (repeatable)\n"
+	      "  --commit ID         the code the run is made from, recorded in run.args\n"
+	      "                      (letters, digits, +._-): --resume refuses another,\n"
+	      "                      --merge shards that differ (make reproduce gives\n"
+	      "                      the commit, +TREE with uncommitted changes)\n"
 	      "axes:",
 	      f);
 	for (int a = 0; a < AX_N; a++)
@@ -90,6 +94,20 @@ static long long number(struct opt_err *e, const char *opt, const char *s,
 	return v;
 }
 
+/* --commit ID: a word of letters, digits and +._- (a run.args value). */
+static void parse_commit(struct opt_err *e, struct run_opts *o, const char *s)
+{
+	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz"
+			     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+._-");
+
+	o->commit = s;
+	if (!n || s[n] || n > MAX_COMMIT_LEN)
+		e->bad = err_set(
+			e->err, e->errlen,
+			"--commit '%.60s': need 1 to %d letters, digits or +._- (e.g. a git commit)",
+			s, MAX_COMMIT_LEN);
+}
+
 static void parse_shard(struct opt_err *e, struct run_opts *o, const char *s)
 {
 	if (shard_parse(s, &o->shard_k, &o->shard_n))
@@ -121,6 +139,7 @@ static const struct option long_opts[] = {
 	{ "verbose", no_argument, 0, 'V' },
 	{ "append", required_argument, 0, 'A' },
 	{ "qemu-arg", required_argument, 0, 'X' },
+	{ "commit", required_argument, 0, 'C' },
 	{ "help", no_argument, 0, 'H' },
 	{ 0, 0, 0, 0 }
 };
@@ -209,6 +228,9 @@ int options_parse(struct run_opts *o, int argc, char **argv, const char **dir,
 			break;
 		case 'A':
 			o->append = optarg;
+			break;
+		case 'C':
+			parse_commit(&e, o, optarg);
 			break;
 		case 'X':
 			if (o->nqemu_args == MAX_QEMU_ARGS)

@@ -14,9 +14,11 @@
 #  1. checks, before anything runs: RUNS names rows of the table; each
 #     row's matrix exists and the runner takes it; its packages are
 #     installed (scripts/deps.sh --check); HOSTS is a list of sshlogins
-#     this accepts, GNU parallel is installed, and every host's checkout
-#     (the same path) is at this commit; a run started the other way
-#     (sharded or not) is named.
+#     this accepts, GNU parallel is installed, no other host sees this
+#     machine's checkout or results directory (a file made here), and
+#     every host's checkout (the same path) holds this one's code (the
+#     commit, and uncommitted changes: scripts/shard-run.sh --commit); a
+#     run started the other way (sharded or not) is named.
 #  2. the plan: per run its boots and estimated host time
 #     (plots/estimate.py), whether it is complete (skipped), partial
 #     (resumed: what is left) or to run; the kernels the runs left to do
@@ -29,9 +31,10 @@
 #     runs (this run's estimate left, the later runs' estimates). With
 #     HOSTS, GNU parallel runs scripts/shard-run.sh for each shard K of N on
 #     the hosts (one at a time per host), brings each shard directory back
-#     (--return) into $(RESULTS)/reproduce/shards/<name>/, removes it on
-#     the host once it is back complete, and the runner merges them
-#     (--merge) into the run's directory.
+#     (--return: its regular files and directories) into
+#     $(RESULTS)/reproduce/shards/<name>/, removes it on the host once it
+#     is back complete, refuses (and removes) a shard holding anything
+#     else, and the runner merges them (--merge) into the run's directory.
 #  5. after each run its compact data into plots/runs/<name>/
 #     (scripts/keep-run.sh: the row's size budget, checked).
 #  6. REPORT.md's blocks, plots/figures/ and post.txt from plots/runs/
@@ -54,6 +57,9 @@ dryrun=${DRYRUN:-}
 base=$results/reproduce
 runner=build/crngbench-run
 t0=$(date +%s.%N)
+# the host check's files (below), removed once checked or on exit
+mine=()
+trap 'rm -f -- "${mine[@]}"' EXIT
 
 # A duration in words: "1 h 5 min", "4 min 10 s", "12 s".
 dur() { awk -v s="$1" 'BEGIN { s = int(s + 0.5); h = int(s / 3600); m = int(s % 3600 / 60); r = s % 60
@@ -93,7 +99,7 @@ for name in "${selected[@]}"; do
 done
 matrices=$(for n in "${selected[@]}"; do echo "${matrix[$n]}"; done | awk '!seen[$0]++' | tr '\n' ' ')
 
-hosts=() remote=0 here=0 nshards=
+hosts=() remote=0 here=0 nshards='' others=''
 if [ -n "${HOSTS:-}" ]; then
 	IFS=, read -ra hosts <<<"$HOSTS"
 	[ ${#hosts[@]} -gt 0 ] || die "HOSTS='$HOSTS' names no host"
@@ -104,7 +110,7 @@ if [ -n "${HOSTS:-}" ]; then
 		login=${h#*/}
 		[ -z "${seen[$login]:-}" ] || die "HOSTS names '$login' twice"
 		seen[$login]=1
-		if [ "$login" = : ]; then here=1; else remote=1; fi
+		if [ "$login" = : ]; then here=1; else remote=1 others=$others${others:+,}$h; fi
 	done
 	nshards=${SHARDS:-}
 	if [ -n "$nshards" ]; then [[ $nshards =~ ^[1-9][0-9]*$ ]] || die "SHARDS='$nshards': give a whole number of at least 1"; fi
@@ -118,6 +124,7 @@ if [ -n "${HOSTS:-}" ]; then
 		[[ $p =~ ^[A-Za-z0-9._/+-]+$ ]] || die "with HOSTS, '$p' may hold only letters, digits and ._/+- (it is given to the other hosts' shells)"
 	done
 	commit=$(git rev-parse HEAD 2>/dev/null) || die "$root is not a git checkout: HOSTS needs one, at the same commit on every host"
+	code=$(scripts/shard-run.sh --commit) || exit 2
 elif [ -n "${SHARDS:-}" ]; then
 	die "SHARDS=$SHARDS splits each run across HOSTS: give HOSTS too (HOSTS=: for this machine alone)"
 fi
@@ -131,13 +138,35 @@ make -s runner || die "make runner failed"
 for m in $matrices; do
 	err=$("$runner" --matrix "bench/$m.matrix" --print-axis plan 2>&1 >/dev/null) || die "bench/$m.matrix: ${err#*error: }"
 done
+# ask LOGINS CMD...: CMD's output on each host of LOGINS (GNU parallel
+# --nonall, the ssh of the run), each line as "LOGIN<TAB>line"
+ask() {
+	local got
+	got=$(parallel --will-cite --nonall --tag -S "$1" -q "${@:2}" 2>&1) || die "asking the hosts $1 failed: $got"
+	echo "$got"
+}
+if [ $remote = 1 ]; then
+	# A host whose checkout or results directory is this machine's (this
+	# machine by another name, or a shared filesystem) sees the files made
+	# here: its shards would run in this directory, come back onto
+	# themselves and be removed there, which is here.
+	mkdir -p "$abs"
+	for d in "$root" "$abs"; do
+		mine+=("$(fresh_beside "$d/.crngbench-host")") || die "cannot write into $d"
+	done
+	got=$(ask "$others" sh -c 'for f; do [ ! -e "$f" ] || echo "$f"; done' sh "${mine[@]}") || exit 2
+	rm -f -- "${mine[@]}"
+	[ -z "$got" ] ||
+		die "HOSTS: $(cut -f1 <<<"$got" | sort -u | tr '\n' ' ')sees the files made here in $root or $abs: its checkout or results are this machine's (the same machine, or a shared filesystem). Give ':' for this machine, and other hosts with a checkout and results of their own"
+fi
 if [ ${#hosts[@]} -gt 0 ]; then
-	got=$(parallel --will-cite --nonall --tag -S "$HOSTS" -q git -C "$root" rev-parse HEAD 2>&1) ||
-		die "asking the hosts for their checkout ($root) failed: $got"
+	got=$(ask "$HOSTS" git -C "$root" rev-parse HEAD) || exit 2
 	bad=$(awk -v c="$commit" -F'\t' '$2 != c' <<<"$got")
 	[ -z "$bad" ] || die "every host's checkout at $root must be at this commit ($commit); these are not: $(tr '\t\n' ' ;' <<<"$bad")"
-	[ $remote = 0 ] || [ -z "$(git status --porcelain --untracked-files=no)" ] ||
-		say "warning: this checkout has uncommitted changes; the other hosts run commit ${commit:0:12} without them"
+	got=$(ask "$HOSTS" "$root/scripts/shard-run.sh" --commit) || exit 2
+	bad=$(awk -v c="$code" -F'\t' '$2 != c' <<<"$got")
+	[ -z "$bad" ] ||
+		die "every host's checkout at $root must hold this one's code, $code (COMMIT+TREE: with uncommitted changes, the tree they make); these do not: $(tr '\t\n' ' ;' <<<"$bad") commit the changes (git status) and check that commit out on every host"
 fi
 
 # --- 2. the plan ------------------------------------------------------------------
@@ -159,6 +188,14 @@ made_from() {
 		die "$dir: its run.matrix is not read (${got#*error: }): move $dir aside (mv $dir $dir.old) and make reproduce runs it again"
 	[ "$got" = "$want" ] ||
 		die "$dir was made from another bench/$m.matrix (its resolved matrix differs: $(diff <(echo "$want") <(echo "$got") | grep -m 1 '^[<>]' | cut -c3-)): move it aside (mv $dir $dir.old) and make reproduce runs it again"
+}
+# same_code DIR: a complete shard here, merged only with shards of this
+# checkout's code (scripts/shard-run.sh records it: run.args' commit)
+same_code() {
+	local got
+	got=$(sed -n 's/^commit = //p' "$1/run.args")
+	[ "$got" = "$code" ] ||
+		die "$1 was made from other code ('${got:-no commit line in its run.args}') than this checkout's ($code): move it aside (mv $1 $1.old) and make reproduce runs it again"
 }
 declare -A state est left boots shards earlier
 total_left=0 total_boots=0 canary_boots=0 canary_s=0 canary_runs=
@@ -189,6 +226,7 @@ for name in "${selected[@]}"; do
 			for k in $(seq "$n"); do
 				ks=$(plots/runstate.py "$sd/shard-$k") || exit 2
 				case $ks in complete* | partial*) made_from "$sd/shard-$k" "$m" ;; esac
+				case $s:$ks in complete*) ;; *:complete*) same_code "$sd/shard-$k" ;; esac
 				case $ks in complete*) sdone=$((sdone + 1)) ;; esac
 				# a shard made before this invocation: its run is not
 				# made from its start here (reproduce-time.csv)
@@ -340,16 +378,25 @@ run_sharded() {
 		*) ids+=("$k") ;;
 		esac
 	done
+	# back by GNU parallel's rsync without its -lD: no link, device or FIFO
+	# comes (nor a file over 256 MiB, the most the runner reads of one,
+	# should a host's own check let one by); a shard holding anything else
+	# is refused below
 	[ $remote = 0 ] || ret=(--return "$sd/shard-{}")
 	if [ ${#ids[@]} -gt 0 ]; then
 		say "$name: shards ${ids[*]} of $n through GNU parallel on $HOSTS (seed $seed)"
-		parallel --will-cite -j1 -S "$HOSTS" --workdir "$root" --line-buffer --tagstring "[$name {}/$n]" \
-			--joblog "$sd/.joblog" "${ret[@]}" -q scripts/shard-run.sh "$commit" "$m" "$seed" {} "$n" "$sd" "$qemu" \
+		PARALLEL_RSYNC_OPTS='-rzR --max-size=256M' \
+			parallel --will-cite -j1 -S "$HOSTS" --workdir "$root" --line-buffer --tagstring "[$name {}/$n]" \
+			--joblog "$sd/.joblog" "${ret[@]}" -q scripts/shard-run.sh "$code" "$m" "$seed" {} "$n" "$sd" "$qemu" \
 			::: "${ids[@]}" || say "$name: GNU parallel: some shards failed (above)"
 		[ $remote = 0 ] || remove_returned "$sd" "${ids[@]}"
 	fi
-	local dirs=()
+	local dirs=() why
 	for k in $(seq "$n"); do
+		if ! why=$(scripts/shard-run.sh --check "$sd/shard-$k"); then
+			rm -rf -- "$sd/shard-$k"
+			die "$name: shard $k/$n refused: $why; the shard is removed: make reproduce again runs it again"
+		fi
 		ks=$(plots/runstate.py "$sd/shard-$k") || exit 2
 		case $ks in complete*) dirs+=("$sd/shard-$k") ;; *) die "$name: shard $k/$n did not finish ($ks; $sd/shard-$k): make reproduce again resumes it" ;; esac
 	done

@@ -11,7 +11,7 @@
 #   tests/mutation.sh [ID...]     (default: every mutant)
 # One PASS/FAIL line per mutant; prints what it cost at the end.
 # shellcheck source=tests/lib/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 t_begin "mutation"
 root=$PWD
 list=tests/mutants

@@ -22,6 +22,9 @@
  */
 #define KVM_CANARY_S 15
 
+/* The longest --commit ID (a git commit, +TREE: 81 characters for SHA-1). */
+#define MAX_COMMIT_LEN 160
+
 struct run_opts {
 	const char *matrix_file;
 	char *sets[MAX_SETS];
@@ -42,6 +45,7 @@ struct run_opts {
 	int quiet;
 	int verbose;
 	const char *append;
+	const char *commit; /* --commit: the code the run is made from */
 	char *qemu_args[MAX_QEMU_ARGS + 1];
 	int nqemu_args;
 };
@@ -50,6 +54,7 @@ struct run_opts {
 struct run_saved {
 	char qemu[PATH_MAX], kernels[PATH_MAX], image[PATH_MAX];
 	char append[4096];
+	char commit[MAX_COMMIT_LEN + 1];
 	char qemu_args[MAX_QEMU_ARGS][512];
 	int nqemu_args;
 };

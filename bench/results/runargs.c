@@ -111,6 +111,8 @@ int results_save_args(struct run *r)
 		r->o.append ? r->o.append : "");
 	for (int i = 0; i < r->o.nqemu_args; i++)
 		sb_printf(&b, "qemu_arg = %s\n", r->o.qemu_args[i]);
+	if (r->o.commit)
+		sb_printf(&b, "commit = %s\n", r->o.commit);
 	if (for_each_file(r, print_file, &b)) {
 		sb_free(&b);
 		return -1;
@@ -227,6 +229,15 @@ static int load_line(struct run *r, char *line)
 		return take_int(r, "--shard K", &r->o.shard_k, 1, k) ||
 		       take_int(r, "--shard N", &r->o.shard_n, 1, n);
 	}
+	if (!strcmp(line, "commit")) {
+		if (strlen(v) > MAX_COMMIT_LEN)
+			return ERR(
+				r,
+				"cannot resume: run.args commit '%.60s...' is too long",
+				v);
+		return take(r, "--commit", &r->o.commit, NULL,
+			    strcpy(s->commit, v), 0);
+	}
 	if (!strcmp(line, "qemu_arg")) {
 		if (s->nqemu_args == MAX_QEMU_ARGS)
 			return ERR(r, "cannot resume: too many qemu_arg lines");
@@ -292,6 +303,11 @@ int results_load_args(struct run *r)
 			 r->out_dir, strerror(errno));
 	free(line);
 	fclose(f);
+	if (!rc && r->o.commit && !r->saved.commit[0])
+		rc = ERR(
+			r,
+			"cannot resume: this run was started without --commit, so the code it was made from is not known: start it anew to make it from --commit %s",
+			r->o.commit);
 	return rc ? rc : take_qemu_args(r);
 }
 

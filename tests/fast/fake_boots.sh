@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test: the runner against tests/fake-qemu: boots that end, time out, fail
+# test: the runner against tests/lib/fake-qemu: boots that end, time out, fail
 # runs: beside
 # The runner against tests/lib/fake-qemu (a stand-in that replays recorded
 # boots, hangs, crashes and floods): every row status (a stalled runner
@@ -263,6 +263,23 @@ refused() { # name, merge args...
 refused "of a shard with itself" "$tmp/s1" "$tmp/s1"
 refused "with a shard missing" "$tmp/s1"
 refused "of another run's shard" "$tmp/s1" "$tmp/kill"
+# --commit ID: the code a run is made from, in run.args. --resume takes
+# no other; --merge refuses shards that differ (make reproduce's shards
+# record theirs), naming both.
+"${run[@]}" --out "$tmp/c2" --seed 9 --shard 2/2 --set variant=ok,slow --set reps=2 --commit abc1 >/dev/null 2>&1
+grep -qx "commit = abc1" "$tmp/c2/run.args" 2>/dev/null && ok "--commit ID is recorded in run.args" ||
+	bad "--commit abc1: run.args: $(tr '\n' ' ' <"$tmp/c2/run.args" 2>&1)"
+msg=$("${run[@]}" --out "$tmp/c2" --resume --commit abc2 2>&1)
+grep -q "started with --commit abc1, not abc2" <<<"$msg" && ok "--resume with another --commit is refused, naming both" ||
+	bad "--resume --commit abc2 of a run of abc1: $msg"
+msg=$("${run[@]}" --out "$tmp/s2" --resume --commit abc1 2>&1)
+grep -q "started without --commit" <<<"$msg" && ok "--resume --commit of a run started without it is refused" ||
+	bad "--resume --commit of a run without one: $msg"
+cp -r "$tmp/s1" "$tmp/c1"
+awk '!d && /^file / { print "commit = abc0"; d = 1 } 1' "$tmp/s1/run.args" >"$tmp/c1/run.args"
+msg=$("$runner" --quiet --merge "$tmp/r" "$tmp/c1" "$tmp/c2" 2>&1)
+[ ! -e "$tmp/r" ] && grep -q "commit 'abc0' in the first, 'abc1' in the second" <<<"$msg" &&
+	ok "--merge refuses shards of different --commit, naming both" || bad "merge of shards of abc0 and abc1: $msg"
 
 # 5. --summarize uses the run's own seed: the same bytes as the run's summary.
 cp "$tmp/m/summary.csv" "$tmp/summary.before"

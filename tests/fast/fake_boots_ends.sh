@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test: the runner against tests/fake-qemu: how boots end
+# test: the runner against tests/lib/fake-qemu: how boots end
 # runs: beside
 # How a boot's processes and console end, against tests/lib/fake-qemu (out of
 # tests/fast/fake_boots.sh, so that the mutation check's breakages of

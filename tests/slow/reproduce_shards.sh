@@ -9,6 +9,9 @@
 # reps 0 .. reps-1, worked out here), each once; the shards are disjoint;
 # the run is kept in plots/runs/one. The comparison is seen to fail on
 # the merged run less one shard's boots, and keep-run refuses that run.
+# A shard holding a symbolic link is refused and removed; complete shards
+# of other code (an uncommitted edit since) are refused before anything
+# runs.
 # shellcheck source=tests/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 t_begin "reproduce shards"
@@ -25,10 +28,20 @@ expected=$(cd "$s" && build/crngbench-run --matrix bench/mini.matrix --print-axi
 # cells DIR: its raw.csv's cell,rep lines, sorted (duplicates kept)
 cells() { paste -d, <(tests/lib/csvget.py "$1/raw.csv" cell) <(tests/lib/csvget.py "$1/raw.csv" rep) | sort; }
 same_as_plan() { [ -n "$expected" ] && [ "$(cells "$1" 2>/dev/null)" = "$expected" ]; }
+# shards: the documented command (docs/sharding.md), with this machine as
+# the only host; its output in out, its exit status in rc
+shards() { out=$(cd "$s" && make reproduce RUNS=one HOSTS=: SHARDS=2 QEMU=tests/lib/fake-qemu 2>&1); rc=$?; }
+# refused NAME PATTERN: that make reproduce failed, saying PATTERN, and
+# neither merged the run nor kept it
+refused() {
+	if [ $rc -ne 0 ] && grep -q "$2" <<<"$out" && [ ! -e "$run/raw.csv" ] && [ ! -e "$s/plots/runs/one" ]; then
+		ok "$1"
+	else
+		bad "$1: exit $rc: $(brief "$out")"
+	fi
+}
 
-# The documented command (docs/sharding.md), with this machine as the only host.
-out=$(cd "$s" && make reproduce RUNS=one HOSTS=: SHARDS=2 QEMU=tests/lib/fake-qemu 2>&1)
-rc=$?
+shards
 run=$s/results/reproduce/one sd=$s/results/reproduce/shards/one
 if [ $rc -eq 0 ] && grep -q '^\[one 1/2\]' <<<"$out" && grep -q '^\[one 2/2\]' <<<"$out" &&
 	[ -f "$sd/shard-1/raw.csv" ] && [ -f "$sd/shard-2/raw.csv" ]; then
@@ -56,8 +69,8 @@ fi
 
 # Run again: nothing is booted again.
 before=$(stat -c %Y "$run/raw.csv" 2>/dev/null)
-out=$(cd "$s" && make reproduce RUNS=one HOSTS=: SHARDS=2 QEMU=tests/lib/fake-qemu 2>&1)
-[ $? -eq 0 ] && grep -q "is complete: skipped" <<<"$out" && [ "$(stat -c %Y "$run/raw.csv")" = "$before" ] &&
+shards
+[ $rc -eq 0 ] && grep -q "is complete: skipped" <<<"$out" && [ "$(stat -c %Y "$run/raw.csv")" = "$before" ] &&
 	ok "run again, the complete sharded run is skipped" || bad "second run: $(brief "$out")"
 
 # The comparison is seen to fail on the merged run without shard 2's rows,
@@ -92,12 +105,33 @@ echo "commit,runs,stage,seconds" >"$rt"
 echo "0000000000000000000000000000000000000000,one,boots,999.0" >>"$rt"
 cp "$rt" "$tmp/rt.before"
 rm -rf "$run"
-out=$(cd "$s" && make reproduce RUNS=one HOSTS=: SHARDS=2 QEMU=tests/lib/fake-qemu 2>&1)
-if [ $? -eq 0 ] && grep -q "shard 1/2 is complete: skipped" <<<"$out" && cmp -s "$rt" "$tmp/rt.before"; then
+shards
+if [ $rc -eq 0 ] && grep -q "shard 1/2 is complete: skipped" <<<"$out" && cmp -s "$rt" "$tmp/rt.before"; then
 	ok "a run merged from shards made earlier leaves reproduce-time.csv as it was (no cold time)"
 else
 	bad "shards skipped, merged again: reproduce-time.csv is now '$(tail -n +2 "$rt" | tr '\n' ' ')' ($(brief "$out"))"
 fi
+
+# A shard here holding a symbolic link (to /etc) is refused before the
+# merge, naming it, and removed; make reproduce again runs it again.
+rm -rf "$run" "$s/plots/runs/one"
+ln -s /etc "$sd/shard-2/boots/etc"
+shards
+refused "a shard holding a symbolic link is refused before the merge, naming it" \
+	"shard 2/2 refused: $sd/shard-2/boots/etc is a symbolic link"
+[ ! -e "$sd/shard-2" ] && ok "the shard holding a link is removed" || bad "the shard holding a link is kept"
+shards
+[ $rc -eq 0 ] && same_as_plan "$run" && [ -z "$(find "$sd" ! -type f ! -type d)" ] &&
+	ok "run again, the removed shard runs again and the run merges" || bad "after the link: $(brief "$out")"
+
+# Complete shards of other code (this checkout has an uncommitted edit to
+# a script since) are refused before anything runs, naming one.
+rm -rf "$run" "$s/plots/runs/one"
+echo "# an edit" >>"$s/scripts/keep-run.sh"
+shards
+refused "complete shards of other code are refused before anything runs, naming one" \
+	"shards/one/shard-1 was made from other code ('$(git -C "$s" rev-parse HEAD)')"
+git -C "$s" checkout -q -- scripts/keep-run.sh
 
 # Shards of another matrix (each edited to reps=1: two boots, not six) are
 # refused before any boot (the merge would refuse them too), naming the
@@ -123,10 +157,6 @@ if os.path.exists(p):
 PY
 done
 rm -rf "$run" "$s/plots/runs/one"
-out=$(cd "$s" && make reproduce RUNS=one HOSTS=: SHARDS=2 QEMU=tests/lib/fake-qemu 2>&1)
-if [ $? -ne 0 ] && grep -q "shards/one/shard-1 was made from another bench/mini.matrix (its resolved matrix differs: reps = 3)" <<<"$out" &&
-	[ ! -e "$run/raw.csv" ] && [ ! -e "$s/plots/runs/one" ]; then
-	ok "shards whose run.matrix is not the matrix's (reps edited) are refused before any boot, naming the shard and the line"
-else
-	bad "shards with reps edited: $(brief "$out")"
-fi
+shards
+refused "shards whose run.matrix is not the matrix's (reps edited) are refused before any boot, naming the shard and the line" \
+	"shards/one/shard-1 was made from another bench/mini.matrix (its resolved matrix differs: reps = 3)"

@@ -18,7 +18,16 @@
 #   - a host that drops mid-run (every process of B killed) leaves the run
 #     unmerged with "make reproduce again resumes it", and it does;
 #   - a host holding a shard of another matrix sets it aside and runs the
-#     shard again: the merged run is this matrix's plan.
+#     shard again: the merged run is this matrix's plan;
+#   - B with this checkout itself (A's mounted at the path: a shared
+#     filesystem) is refused before anything runs, naming it: nothing is
+#     run, returned onto itself or removed;
+#   - a host whose checkout has an uncommitted edit to a script is refused
+#     before anything runs, naming it;
+#   - a symbolic link to /etc, a FIFO and a device node put into B's shard
+#     while it runs do not come back (rsync without -lD); the run merges;
+#   - a sparse file of 301 MiB put into B's shard while it runs is refused
+#     on B, named, and does not come back; the run is not merged.
 # Everything is removed on exit (sshd, namespaces, veth, temp dir). SKIP,
 # with the reason, where namespaces or sshd cannot be made.
 # shellcheck source=tests/lib/lib.sh
@@ -99,19 +108,21 @@ Host *
 	ServerAliveCountMax 3
 EOF
 
-# start_b: sshd in B, in a mount namespace of its own where the clone is
-# the checkout (at the stand-in's path) and /run a tmpfs (sshd's
-# /run/sshd), so nothing outside the test's temp dir changes
+# start_b [DIR]: sshd in B, in a mount namespace of its own where the clone
+# (or DIR) is the checkout (at the stand-in's path) and /run a tmpfs
+# (sshd's /run/sshd), so nothing outside the test's temp dir changes.
+# stop_b: every process of B killed.
 start_b() {
 	(ip netns exec "$nb" unshare -m --propagation private sh -c '
 		mount --bind "$1" "$2" && mount -t tmpfs tmpfs /run && mkdir -m 755 /run/sshd &&
-		exec /usr/sbin/sshd -D -e -f "$3"' sh "$remote" "$s" "$tmp/sshd_config" 2>>"$tmp/sshd.log" &)
+		exec /usr/sbin/sshd -D -e -f "$3"' sh "${1:-$remote}" "$s" "$tmp/sshd_config" 2>>"$tmp/sshd.log" &)
 	for _ in $(seq 100); do
 		ip netns exec "$na" ssh -F "$tmp/ssh_config" "root@$b_ip" true 2>/dev/null && return 0
 		sleep 0.2
 	done
 	return 1
 }
+stop_b() { for p in $(ip netns pids "$nb"); do kill -9 "$p" 2>/dev/null; done; }
 start_b || skip "the sshd in the test's namespace does not answer: $(tail -n 3 "$tmp/sshd.log" | tr '\n' ' ')"
 # ssh from A to B reaches the clone, not the stand-in (an untracked file
 # of the clone alone)
@@ -139,6 +150,22 @@ same_as_plan() { [ -n "$expected" ] && [ "$(cells "$1" 2>/dev/null)" = "$expecte
 run=$s/results/reproduce/one sd=$s/results/reproduce/shards/one rsd=$remote/results/reproduce/shards/one
 # fresh: the run, its kept copy and both hosts' results removed
 fresh() { rm -rf "$s/results" "$s/plots/runs/one" "$remote/results"; }
+# midrun CMD...: reproduce in the background; once B's shard has started
+# (its run.matrix: its first boot takes FAKE_DELAY s), CMD ... DIR, DIR the
+# shard in B's checkout; then the run's end (result)
+midrun() {
+	local rpid d=''
+	reproduce &
+	rpid=$!
+	for _ in $(seq 600); do
+		d=$(compgen -G "$rsd/shard-*/run.matrix" | head -n 1)
+		[ -z "$d" ] || break
+		sleep 0.1
+	done
+	if [ -n "$d" ]; then "$@" "${d%/run.matrix}"; else bad "B's shard did not start: $(brief "$(cat "$tmp/out")")"; fi
+	wait "$rpid"
+	result
+}
 merged_ok() {
 	if [ "$rc" = 0 ] && same_as_plan "$run" && [ -f "$s/plots/runs/one/raw.csv" ]; then
 		ok "$1: the merged run holds every boot of the plan once ($(wc -l <<<"$expected") boots), kept in plots/runs/one"
@@ -182,15 +209,7 @@ git -C "$remote" reset -q --hard HEAD~1
 # boots (its first boot takes FAKE_DELAY s). The run is not merged and
 # says how to go on; run again with B back, it completes.
 fresh
-reproduce &
-rpid=$!
-for _ in $(seq 600); do
-	compgen -G "$rsd/shard-*/run.matrix" >/dev/null && break
-	sleep 0.1
-done
-for p in $(ip netns pids "$nb"); do kill -9 "$p" 2>/dev/null; done
-wait "$rpid"
-result
+midrun stop_b
 if [ "$rc" != 0 ] && grep -q "did not finish.*make reproduce again resumes it" <<<"$out" &&
 	[ ! -e "$run" ] && [ ! -e "$s/plots/runs/one" ] && compgen -G "$rsd/shard-*/run.matrix" >/dev/null; then
 	ok "a host that drops mid-run: the run is not merged, and make reproduce says it resumes it"
@@ -224,3 +243,58 @@ else
 	bad "a shard of another matrix on the host: exit $rc: $(brief "$out")"
 fi
 merged_ok "with a shard of another matrix on the host"
+
+# 5. B with this checkout itself: A's mounted at its path, as a shared
+# filesystem would. Refused before anything runs, naming it; nothing of
+# the check is left.
+stop_b
+start_b "$s" || { bad "sshd in B does not start with A's checkout"; exit 0; }
+fresh
+reproduce
+result
+if [ "$rc" != 0 ] && grep -q "root@$b_ip sees the files made here" <<<"$out" && [ ! -e "$sd" ] &&
+	! compgen -G "$s/.crngbench-host*" >/dev/null; then
+	ok "a host whose checkout is this one is refused before anything runs, naming it"
+else
+	bad "a host whose checkout is this one: exit $rc, shards: $(ls "$sd" 2>&1 | tr '\n' ' '): $(brief "$out")"
+fi
+stop_b
+start_b || { bad "sshd in B does not start again with its clone"; exit 0; }
+
+# 6. A host whose checkout has an uncommitted edit to a script: its code
+# is not this one's. Refused before anything runs, naming it.
+fresh
+echo "# an uncommitted edit" >>"$remote/scripts/keep-run.sh"
+reproduce
+result
+if [ "$rc" != 0 ] && grep -q "must hold this one's code.*root@$b_ip" <<<"$out" && [ ! -e "$sd" ] && [ ! -e "$rsd" ]; then
+	ok "a host with an uncommitted edit to a script is refused before anything runs, naming it"
+else
+	bad "a host with an uncommitted edit: exit $rc: $(brief "$out")"
+fi
+git -C "$remote" checkout -q -- scripts/keep-run.sh
+
+# 7. A symbolic link to /etc, a FIFO and a device node (/dev/null's
+# numbers) in B's shard: none comes back, and the run merges.
+fresh
+junk() { ln -s /etc "$1/etc" && mkfifo "$1/fifo" && mknod "$1/null" c 1 3; }
+midrun junk
+odd=$(find "$sd" ! -type f ! -type d 2>&1)
+if [ -z "$odd" ] && [ -d "$sd/shard-1" ] && [ -d "$sd/shard-2" ]; then
+	ok "a link to /etc, a FIFO and a device node in B's shard do not come back"
+else
+	bad "a link, a FIFO and a device node in B's shard: came back: $(tr '\n' ' ' <<<"$odd")"
+fi
+merged_ok "with a link, a FIFO and a device node in B's shard"
+
+# 8. A sparse file of 301 MiB (no block on disk) in B's shard:
+# refused on B, named; the shard does not come back, the run is not merged.
+fresh
+big() { truncate -s 301M "$1/big"; }
+midrun big
+if [ "$rc" != 0 ] && grep -q "shard-./big is $((301 << 20)) bytes" <<<"$out" &&
+	! compgen -G "$sd/shard-*/big" >/dev/null && [ ! -e "$run" ]; then
+	ok "a sparse file of 301 MiB in B's shard is refused there, named, and does not come back"
+else
+	bad "a sparse file of 301 MiB in B's shard: exit $rc, here: $(ls -ls "$sd"/shard-*/big 2>&1 | tr '\n' ' '): $(brief "$out")"
+fi
