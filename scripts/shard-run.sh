@@ -6,9 +6,11 @@
 #   scripts/shard-run.sh --commit     this checkout's CODE
 #   scripts/shard-run.sh --check DIR  may DIR, a shard, be merged?
 # CODE names the code a shard is made from: HEAD's commit, and when
-# tracked files have uncommitted changes, +TREE: the tree they make (git
+# files have uncommitted changes, +TREE: the tree they make (git
 # write-tree), make reproduce's own output left out (plots/runs/,
-# plots/figures/, REPORT.md). The shard records it (the runner's --commit,
+# plots/figures/, REPORT.md). Untracked files count (all but those
+# .gitignore names): the Makefile builds bench/*/*.c and
+# guest-image/units/* by wildcard, so a file there no commit holds is code. The shard records it (the runner's --commit,
 # in run.args), and --merge refuses shards of different code.
 # Checks that this checkout is CODE (every shard of a run is booted by the
 # same code) and has MATRIX's packages (scripts/deps.sh --check), builds
@@ -37,9 +39,9 @@ this_code() {
 	head=$(git rev-parse HEAD 2>/dev/null) || die "$PWD is not a git checkout of crngbench"
 	idx=$(mktemp -d)
 	tree=$(export GIT_INDEX_FILE=$idx/index && git read-tree HEAD &&
-		git add -u -- . ':!plots/runs' ':!plots/figures' ':!REPORT.md' && git write-tree) || tree=
+		git add -A -- . ':!plots/runs' ':!plots/figures' ':!REPORT.md' && git write-tree) || tree=
 	rm -rf -- "$idx"
-	[ -n "$tree" ] || die "cannot read the tree of $PWD's tracked files (git write-tree)"
+	[ -n "$tree" ] || die "cannot read the tree of $PWD's files (git write-tree)"
 	if [ "$tree" = "$(git rev-parse 'HEAD^{tree}')" ]; then echo "$head"; else echo "$head+$tree"; fi
 }
 

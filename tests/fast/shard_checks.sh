@@ -8,7 +8,9 @@
 #    symbolic link (DIR itself included), a FIFO, a file over 256 MiB (a
 #    sparse one: its size, not its blocks), a boot's file over 16 MiB;
 #  - --commit is HEAD's commit in a clean checkout, COMMIT+TREE with an
-#    uncommitted change to a script (another TREE for another change), and
+#    uncommitted change to a script (another TREE for another change), or
+#    with an untracked source file (the Makefile compiles bench/*/*.c by
+#    wildcard), not with an ignored one, and
 #    the commit alone when only make reproduce's own output changed
 #    (plots/runs/, REPORT.md).
 # shellcheck source=tests/lib/lib.sh
@@ -73,6 +75,16 @@ two=$(code)
 	ok "--commit with an uncommitted change to a script is COMMIT+TREE, another TREE for another change" ||
 	bad "--commit with changes: '$one', then '$two'"
 git -C "$c" checkout -q -- scripts/shard-run.sh
+# an untracked file is code too (bench/*/*.c is compiled by wildcard); an
+# ignored one (build/) is not
+mkdir -p "$c/bench/ground" "$c/build"
+echo 'build/' >"$c/.git/info/exclude"
+echo 'int extra;' >"$c/bench/ground/extra.c"
+echo 'built' >"$c/build/crngbench-run"
+out=$(code)
+[[ $out =~ ^$head\+[0-9a-f]{40}$ ]] && rm "$c/bench/ground/extra.c" && [ "$(code)" = "$head" ] &&
+	ok "--commit with an untracked bench/ground/extra.c is COMMIT+TREE; an ignored build/ changes nothing" ||
+	bad "--commit with an untracked source file: '$out' (HEAD $head), then without it: '$(code)'"
 echo b >>"$c/plots/runs/one/raw.csv"
 echo again >>"$c/REPORT.md"
 out=$(code)

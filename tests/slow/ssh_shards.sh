@@ -133,6 +133,8 @@ if [ "$there" = B ] && [ ! -e "$s/.which-host" ]; then
 else
 	bad "ssh to root@$b_ip does not see the clone at $s: $there"
 fi
+# (an untracked file is code: scripts/shard-run.sh --commit counts it)
+rm -f "$remote/.which-host"
 
 hosts=":,root@$b_ip"
 # reproduce: make reproduce in A, as README shows it; its output
