@@ -138,7 +138,7 @@ def releases(meta):
     seen = {}
     for k in meta.get("kernels", {}).values():
         r = str(k.get("release", "?")).split("-crngbench")[0]
-        seen.setdefault(r, tuple(int(p) if p.isdigit() else 0 for p in r.replace("-", ".").split(".")))
+        seen.setdefault(r, tuple(int(p) if INTEGER.match(p) else 0 for p in r.replace("-", ".").split(".")))
     return " and ".join(sorted(seen, key=seen.get)) or "?"
 
 

@@ -25,7 +25,7 @@ import io
 import os
 import sys
 
-from runlib import RUNNER, _output, check_path, die, open_run_file, read_table
+from runlib import INTEGER, RUNNER, _output, check_path, die, open_run_file, read_table
 
 
 def shard(run):
@@ -38,7 +38,8 @@ def shard(run):
             if line.startswith("shard = "):
                 v = line[len("shard = "):]
                 k, _, n = v.partition("/")
-                if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+                # the one integer rule: ASCII digits ('²'.isdigit(), and int() refuses it)
+                if not (INTEGER.match(k) and INTEGER.match(n) and 1 <= int(k) <= int(n)):
                     die(f"{run}/run.args: shard '{v}' is not K/N")
                 return v
     return "1/1"

@@ -11,7 +11,9 @@
 #     plots/runs/reproduce-time.csv: tests/slow/reproduce.sh)
 #  9  one integer rule for every reader: the runner's matrix settings,
 #     options, run.args and seed refuse '+3' and ' 3' as raw.csv does
-#     (the C rule itself: tests/unit/test_record.c, test_matrix.c)
+#     (the C rule itself: tests/unit/test_record.c, test_matrix.c); the
+#     Python readers' run.args shard and meta.json release take ASCII
+#     digits ('²' passed str.isdigit() and crashed int())
 # 10  a BUILD where the runner cannot find kernel/ is refused before
 #     anything is built
 # and the audit of the scripts, the Makefile and kernel/build.sh: a path
@@ -159,6 +161,21 @@ for line in "jobs = +1" "jobs =  1" "perf = 1x" "shard = 1/1 " "shard = +1/1"; d
 	[ $rc -ne 0 ] && grep -qF "cannot resume: run.args $line: need" <<<"$out" &&
 		ok "run.args '$line' is refused by --resume, naming the line and what is accepted" || bad "run.args '$line': exit $rc: $(brief "$out")"
 done
+# the Python readers too: '²' is a digit to str.isdigit(), not to int()
+cp plots/runs/quick/run.args "$tmp/q9/run.args"
+sed -i 's|^shard = .*|shard = ²/²|' "$tmp/q9/run.args"
+out=$(CRNGBENCH_RUNNER=$runner plots/runstate.py "$tmp/q9" 2>&1)
+rc=$?
+[ $rc -ne 0 ] && grep -qF "q9/run.args: shard '²/²' is not K/N" <<<"$out" && ! grep -q Traceback <<<"$out" &&
+	ok "plots/runstate.py refuses run.args 'shard = ²/²' by name (no traceback)" || bad "runstate.py shard ²/²: exit $rc: $(brief "$out")"
+cp plots/runs/quick/run.args "$tmp/q9/run.args"
+sed -i 's/"release": "6\.1\.[0-9]*/"release": "6.1.²/' "$tmp/q9/meta.json"
+mkdir -p "$tmp/q9/plots/data"
+out=$(CRNGBENCH_RUNNER=$runner python3 plots/prepare.py "$tmp/q9" "$tmp/q9/plots/data" 2>&1)
+rc=$?
+grep -q '6\.1\.²' "$tmp/q9/meta.json" && [ $rc -eq 0 ] && ! grep -q Traceback <<<"$out" &&
+	ok "a run whose meta.json names release 6.1.² is charted (plots/prepare.py: no traceback)" ||
+	bad "prepare.py with release 6.1.²: exit $rc: $(brief "$out")"
 
 # --- 10: a BUILD where the runner cannot find kernel/ ------------------------------
 for b in "$tmp/elsewhere" build/sub; do
