@@ -133,8 +133,11 @@ series_of() { # the patch files of a variant, in order, the base's own, then EXT
 	die "base $base's patch series $patchrel does not exist (kernel/bases, its patches column)"
 for p in $extra; do [ -r "$p" ] || die "EXTRA_PATCHES: cannot read '$p'"; done
 # one path a line, each given on as one word (the checkout's path may
-# hold a space or a quote: xargs and word splitting once cut it)
-mapfile -t all_patches < <(for v in $known; do series_of "$v"; done | sort -u)
+# hold a space or a quote: xargs and word splitting once cut it); taken
+# by a command substitution first, so a missing patch (patch_file's die)
+# stops the script, as a process substitution's failure would not
+patch_lines=$(for v in $known; do series_of "$v"; done | sort -u)
+mapfile -t all_patches <<<"$patch_lines"
 command -v "${cross}gcc" >/dev/null 2>&1 ||
 	die "compiler ${cross}gcc for KERNEL_ARCH=$arch not found. Install it with: apt-get install -y $ccpkg (or run 'scripts/deps.sh --arch $arch' as root)"
 
