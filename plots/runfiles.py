@@ -22,7 +22,10 @@ from tool import die
 # A results file holds printable text: the runner writes a newline in a
 # value as a space, and no label (chart, table, mail) can carry a control
 # character safely.
-CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# C0, DEL, C1, the line and paragraph separators, and the bidirectional
+# controls (U+061C, U+200E-F, U+202A-E, U+2066-9): each changes how the
+# text after it reads (a line break, or a line shown reversed)
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 # at most 19 digits (and within int64, read_table checks): the runner's
 # integers are int64, and a 400-digit one is a hostile file, not a number
 INTEGER = re.compile(r"-?[0-9]{1,19}\Z")

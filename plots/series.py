@@ -206,8 +206,10 @@ def read_patch(path):
     for h in ("From", "Date", "Subject"):
         if not msg[h]:
             die(f"{path}: no {h} header")
-    if email.utils.parsedate_tz(str(msg["Date"])) is None:
-        die(f"{path}: Date '{msg['Date']}' is not an RFC 2822 date")
+    try:
+        when(str(msg["Date"]))  # a year past 9999 parses, then fails here
+    except (TypeError, ValueError, OverflowError):
+        die(f"{path}: Date '{msg['Date']}' is not an RFC 2822 date of years 1 to 9999")
     return {"path": path, "from": identity(path, str(msg["From"])), "date": str(msg["Date"]),
             "files": re.findall(rb"^diff --git a/(\S+) b/(\S+)$", raw, re.M)}
 

@@ -192,8 +192,10 @@ made_from() {
 # same_code DIR: a complete shard here, merged only with shards of this
 # checkout's code (scripts/shard-run.sh records it: run.args' commit)
 same_code() {
-	local got
-	got=$(sed -n 's/^commit = //p' "$1/run.args")
+	local got=
+	# a regular file only: a FIFO left there (a return cut short before
+	# its --check) would block the plan
+	[ ! -f "$1/run.args" ] || [ -L "$1/run.args" ] || got=$(sed -n 's/^commit = //p' "$1/run.args")
 	[ "$got" = "$code" ] ||
 		die "$1 was made from other code ('${got:-no commit line in its run.args}') than this checkout's ($code): move it aside (mv $1 $1.old) and make reproduce runs it again"
 }
@@ -357,12 +359,16 @@ remove_returned() {
 	done < <(tail -n +2 "$sd/.joblog")
 }
 
+# new_seed: a shard set's seed, 32 random bits
+new_seed() { od -An -N4 -tu4 /dev/urandom | tr -d ' \n'; }
 # run_sharded NAME: its shards through GNU parallel, then --merge
 run_sharded() {
 	local name=$1 m=${matrix[$1]} n=${shards[$1]} sd=$abs/shards/$1 dir=$base/$1 seed k ks ret=() ids=()
 	mkdir -p "$sd"
-	[ -f "$sd/seed" ] || od -An -N4 -tu4 /dev/urandom | tr -d ' \n' >"$sd/seed"
-	[ -f "$sd/count" ] || echo "$n" >"$sd/count"
+	# written whole, never through a link a results directory may carry
+	# (scripts/fresh.sh); kept once written: the shards' seed and count
+	[ -f "$sd/seed" ] || write_whole "$sd/seed" new_seed || die "cannot write $sd/seed"
+	[ -f "$sd/count" ] || write_whole "$sd/count" echo "$n" || die "cannot write $sd/count"
 	seed=$(cat "$sd/seed")
 	for k in $(seq "$n"); do
 		ks=$(plots/runstate.py "$sd/shard-$k") || exit 2
@@ -378,14 +384,18 @@ run_sharded() {
 		*) ids+=("$k") ;;
 		esac
 	done
-	# back by GNU parallel's rsync without its -lD: no link, device or FIFO
+	# back by GNU parallel's rsync without its -lD, with -S (a sparse
+	# file stays sparse here: its holes take no disk): no link, device or FIFO
 	# comes (nor a file over 256 MiB, the most the runner reads of one,
 	# should a host's own check let one by); a shard holding anything else
 	# is refused below
 	[ $remote = 0 ] || ret=(--return "$sd/shard-{}")
 	if [ ${#ids[@]} -gt 0 ]; then
 		say "$name: shards ${ids[*]} of $n through GNU parallel on $HOSTS (seed $seed)"
-		PARALLEL_RSYNC_OPTS='-rzR --max-size=256M' \
+		# GNU parallel writes its joblog with '>': whatever is at the name
+		# (a link, from elsewhere) is removed first, never written through
+		rm -f -- "$sd/.joblog"
+		PARALLEL_RSYNC_OPTS='-rzRS --max-size=256M' \
 			parallel --will-cite -j1 -S "$HOSTS" --workdir "$root" --line-buffer --tagstring "[$name {}/$n]" \
 			--joblog "$sd/.joblog" "${ret[@]}" -q scripts/shard-run.sh "$code" "$m" "$seed" {} "$n" "$sd" "$qemu" \
 			::: "${ids[@]}" || say "$name: GNU parallel: some shards failed (above)"
@@ -417,7 +427,7 @@ for name in "${selected[@]}"; do
 		echo "$name skipped 0" >>"$times"
 	else
 		say "run $i/${#selected[@]} $name (bench/${matrix[$name]}.matrix${shards[$name]:+, ${shards[$name]} shards}): ~$(dur "${left[$name]}") left of it; all runs ~$(dur "$(awk -v a="${left[$name]}" -v b="$after" 'BEGIN { print a + b }')")"
-		[ -f "$base/$name.commit" ] || git rev-parse HEAD >"$base/$name.commit" 2>/dev/null || rm -f "$base/$name.commit"
+		[ -f "$base/$name.commit" ] || write_whole "$base/$name.commit" git rev-parse HEAD 2>/dev/null || true
 		lap_t=$(now)
 		if [ "${how[$name]}" = bench-parallel ]; then
 			start_ticker "$name" "$dir/jobs*/raw.csv" "${boots[$name]}" "${est[$name]}" "$after" 0

@@ -241,3 +241,12 @@ out=$(make -C "$co" -s clean BUILD=-x 2>&1)
 rc=$?
 [ $rc -eq 0 ] && [ ! -e "$co/-x" ] && ok "make clean BUILD=-x removes the directory -x (a name, not an option of rm)" ||
 	bad "make clean BUILD=-x: exit $rc, -x $([ -e "$co/-x" ] && echo kept || echo removed): $(brief "$out")"
+
+# A run's text with a bidirectional control (U+202E shows the rest of its
+# line reversed, in a mail or a table) is refused as a control character
+cp -r tests/fixtures/run "$tmp/bidi"
+edit "$tmp/bidi" raw.csv 'for r in rows: r["variant"] = r["variant"].replace("block", "bl\u202eock")'
+out=$(plots/render.sh "$tmp/bidi" 2>&1)
+clean_error $? "$out" "U+202E" "control character" &&
+	ok "a run whose variant holds U+202E (right-to-left override) is refused, naming it" ||
+	bad "a variant with U+202E: $(brief "$out")"

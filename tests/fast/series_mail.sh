@@ -92,3 +92,11 @@ refused() {
 refused '=?UTF-8?q?Evil=0AFrom=3A_x=40evil=2Eorg?= <j@t.invalid>' "whose encoded name hides a newline and an address"
 refused '=?UTF-8?q?x=40evil=2Eorg?= <j@t.invalid>' "whose encoded name decodes to an address"
 refused 'j@t.invalid, x@evil.invalid' "of two addresses"
+
+# a Date that parses but names a year past 9999 (datetime's range)
+patch 1 "$who" 'Mon, 1 Jan 99999999 00:00:00 +0000'
+patch 2 "$who" 'Mon, 1 Jan 2024 11:00:00 +0000'
+rm -f "$tmp"/out-*
+out=$(make 2>&1)
+clean_error $? "$out" "0001-" "Date" && ! ls "$tmp"/out-* >/dev/null 2>&1
+verdict $? "a Date of year 99999999 is refused naming the patch, no traceback" "$(brief "$out")"

@@ -41,8 +41,18 @@ refused() {
 	fi
 }
 
-shards
+# Links at the names make reproduce writes in results/reproduce (a results
+# directory may come from elsewhere): replaced, never written through.
 run=$s/results/reproduce/one sd=$s/results/reproduce/shards/one
+mkdir -p "$sd"
+for f in "$sd/seed" "$sd/count" "$sd/.joblog" "$s/results/reproduce/one.commit"; do
+	ln -s "$tmp/victim-$(basename "$f")" "$f"
+done
+shards
+victims=$(ls "$tmp"/victim-* 2>/dev/null)
+[ -z "$victims" ] && [ -f "$sd/seed" ] && [ ! -L "$sd/seed" ] && [ ! -L "$sd/count" ] && [ ! -L "$sd/.joblog" ] &&
+	ok "links at the shards' seed, count, joblog and the run's commit file are replaced, not written through" ||
+	bad "a link was written through: ${victims:-none} $(ls -l "$sd" 2>&1 | tr '\n' ' ')"
 if [ $rc -eq 0 ] && grep -q '^\[one 1/2\]' <<<"$out" && grep -q '^\[one 2/2\]' <<<"$out" &&
 	[ -f "$sd/shard-1/raw.csv" ] && [ -f "$sd/shard-2/raw.csv" ]; then
 	ok "make reproduce HOSTS=: SHARDS=2 runs shards 1/2 and 2/2 through GNU parallel"
