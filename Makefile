@@ -9,7 +9,7 @@
 
 # Cache for the kernel tree, kernel builds and ccache (outside the checkout).
 CRNGBENCH_CACHE ?= $(shell scripts/cache-dir.sh)
-# Matrix of bench/ (quick, full, hz, nocounter, guest, sources) and axis overrides.
+# A matrix (bench/*.matrix, studies/*/*.matrix: make help lists them) and axis overrides.
 MATRIX ?= quick
 # Comma lists in QEMU's / the matrix's spelling; empty = the matrix's own.
 VARIANTS ?=
@@ -134,12 +134,12 @@ help:
 	@echo "  make bench       everything: deps, kernels, image, runner, run MATRIX, plots"
 	@echo "  make run         run MATRIX only (kernels and image must be built); prints make plan first"
 	@echo "  make plan        MATRIX's boots and estimated host time per arch and accelerator"
-	@echo "                   (from the runs in plots/runs/ and the fixtures; plots/estimate.py)"
+	@echo "                   (from the runs in studies/ and the fixtures; plots/estimate.py)"
 	@echo "  make plots       render charts for RUN=<results dir> (default results/latest)"
 	@echo "  make report      REPORT.md tables and plots/figures from RUN (and $(wordlist 2,99,$(RUN_VARS)): bench/report-runs' kinds);"
-	@echo "                   FROM=committed: from the committed runs (plots/runs/, bench/report-runs), and post.txt"
+	@echo "                   FROM=committed: from the committed runs (studies/, bench/report-runs), and post.txt"
 	@echo "  make reproduce   every run of bench/report-runs into $(RESULTS)/reproduce/ (a complete one skipped, a"
-	@echo "                   partial one resumed), kept in plots/runs/, then REPORT.md, charts, post.txt (~1 h 30 min from cold here);"
+	@echo "                   partial one resumed), kept in studies/, then REPORT.md, charts, post.txt (~1 h 30 min from cold here);"
 	@echo "                   RUNS=a,b some; HOSTS=':,user@host2' [SHARDS=N] shards across hosts (GNU parallel)"
 	@echo "  make reproduce-plan  its checks and plan only (DRYRUN=1): boots and kernel builds, estimated"
 	@echo "  make unit        the fast tier: unit tests (plain, ASan+UBSan), fuzz smoke,"
@@ -161,7 +161,7 @@ help:
 	@printf '  %s=%s' $(foreach v,CRNGBENCH_CACHE,$v $(call qv,$v)); echo
 	@printf '  %s=%s' $(foreach v,KERNEL_BASE KERNEL_TARBALL EXTRA_PATCHES KERNEL_ARCH,$v $(call qv,$v)); echo
 	@printf '  V=%s (V=1: each compiler command whole, as kbuild'"'"'s V=1)\n' $(call qv,V)
-	@echo "matrices: $(basename $(notdir $(wildcard bench/*.matrix)))"
+	@echo "matrices: $(MATRICES)"
 	@echo "variants: $(ALL_VARIANTS)"
 
 deps:
@@ -171,7 +171,11 @@ deps:
 # The kernels the matrix's planned cells boot (plus KERNEL_BASE, VARIANTS,
 # HZ), as the runner resolves them (--print-axis kernels: a line per base,
 # kernel/arches row and HZ); build.sh skips up-to-date ones.
-MATRIX_FILE := bench/$(MATRIX).matrix
+# A matrix by name: bench/<m>.matrix (of no study) or studies/<study>/<m>.matrix
+# (a study's own), as scripts/studies.sh's matrix_file finds it.
+MATRIX_FILES := $(sort $(wildcard bench/*.matrix studies/*/*.matrix))
+MATRICES := $(sort $(basename $(notdir $(MATRIX_FILES))))
+MATRIX_FILE := $(or $(firstword $(filter %/$(MATRIX).matrix,$(MATRIX_FILES))),bench/$(MATRIX).matrix)
 # What builds one kernel; tests/make_kernels.sh stands a recorder in for it.
 # It gets none of this make's flags: kbuild would take make -s or V=1 as
 # its own and print no "  CC" lines, which kernel/progress.sh counts (a
@@ -183,7 +187,7 @@ KERNEL_BUILD ?= kernel/build.sh
 KERNEL_CHECK_CACHE = scripts/cache-dir.sh --kbuild >/dev/null || exit 2
 kernels: $(RUNNER)
 	@$(KERNEL_CHECK_CACHE)
-	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(basename $(notdir $(wildcard bench/*.matrix)))" >&2; exit 2; }
+	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(MATRICES)" >&2; exit 2; }
 	@list=$$($(RUNNER) --matrix $(MATRIX_FILE) $(AXIS_SETS) --print-axis kernels) && \
 	ka=$$(echo "$$list" | awk '{print $$2}' | sort -u) && \
 	kb=$$(echo "$$list" | awk '{print $$1}' | sort -u) && \
@@ -271,7 +275,7 @@ AXIS_SETS = $(SETS) $(if $(VARIANTS),--set variant=$(VARIANTS)) $(if $(CPUS),--s
 # The plan first (make plan): an estimate that fails is a warning, never
 # the end of the run.
 run: runner image
-	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(basename $(notdir $(wildcard bench/*.matrix)))" >&2; exit 2; }
+	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(MATRICES)" >&2; exit 2; }
 	@$(ESTIMATE) || echo "warning: no estimate of the run's host time (plots/estimate.py failed above); running anyway" >&2
 	@out=$(RESULTS)/$(MATRIX)-$$(date -u +%Y%m%dT%H%M%SZ); mkdir -p $(RESULTS); \
 	$(RUNNER) --matrix $(MATRIX_FILE) $(AXIS_SETS) --image $(IMAGE) --qemu $(call q,QEMU) \
@@ -281,10 +285,10 @@ run: runner image
 # The boots of MATRIX (with AXIS_SETS and RUNFLAGS' --jobs, --parallel-jobs,
 # --shard) and their estimated host time: per arch and accelerator, the
 # median host time of the most alike boots of the reference runs
-# (plots/runs/*/ and the fixture runs; DESIGN.md).
+# (studies/*/run/ and the fixture runs; DESIGN.md).
 ESTIMATE = $(WITH_RUNNER) plots/estimate.py --matrix $(MATRIX_FILE) $(AXIS_SETS) -- $(RUNFLAGS)
 plan: runner
-	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(basename $(notdir $(wildcard bench/*.matrix)))" >&2; exit 2; }
+	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(MATRICES)" >&2; exit 2; }
 	@$(ESTIMATE)
 
 # Each stage timed; the split (with the runner's host time per accelerator)
@@ -362,7 +366,7 @@ FIXRUN ?=
 # plots/report.sh checks every chart it copies (a file of the run, by its
 # known name, never a link or a FIFO) before REPORT.md is rewritten.
 # FROM=committed: every block, chart and post.txt from the committed runs
-# instead (scripts/regen-report.sh: plots/runs/<name> of bench/report-runs).
+# instead (scripts/regen-report.sh: studies/<name>/run of bench/report-runs).
 FROM ?=
 unexport $(RUN_VARS)
 ifeq ($(FROM),committed)
@@ -370,7 +374,7 @@ report: runner
 	$(WITH_RUNNER) scripts/regen-report.sh
 else ifneq ($(FROM),)
 report:
-	@echo "error: FROM='"$(call qv,FROM)"': give FROM=committed (the runs of plots/runs/), or RUN=... and the others" >&2; exit 2
+	@echo "error: FROM='"$(call qv,FROM)"': give FROM=committed (the runs of studies/), or RUN=... and the others" >&2; exit 2
 else
 report: runner
 	$(WITH_RUNNER) plots/report.sh $(call q,RUN) $(foreach k,$(REPORT_KINDS),$(call qopt,$k,$(call kind_var,$k)))
@@ -385,7 +389,7 @@ ifeq ($(FROM),committed)
 # from the committed runs, [PATCH k/N] the patches of kernel/series, To
 # and Cc from the base tree's get_maintainer.pl; into plots/series/.
 post: runner
-	$(WITH_RUNNER) plots/series.py plots/runs plots/series
+	$(WITH_RUNNER) plots/series.py studies plots/series
 else
 post: runner
 	@r=$(call q,RUN); h=$(call q,HZRUN); a=$(call q,ARCHESRUN); \
@@ -404,7 +408,7 @@ bench-parallel: runner image
 	scripts/bench-parallel.sh
 
 # Every run REPORT.md draws on (bench/report-runs), its data kept in
-# plots/runs/, then REPORT.md's blocks, the charts and post.txt from them
+# studies/, then REPORT.md's blocks, the charts and post.txt from them
 # (scripts/reproduce.sh). Values are passed as single words, never code.
 RUNS ?=
 HOSTS ?=

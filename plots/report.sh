@@ -3,7 +3,7 @@
 # from a run, and from the runs of other matrices beside it:
 #   plots/report.sh RUN [--hz DIR] [--guest DIR] [--sources DIR] [--longwait DIR] [--arches DIR]
 #                       [--entropy DIR] [--bases DIR] [--systemd DIR] [--fix DIR] [--answer RUNS] [--runs RUNS]
-#                       [--quoted RUNS]   (RUNS: plots/runs; --quoted: the figures of plots/quoted)
+#                       [--quoted RUNS]   (RUNS: studies; --quoted: the figures of plots/quoted)
 # Chart 5 comes from the --hz run when given, chart 7 from the --arches run,
 # chart 8 from the --entropy run, chart 9 from the --bases run, chart 10 from the --fix run (each only from a run
 # that draws it), every

@@ -73,7 +73,7 @@ def main():
     for k in kinds():
         ap.add_argument(f"--{k}", help=BUILDERS[k][1])
     for k, _, what in RUNS_BLOCKS:
-        ap.add_argument(f"--{k}", help=f"the committed runs' directory (plots/runs): {what}")
+        ap.add_argument(f"--{k}", help=f"the committed runs' directory (studies): {what}")
     args = vars(ap.parse_args())
     for d in [args["run"] if args["run"] != "-" else None] + [args[k] for k in kinds()]:
         if d and not os.path.exists(os.path.join(d, "summary.csv")):

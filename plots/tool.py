@@ -123,6 +123,28 @@ def fact_rows(name):
     return rows
 
 
+def study_run(top, run):
+    """A committed run's directory in the studies folder top (studies/,
+    or a copy of it): "quick" is top/quick/run, "parallel/jobs1"
+    top/parallel/run/jobs1 (a study of several runs), "." top itself (the
+    files of make reproduce as a whole: reproduce-time.csv). The one
+    place that knows where a study keeps its run."""
+    if run == ".":
+        return top
+    name, _, sub = run.partition("/")
+    return os.path.join(top, name, "run", *([sub] if sub else []))
+
+
+def run_label(path):
+    """A run's name as tables and the mail say it: its directory's, but
+    for a study's committed run (studies/<name>/run) the study's."""
+    p = os.path.normpath(os.path.abspath(path))
+    up, base = os.path.split(p)
+    if base == "run" and os.path.basename(os.path.dirname(up)) == "studies":
+        return os.path.basename(up)
+    return base
+
+
 @functools.lru_cache(maxsize=None)
 def fact_table(name):
     """A fact table by column name (fact_rows), keyed by its first column:

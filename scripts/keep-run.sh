@@ -11,9 +11,9 @@
 # and COMMIT, the crngbench commit the run was made from, as the file
 # commit (post.txt's "to reproduce" names it). Never boots/ (console logs,
 # QEMU's output), plots/ or anything else. Kept as text, uncompressed, so
-# a diff shows what changed; the whole of plots/runs/NAME/ may hold at most
+# a diff shows what changed; the whole of studies/NAME/run/ may hold at most
 # the row's budget_kib KiB: over it, nothing is replaced and the error
-# names each file's size. plots/runs/NAME/ is replaced whole, only once
+# names each file's size. studies/NAME/run/ is replaced whole, only once
 # everything is copied and checked.
 set -euo pipefail
 die() { echo "scripts/keep-run.sh: error: $*" >&2; exit 2; }
@@ -35,13 +35,15 @@ optional=(reads.csv host_time.csv run.args)
 # traces.csv (every traced read call: 1.6 MB for the bases run) only where
 # something is drawn from it: the main run's chart 4, the timeline.
 [ "$(table_get "$index" "$name" report)" != main ] || optional+=(traces.csv)
-dest=plots/runs/$name
-# the committed runs are directories of the checkout: a plots/runs that is
+dest=studies/$name/run
+# the committed runs are directories of the checkout: a studies that is
 # a link (a checkout can carry one) would have the run replaced, and a
 # directory of that name removed, wherever it points
-[ ! -L plots/runs ] || die "plots/runs is a symbolic link: refused before anything is copied or removed (the committed runs are directories of the checkout)"
-mkdir -p plots/runs
-stage=$(mktemp -d "plots/runs/.keep-$name.XXXXXX")
+for l in studies "studies/$name"; do
+	[ ! -L "$l" ] || die "$l is a symbolic link: refused before anything is copied or removed (the committed runs are directories of the checkout)"
+done
+mkdir -p "studies/$name"
+stage=$(mktemp -d "studies/$name/.keep-run.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 
 # copy_run FROM TO: one complete run's compact files

@@ -100,7 +100,7 @@ help_text = subprocess.run([runner, "--help"], capture_output=True, text=True).s
 runner_opts = set(re.findall(r"^\s+(--[a-z-]+)", help_text, re.M)) | {"--help"}
 deps_usage = subprocess.run(["scripts/deps.sh", "--no-such-option"], capture_output=True, text=True).stderr
 deps_opts = set(re.findall(r"--[a-z]+", deps_usage.split("usage:")[-1]))
-matrices = {os.path.basename(m)[:-7] for m in glob.glob("bench/*.matrix")}
+matrices = {os.path.basename(m)[:-7] for m in glob.glob("bench/*.matrix") + glob.glob("studies/*/*.matrix")}
 runs = set(rows("bench/report-runs"))
 bases = set(rows("kernel/bases"))
 arches = set(rows("kernel/arches"))

@@ -9,7 +9,7 @@
 #  - scripts/keep-run.sh keeps a run within its row's budget_kib, without
 #    boots/, and refuses one over it, naming each file's size, with the
 #    kept copy as it was.
-# keep-run writes into its checkout's plots/runs/: it runs in a stand-in
+# keep-run writes into its checkout's studies/: it runs in a stand-in
 # checkout of what it reads (scripts/, plots/*.py, bench/ with a
 # report-runs of its own), with this tree's runner.
 # shellcheck source=tests/lib.sh
@@ -49,9 +49,9 @@ printf '%s\n' "# tests/keep_run.sh" "name  matrix  how     report  post  budget_
 cp -r "$fx" "$tmp/src" && mkdir -p "$tmp/src/boots/1" && echo console >"$tmp/src/boots/1/console.log"
 out=$(cd "$s" && scripts/keep-run.sh one "$tmp/src" 0123abc 2>&1)
 rc=$?
-if [ $rc -eq 0 ] && cmp -s "$fx/raw.csv" "$s/plots/runs/one/raw.csv" && [ ! -e "$s/plots/runs/one/boots" ] &&
-	[ "$(cat "$s/plots/runs/one/commit" 2>/dev/null)" = 0123abc ] &&
-	grep -q '^\[keep\] plots/runs/one: [0-9]* KiB of its 2048 KiB budget (new)$' <<<"$out"; then
+if [ $rc -eq 0 ] && cmp -s "$fx/raw.csv" "$s/studies/one/run/raw.csv" && [ ! -e "$s/studies/one/run/boots" ] &&
+	[ "$(cat "$s/studies/one/run/commit" 2>/dev/null)" = 0123abc ] &&
+	grep -q '^\[keep\] studies/one/run: [0-9]* KiB of its 2048 KiB budget (new)$' <<<"$out"; then
 	ok "keep-run keeps a run within its budget, with its commit, without boots/"
 else
 	bad "keep-run within budget: exit $rc: $(brief "$out")"
@@ -61,8 +61,8 @@ sed -i 's/ 2048$/ 1/' "$s/bench/report-runs"
 out=$(cd "$s" && scripts/keep-run.sh one "$tmp/src" 2>&1)
 rc=$?
 if [ $rc -ne 0 ] &&
-	grep -q "plots/runs/one would hold [0-9]* KiB, over its budget of 1 KiB (budget_kib in bench/report-runs): .*raw.csv [0-9]* KiB.*nothing was replaced" <<<"$out" &&
-	cmp -s "$fx/raw.csv" "$s/plots/runs/one/raw.csv" && [ -z "$(ls -d "$s"/plots/runs/.keep-* 2>/dev/null)" ]; then
+	grep -q "studies/one/run would hold [0-9]* KiB, over its budget of 1 KiB (budget_kib in bench/report-runs): .*raw.csv [0-9]* KiB.*nothing was replaced" <<<"$out" &&
+	cmp -s "$fx/raw.csv" "$s/studies/one/run/raw.csv" && [ -z "$(ls -d "$s"/studies/*/.keep-* 2>/dev/null)" ]; then
 	ok "keep-run refuses a run over its budget, naming each file's size, and replaces nothing"
 else
 	bad "keep-run over budget: exit $rc: $(brief "$out")"

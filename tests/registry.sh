@@ -36,14 +36,14 @@ check "REPORT.md's tables:KIND blocks" "$(grep -o '<!-- tables:[a-z0-9]*:begin -
 # scripts/regen-report.sh gives plots/report.sh every committed run that
 # has a report kind, each as its kind's option (--list: the arguments it
 # calls plots/report.sh with). What is expected comes from
-# bench/report-runs and plots/runs/*/raw.csv, not from the script's own
+# bench/report-runs and studies/*/run/raw.csv, not from the script's own
 # lines: a script that skipped every run would agree with itself.
 list=$(scripts/regen-report.sh --list 2>&1)
 given=$(sed -n 's/^report //p' <<<"$list")
 missing='' n=0 first=-
 for name in $(table_keys bench/report-runs); do
 	kind=$(table_get bench/report-runs "$name" report)
-	d=plots/runs/$name
+	d=studies/$name/run
 	if [ -z "$kind" ] || [ ! -f "$d/raw.csv" ]; then continue; fi
 	n=$((n + 1))
 	if [ "$kind" = main ]; then first=$d; else
@@ -52,7 +52,7 @@ for name in $(table_keys bench/report-runs); do
 done
 [[ $given == "$first "* ]] || missing+="main:$first (first) "
 if [ "$n" -eq 0 ]; then
-	bad "no committed run under plots/runs has a report kind in bench/report-runs: nothing to check"
+	bad "no committed run under studies/ has a report kind in bench/report-runs: nothing to check"
 elif [ -z "$missing" ]; then
 	ok "scripts/regen-report.sh gives plots/report.sh each committed run with a report kind, as its option ($n runs)"
 else

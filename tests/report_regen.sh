@@ -2,7 +2,7 @@
 # The evidence in the repository: REPORT.md's generated blocks and the
 # mail (post.txt) regenerate byte for byte from the committed runs alone.
 # Covered, automatically: every row of bench/report-runs whose
-# plots/runs/<name>/ holds a run (raw.csv; a bench-parallel row: its
+# studies/<name>/run/ holds a run (raw.csv; a bench-parallel row: its
 # subdirectories). For each such run:
 #  - it fits its budget (budget_kib);
 #  - its summary.csv is the runner's from its raw.csv (--summarize of a
@@ -33,7 +33,7 @@ index=bench/report-runs
 
 covered=() blocks=() dirs=() main=
 for name in $(table_keys "$index"); do
-	d=plots/runs/$name
+	d=studies/$name/run
 	if [ -f "$d/raw.csv" ]; then
 		mine=("$d")
 	else
@@ -58,7 +58,7 @@ for name in $(table_keys "$index"); do
 	[ "$(table_get "$index" "$name" post)" != run ] || { main=$d; blocks+=("$d/post.txt"); }
 done
 if [ ${#covered[@]} -eq 0 ]; then
-	echo "SKIP: report regen: no run of $index is committed under plots/runs/"
+	echo "SKIP: report regen: no run of $index is committed under studies/"
 	exit 0
 fi
 echo "# covered: runs ${covered[*]}; blocks ${blocks[*]:-none}"
@@ -115,8 +115,8 @@ regen_same() {
 tree_copy "$tmp/a"
 regen_same "$tmp/a"
 case $? in
-0) ok "REPORT.md${main:+ and $main/post.txt} regenerated from plots/runs/ equal the committed files byte for byte (${blocks[*]})" ;;
-1) bad "regenerated from plots/runs/, the text differs from the committed: $(diff REPORT.md "$tmp/a/REPORT.md" | head -n 6 | tr '\n' ' ')$([ -z "$main" ] || diff "$main/post.txt" "$tmp/a/$main/post.txt" 2>&1 | head -n 4 | tr '\n' ' ')" ;;
+0) ok "REPORT.md${main:+ and $main/post.txt} regenerated from studies/ equal the committed files byte for byte (${blocks[*]})" ;;
+1) bad "regenerated from studies/, the text differs from the committed: $(diff REPORT.md "$tmp/a/REPORT.md" | head -n 6 | tr '\n' ' ')$([ -z "$main" ] || diff "$main/post.txt" "$tmp/a/$main/post.txt" 2>&1 | head -n 4 | tr '\n' ' ')" ;;
 *) bad "scripts/regen-report.sh failed: $(tail -n 3 "$tmp/a.log" | tr '\n' ' ')" ;;
 esac
 
@@ -173,11 +173,11 @@ for name in "${covered[@]}"; do
 	if [ "$rep" = main ]; then [ -z "$done_main" ] || continue; done_main=1; else [ -z "$done_other" ] || continue; done_other=1; fi
 	rm -rf "$tmp/b" "$tmp/b.log"
 	tree_copy "$tmp/b"
-	what=$(change "$tmp/b/plots/runs/$name/summary.csv" median_ms measure=crng_ready n!=0) || { bad "$what"; break; }
+	what=$(change "$tmp/b/studies/$name/run/summary.csv" median_ms measure=crng_ready n!=0) || { bad "$what"; break; }
 	regen_same "$tmp/b"
 	case $? in
-	1) ok "negative check: plots/runs/$name/summary.csv with one median changed ($what) regenerates another REPORT.md: caught" ;;
-	0) bad "plots/runs/$name/summary.csv with one median changed ($what) regenerates the same REPORT.md" ;;
+	1) ok "negative check: studies/$name/run/summary.csv with one median changed ($what) regenerates another REPORT.md: caught" ;;
+	0) bad "studies/$name/run/summary.csv with one median changed ($what) regenerates the same REPORT.md" ;;
 	*) bad "the regeneration with a changed median failed: $(tail -n 3 "$tmp/b.log" | tr '\n' ' ')" ;;
 	esac
 	[ -z "$done_main" ] || [ -z "$done_other" ] || break

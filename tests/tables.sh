@@ -136,7 +136,7 @@ for r in $(table_keys bench/report-runs); do
 	m=$(table_get bench/report-runs "$r" matrix) how=$(table_get bench/report-runs "$r" how)
 	rep=$(table_get bench/report-runs "$r" report) post=$(table_get bench/report-runs "$r" post)
 	b=$(table_get bench/report-runs "$r" budget_kib)
-	[ -f "bench/$m.matrix" ] || bad="$bad $r: no bench/$m.matrix;"
+	scripts/studies.sh --matrix "$m" >/dev/null 2>&1 || bad="$bad $r: no matrix $m;"
 	case $how in runner | bench-parallel) ;; *) bad="$bad $r: how '$how';" ;; esac
 	case $post in '' | run | hz) ;; *) bad="$bad $r: post '$post';" ;; esac
 	[ "$rep" != main ] || mains=$((mains + 1))
