@@ -12,7 +12,7 @@ timeout and whether its boots run several at once). A boot's host time is
 the median host time (raw.csv's host_exit_ns: QEMU's spawn to its exit) of
 the reference boots of the most alike cell (MATCH_ORDER below); the
 reference runs are the --from directories, by default the committed runs
-(studies/<name>/run/ of bench/report-runs) and the fixture runs. A cell
+(studies/<name>/run/) and the fixture runs. A cell
 no reference boot comes near is estimated at its timeout: the most a boot
 of it may take.
 
@@ -114,7 +114,7 @@ def reference_runs(dirs):
 
 
 def default_runs():
-    """The committed runs of bench/report-runs (runlib.committed_runs) and
+    """The committed runs of studies/ (runlib.committed_runs) and
     the fixture runs."""
     return committed_runs() + [os.path.join(ROOT, "tests", "fixtures", d) for d in ("run", "arches")]
 
@@ -297,7 +297,7 @@ def main():
     p.add_argument("--parallel-jobs", help="icount boots at once (default: the runner's)")
     p.add_argument("--kvm-canary", help="seconds of the KVM canary boot (default: the runner's)")
     p.add_argument("--from", dest="runs", action="append", metavar="DIR",
-                   help="a reference run (repeatable; default: the committed runs of bench/report-runs "
+                   help="a reference run (repeatable; default: the committed runs of studies/ "
                         "and the fixture runs)")
     p.add_argument("--json", action="store_true", help="the estimate as JSON")
     args = p.parse_args(argv)

@@ -13,7 +13,7 @@ import os
 
 # tool.py's and runfiles.py's names, given to the tools from here
 from formats import axis_defaults, axis_names, measure_columns
-from tool import RUNNER, ROOT, _output, describe, die, fact_rows, fact_table, replacing, run_label, run_main, study_run  # noqa: F401
+from tool import RUNNER, ROOT, _output, describe, die, fact_rows, fact_table, replacing, run_label, run_main, studies, study_run  # noqa: F401
 from runfiles import (CONTROL, INTEGER, LINK, check_path, open_new, open_run_file, read_meta,  # noqa: F401
                       read_table, refuse_link, run_setting)
 from runfiles import summary_rows as _summary_rows
@@ -217,8 +217,8 @@ CLOCK_WORDS = {"icount": "instruction time (icount)", "tcg": "emulation time (TC
 
 
 def committed_runs():
-    """The committed runs (studies/<name>/run/ of each row of
-    bench/report-runs that holds one): a run's directory, or for a row of
+    """The committed runs (studies/<name>/run/ of each study that holds
+    one): a run's directory, or for a study of
     several runs (bench-parallel: jobs1/, jobs2/) each of its
     subdirectories that holds a raw.csv, in the table's order.
     A committed run is untrusted: a symbolic link at <name>, at a
@@ -226,7 +226,7 @@ def committed_runs():
     reads through it (make report FROM=committed once deleted and drew
     through such a link, outside the checkout)."""
     out = []
-    for name in fact_table("bench/report-runs"):
+    for name in studies():
         d = study_run(os.path.join(ROOT, "studies"), name)
         refuse_link(d)
         if os.path.isfile(refuse_link(os.path.join(d, "raw.csv"))):

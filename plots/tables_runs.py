@@ -7,7 +7,7 @@ import re
 
 from cells import fmt, ms
 from markup import code, md, row
-from runlib import die, fact_table, study_run, value
+from runlib import die, studies, study_run, value
 from runlib import summary_rows as _summary_rows
 
 
@@ -156,7 +156,7 @@ def _host_times(d):
 
 
 def runs_table(runs_dir):
-    """The committed runs themselves, one row per run of bench/report-runs
+    """The committed runs themselves, one row per study of runs_dir
     (bench-parallel's two runs each): the commit it was made from, its
     seed, n per cell (run.matrix's reps), its boots and host time per
     accelerator (host_time.csv). The figures "How to reproduce" quotes."""
@@ -167,7 +167,7 @@ def runs_table(runs_dir):
            row("run", "matrix", "commit", "seed", "n", "boots", "host time"),
            "|---|---|---|---|---|---|---|"]
     total_boots, total_s = 0, 0.0
-    for name, r in fact_table("bench/report-runs").items():
+    for name, r in studies(runs_dir).items():
         d = study_run(runs_dir, name)
         if os.path.isfile(os.path.join(d, "raw.csv")):
             dirs = [d]

@@ -3,20 +3,20 @@
 # (post.txt) from the committed runs alone (make reproduce's last step;
 # make report FROM=committed):
 #   scripts/regen-report.sh [--list]
-# For each row of bench/report-runs whose studies/<name>/run/ holds a run
+# For each study (studies/<name>/, in their order) whose run/ holds a run
 # (raw.csv): its charts are drawn again (plots/render.sh, into
 # studies/<name>/run/plots/, which git ignores), then plots/report.sh takes
-# it as the row's report option (main: RUN; hz: --hz DIR; ...), so its
-# block tables:<report> of REPORT.md is regenerated; a block whose run is
-# not committed keeps its text (RUN '-' for the main block). The row whose
-# post column is "run" gives plots/post.py its RUN (the mail,
-# studies/<name>/run/post.txt, committed, and post.mbox, not), the "hz" row
+# it for the study's block (block main: RUN; its own: --<name> DIR), so its
+# block tables:<block> of REPORT.md is regenerated; a block whose run is
+# not committed keeps its text (RUN '-' for the main block). The study
+# whose post field is "run" gives plots/post.py its RUN (the mail,
+# studies/<name>/run/post.txt, committed, and post.mbox, not), the "hz" one
 # its --hz. Paths are given as studies/<name>/run, from the checkout's root,
 # so the text that names them ("make report RUN=studies/quick/run") is the
 # same wherever the checkout is.
-# --list: what would be regenerated, one line each ("tables:<report>
+# --list: what would be regenerated, one line each ("tables:<block>
 # studies/<name>/run", "post studies/<name>/run/post.txt"), then the line
-# "report RUN [--<report> DIR]... --answer ...": the arguments plots/report.sh
+# "report RUN [--<name> DIR]... --answer ...": the arguments plots/report.sh
 # is given; nothing drawn.
 set -euo pipefail
 die() { echo "scripts/regen-report.sh: error: $*" >&2; exit 2; }
@@ -29,17 +29,16 @@ esac
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/table.sh
 . scripts/table.sh
-index=bench/report-runs
+# shellcheck source=scripts/studies.sh
+. scripts/studies.sh
 [ ! -L studies ] || die "studies is a symbolic link: refused (the committed runs are directories of the checkout)"
 main=- post='' posthz='' args=() runs=()
-for name in $(table_keys "$index"); do
-	rep=$(table_get "$index" "$name" report) || exit 2
-	role=$(table_get "$index" "$name" post) || exit 2
-	# a kind is any lowercase word: plots/report_tables.py refuses one it
-	# has no builder for, naming it (this file is the registry of kinds)
-	[[ $rep =~ ^([a-z][a-z0-9]*)?$ ]] ||
-		die "$index: $name's report '$rep' is not a report kind (main, '-', or a lowercase word with a builder in plots/report_tables.py)"
-	case $role in '' | run | hz) ;; *) die "$index: $name's post '$role' is none of run, hz, '-'" ;; esac
+names=$(studies) || exit 2
+for name in $names; do
+	rep=$(study_get "$name" block) || exit 2
+	role=$(study_get "$name" post) || exit 2
+	case $rep in '' | main | "$name") ;; *) die "studies/$name/study: block '$rep' is none of main, $name, '-'" ;; esac
+	case $role in '' | run | hz) ;; *) die "studies/$name/study: post '$role' is none of run, hz, '-'" ;; esac
 	d=studies/$name/run
 	# a committed run is untrusted: a link at the run, at one of its
 	# runs (parallel/jobs1) or at its raw.csv is refused before anything
@@ -52,7 +51,7 @@ for name in $(table_keys "$index"); do
 	runs+=("$d")
 	if [ -n "$rep" ]; then
 		[ $list = 0 ] || echo "tables:$rep $d"
-		if [ "$rep" = main ]; then main=$d; else args+=("--$rep" "$d"); fi
+		if [ "$rep" = main ]; then main=$d; else args+=("--$name" "$d"); fi
 	fi
 	case $role in run) post=$d ;; hz) posthz=$d ;; esac
 done
@@ -64,7 +63,7 @@ done
 report_args=("$main" "${args[@]}" --answer studies --runs studies --quoted studies)
 [ $list = 0 ] || { echo "report ${report_args[*]}"; exit 0; }
 if [ ${#runs[@]} -eq 0 ]; then
-	echo "[regen] no run of $index is committed under studies/: nothing to regenerate"
+	echo "[regen] no study of studies/ holds a committed run: nothing to regenerate"
 	exit 0
 fi
 export CRNGBENCH_RUNNER=${CRNGBENCH_RUNNER:-$PWD/build/crngbench-run}

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# make reproduce: every run REPORT.md draws on (bench/report-runs), with
+# make reproduce: every run REPORT.md draws on (studies/<name>/), with
 # the current code and kernels, then REPORT.md's generated blocks, its
 # charts and the mail regenerated from them.
 #   make reproduce [RUNS=a,b] [HOSTS=:,user@host2] [SHARDS=N] [DRYRUN=1]
-# Environment (the Makefile passes its variables): RUNS (rows of
-# bench/report-runs, comma-separated; default every row), HOSTS (a GNU
+# Environment (the Makefile passes its variables): RUNS (studies,
+# comma-separated; default every study), HOSTS (a GNU
 # parallel --sshlogin list: each run split into shards across them),
 # SHARDS (default: the number of HOSTS), DRYRUN=1 (the checks and the plan
 # only), RESULTS (default results), QEMU, REPRODUCE_TICK (seconds between
@@ -44,11 +44,11 @@ die() { echo "make reproduce: error: $*" >&2; exit 2; }
 say() { echo "[reproduce] $*"; }
 # shellcheck source=scripts/table.sh
 . scripts/table.sh
-# shellcheck source=scripts/studies.sh
-. scripts/studies.sh
 # shellcheck source=scripts/fresh.sh
 . scripts/fresh.sh
-index=bench/report-runs
+# shellcheck source=scripts/studies.sh
+. scripts/studies.sh
+index=studies/
 results=${RESULTS:-results}
 qemu=${QEMU:-qemu-system-x86_64}
 tick=${REPRODUCE_TICK:-60}
@@ -66,7 +66,7 @@ secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 # --- 1. checks -----------------------------------------------------------------
 case $dryrun in '' | 0 | 1) ;; *) die "DRYRUN='$dryrun': give 1 (the plan only) or nothing" ;; esac
 [[ $tick =~ ^[1-9][0-9]*$ ]] || die "REPRODUCE_TICK='$tick': give a whole number of seconds"
-known=$(table_keys "$index" | tr '\n' ' ')
+known=$(studies | tr '\n' ' ') && [ -n "$known" ] || die "studies/ holds no study (above)"
 selected=()
 if [ -n "${RUNS:-}" ]; then
 	IFS=, read -ra want <<<"$RUNS"
@@ -84,12 +84,12 @@ fi
 declare -A matrix how mfile
 for name in "${selected[@]}"; do
 	[[ $name =~ ^[a-z0-9][a-z0-9_-]*$ ]] || die "$index: run name '$name' is not a directory name ([a-z0-9_-])"
-	m=$(table_get "$index" "$name" matrix) || exit 2
+	m=$(study_get "$name" matrix) || exit 2
 	f=$(matrix_file "$m" 2>&1) || die "$index: run '$name': $f"
 	mfile[$m]=$f
-	h=$(table_get "$index" "$name" how) || exit 2
+	h=$(study_get "$name" how) || exit 2
 	case $h in runner | bench-parallel) ;; *) die "$index: run '$name': how '$h' is neither runner nor bench-parallel" ;; esac
-	b=$(table_get "$index" "$name" budget_kib) || exit 2
+	b=$(study_get "$name" budget_kib) || exit 2
 	[[ $b =~ ^[1-9][0-9]*$ ]] || die "$index: run '$name': budget_kib '$b' is not a whole number"
 	matrix[$name]=$m how[$name]=$h
 done

@@ -11,7 +11,7 @@
 #    kept copy as it was.
 # keep-run writes into its checkout's studies/: it runs in a stand-in
 # checkout of what it reads (scripts/, plots/*.py, bench/ with a
-# report-runs of its own), with this tree's runner.
+# a study of its own, studies/one), with this tree's runner.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 t_begin "keep run"
@@ -44,8 +44,8 @@ mkdir -p "$s/plots" "$s/build" &&
 	bad "cannot make the stand-in checkout"
 	exit 0
 }
-printf '%s\n' "# tests/keep_run.sh" "name  matrix  how     report  post  budget_kib" \
-	"one   quick   runner  -       -     2048" >"$s/bench/report-runs"
+mkdir -p "$s/studies/one" && printf '%s\n' "# tests/keep_run.sh" "field value" order\ 1 matrix\ quick how\ runner \
+	block\ - charts\ - post\ - budget_kib\ 2048 >"$s/studies/one/study"
 cp -r "$fx" "$tmp/src" && mkdir -p "$tmp/src/boots/1" && echo console >"$tmp/src/boots/1/console.log"
 out=$(cd "$s" && scripts/keep-run.sh one "$tmp/src" 0123abc 2>&1)
 rc=$?
@@ -56,12 +56,12 @@ if [ $rc -eq 0 ] && cmp -s "$fx/raw.csv" "$s/studies/one/run/raw.csv" && [ ! -e 
 else
 	bad "keep-run within budget: exit $rc: $(brief "$out")"
 fi
-sed -i 's/ 2048$/ 1/' "$s/bench/report-runs"
+sed -i 's/ 2048$/ 1/' "$s/studies/one/study"
 : >>"$tmp/src/raw.csv"
 out=$(cd "$s" && scripts/keep-run.sh one "$tmp/src" 2>&1)
 rc=$?
 if [ $rc -ne 0 ] &&
-	grep -q "studies/one/run would hold [0-9]* KiB, over its budget of 1 KiB (budget_kib in bench/report-runs): .*raw.csv [0-9]* KiB.*nothing was replaced" <<<"$out" &&
+	grep -q "studies/one/run would hold [0-9]* KiB, over its budget of 1 KiB (budget_kib in studies/one/study): .*raw.csv [0-9]* KiB.*nothing was replaced" <<<"$out" &&
 	cmp -s "$fx/raw.csv" "$s/studies/one/run/raw.csv" && [ -z "$(ls -d "$s"/studies/*/.keep-* 2>/dev/null)" ]; then
 	ok "keep-run refuses a run over its budget, naming each file's size, and replaces nothing"
 else

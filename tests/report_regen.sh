@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # The evidence in the repository: REPORT.md's generated blocks and the
 # mail (post.txt) regenerate byte for byte from the committed runs alone.
-# Covered, automatically: every row of bench/report-runs whose
-# studies/<name>/run/ holds a run (raw.csv; a bench-parallel row: its
-# subdirectories). For each such run:
+# Covered, automatically: every study whose studies/<name>/run/ holds a
+# run (raw.csv; a bench-parallel study: its subdirectories). For each such run:
 #  - it fits its budget (budget_kib);
 #  - its summary.csv is the runner's from its raw.csv (--summarize of a
 #    copy, byte for byte), so no number of either was edited alone, and
@@ -29,10 +28,11 @@ root=$PWD
 export CRNGBENCH_RUNNER=${CRNGBENCH_RUNNER:-$root/build/crngbench-run}
 # shellcheck source=scripts/table.sh
 . scripts/table.sh
-index=bench/report-runs
+# shellcheck source=scripts/studies.sh
+. scripts/studies.sh
 
 covered=() blocks=() dirs=() main=
-for name in $(table_keys "$index"); do
+for name in $(studies); do
 	d=studies/$name/run
 	if [ -f "$d/raw.csv" ]; then
 		mine=("$d")
@@ -43,22 +43,22 @@ for name in $(table_keys "$index"); do
 	[ ${#mine[@]} -gt 0 ] || continue
 	covered+=("$name")
 	dirs+=("${mine[@]}")
-	budget=$(table_get "$index" "$name" budget_kib)
+	budget=$(study_get "$name" budget_kib)
 	kib=$(( ($(find "$d" -type f ! -path '*/plots/*' ! -name post.mbox -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }') + 1023) / 1024 ))
 	[ "$kib" -le "$budget" ] && ok "$d holds $kib KiB, within its budget of $budget KiB" ||
-		bad "$d holds $kib KiB, over its budget of $budget KiB ($index)"
-	rep=$(table_get "$index" "$name" report)
+		bad "$d holds $kib KiB, over its budget of $budget KiB (studies/$name/study)"
+	rep=$(study_get "$name" block)
 	if [ -n "$rep" ]; then
 		if grep -qxF "<!-- tables:$rep:begin -->" REPORT.md && grep -qxF "<!-- tables:$rep:end -->" REPORT.md; then
 			blocks+=("tables:$rep")
 		else
-			bad "REPORT.md has no tables:$rep block for $d ($index)"
+			bad "REPORT.md has no tables:$rep block for $d (studies/$name/study)"
 		fi
 	fi
-	[ "$(table_get "$index" "$name" post)" != run ] || { main=$d; blocks+=("$d/post.txt"); }
+	[ "$(study_get "$name" post)" != run ] || { main=$d; blocks+=("$d/post.txt"); }
 done
 if [ ${#covered[@]} -eq 0 ]; then
-	echo "SKIP: report regen: no run of $index is committed under studies/"
+	echo "SKIP: report regen: no study of studies/ holds a committed run"
 	exit 0
 fi
 echo "# covered: runs ${covered[*]}; blocks ${blocks[*]:-none}"
@@ -168,7 +168,7 @@ change() {
 # a fresh copy (cpio keeps a file it finds newer)
 done_main= done_other=
 for name in "${covered[@]}"; do
-	rep=$(table_get "$index" "$name" report)
+	rep=$(study_get "$name" block)
 	case $rep in main | sources | longwait | arches | entropy | bases) ;; *) continue ;; esac
 	if [ "$rep" = main ]; then [ -z "$done_main" ] || continue; done_main=1; else [ -z "$done_other" ] || continue; done_other=1; fi
 	rm -rf "$tmp/b" "$tmp/b.log"

@@ -41,7 +41,7 @@ refused() {
 	fi
 }
 refused "an unknown RUNS name is refused, naming the known runs" \
-	"RUNS: unknown run 'nosuch'; the runs of bench/report-runs are: one two ghost" RUNS=one,nosuch
+	"RUNS: unknown run 'nosuch'; the runs of studies/ are: one two ghost" RUNS=one,nosuch
 refused "an empty RUNS name is refused" "has an empty name" RUNS=one,,two
 refused "a HOSTS entry that is no sshlogin is refused" \
 	"HOSTS: 'a;b' is not an sshlogin make reproduce takes: ':' (this machine) or [user@]host" RUNS=one 'HOSTS=:,a;b'
@@ -198,10 +198,10 @@ grep -qE '^  one: complete before: skipped; keep [0-9.]+ s$' <<<"$out" &&
 # keep-run's budget: a run over its row's budget_kib is refused, naming
 # the files' sizes, and the kept copy stays as it was.
 kept=$(cat "$s/studies/one/run/raw.csv" 2>/dev/null)
-sed -i 's/^one    mini    runner  -       -     256$/one    mini    runner  -       -     1/' "$s/bench/report-runs"
+sed -i 's/^budget_kib 256$/budget_kib 1/' "$s/studies/one/study"
 out=$(cd "$s" && scripts/keep-run.sh one results/reproduce/one 2>&1)
 rc=$?
-if [ $rc -ne 0 ] && grep -q "studies/one/run would hold [0-9]* KiB, over its budget of 1 KiB (budget_kib in bench/report-runs): .*raw.csv [0-9]* KiB.*nothing was replaced" <<<"$out" &&
+if [ $rc -ne 0 ] && grep -q "studies/one/run would hold [0-9]* KiB, over its budget of 1 KiB (budget_kib in studies/one/study): .*raw.csv [0-9]* KiB.*nothing was replaced" <<<"$out" &&
 	[ -n "$kept" ] && [ "$(cat "$s/studies/one/run/raw.csv")" = "$kept" ] && [ -z "$(ls -d "$s"/studies/*/.keep-* 2>/dev/null)" ]; then
 	ok "keep-run refuses a run over its budget, naming each file's size, and replaces nothing"
 else

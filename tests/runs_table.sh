@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # REPORT.md's table of the committed runs (plots/report_tables.py
-# runs_table, --runs): one row per run of bench/report-runs, its
+# runs_table, --runs): one row per study's run (studies/), its
 # boots and host time worked out here from host_time.csv with the csv
 # module; a seed, commit or host_time.csv that is not one stops the report
 # naming the file (nothing from a run reaches the table unchecked).

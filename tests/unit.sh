@@ -111,7 +111,7 @@ lane "the series' authors and dates (plots/series.py, no kernel tree)" tests/ser
 lane "kernel build progress" tests/kernel_progress.sh
 lane "fact tables and their reader" tests/tables.sh
 lane "the commands of README.md and docs/" tests/docs_commands.sh
-lane "report kinds: every list against bench/report-runs" tests/registry.sh
+lane "studies/ is the registry: a new study is one folder" tests/studies.sh
 lane "hostile input, round four: committed runs, summaries, quoted figures, disk full" tests/hostile_round4.sh
 lane "hostile input, round five: links at fixed names, one integer rule, BUILD, paths as one name" tests/hostile_round5.sh
 lane "chart 9 and the bases table" tests/bases_plots.sh
