@@ -9,7 +9,7 @@
 
 # Cache for the kernel tree, kernel builds and ccache (outside the checkout).
 CRNGBENCH_CACHE ?= $(shell scripts/cache-dir.sh)
-# Matrix of bench/ (quick, full, hz, nocounter, guest, sources) and axis overrides.
+# A matrix (bench/*.matrix, studies/*/*.matrix: make help lists them) and axis overrides.
 MATRIX ?= quick
 # Comma lists in QEMU's / the matrix's spelling; empty = the matrix's own.
 VARIANTS ?=
@@ -134,12 +134,12 @@ help:
 	@echo "  make bench       everything: deps, kernels, image, runner, run MATRIX, plots"
 	@echo "  make run         run MATRIX only (kernels and image must be built); prints make plan first"
 	@echo "  make plan        MATRIX's boots and estimated host time per arch and accelerator"
-	@echo "                   (from the runs in plots/runs/ and the fixtures; plots/estimate.py)"
+	@echo "                   (from the runs in studies/ and the fixtures; plots/estimate.py)"
 	@echo "  make plots       render charts for RUN=<results dir> (default results/latest)"
-	@echo "  make report      REPORT.md tables and plots/figures from RUN (and $(wordlist 2,99,$(RUN_VARS)): bench/report-runs' kinds);"
-	@echo "                   FROM=committed: from the committed runs (plots/runs/, bench/report-runs), and post.txt"
-	@echo "  make reproduce   every run of bench/report-runs into $(RESULTS)/reproduce/ (a complete one skipped, a"
-	@echo "                   partial one resumed), kept in plots/runs/, then REPORT.md, charts, post.txt (~1 h 30 min from cold here);"
+	@echo "  make report      REPORT.md's main tables and plots/figures from RUN;"
+	@echo "                   FROM=committed: every block from the committed runs (studies/<name>/run), and post.txt"
+	@echo "  make reproduce   every study's run (studies/) into $(RESULTS)/reproduce/ (a complete one skipped, a"
+	@echo "                   partial one resumed), kept in studies/, then REPORT.md, charts, post.txt (~1 h 30 min from cold here);"
 	@echo "                   RUNS=a,b some; HOSTS=':,user@host2' [SHARDS=N] shards across hosts (GNU parallel)"
 	@echo "  make reproduce-plan  its checks and plan only (DRYRUN=1): boots and kernel builds, estimated"
 	@echo "  make unit        the fast tier: unit tests (plain, ASan+UBSan), fuzz smoke,"
@@ -161,7 +161,7 @@ help:
 	@printf '  %s=%s' $(foreach v,CRNGBENCH_CACHE,$v $(call qv,$v)); echo
 	@printf '  %s=%s' $(foreach v,KERNEL_BASE KERNEL_TARBALL EXTRA_PATCHES KERNEL_ARCH,$v $(call qv,$v)); echo
 	@printf '  V=%s (V=1: each compiler command whole, as kbuild'"'"'s V=1)\n' $(call qv,V)
-	@echo "matrices: $(basename $(notdir $(wildcard bench/*.matrix)))"
+	@echo "matrices: $(MATRICES)"
 	@echo "variants: $(ALL_VARIANTS)"
 
 deps:
@@ -171,7 +171,11 @@ deps:
 # The kernels the matrix's planned cells boot (plus KERNEL_BASE, VARIANTS,
 # HZ), as the runner resolves them (--print-axis kernels: a line per base,
 # kernel/arches row and HZ); build.sh skips up-to-date ones.
-MATRIX_FILE := bench/$(MATRIX).matrix
+# A matrix by name: bench/<m>.matrix (of no study) or studies/<study>/<m>.matrix
+# (a study's own), as scripts/studies.sh's matrix_file finds it.
+MATRIX_FILES := $(sort $(wildcard bench/*.matrix studies/*/*.matrix))
+MATRICES := $(sort $(basename $(notdir $(MATRIX_FILES))))
+MATRIX_FILE := $(or $(firstword $(filter %/$(MATRIX).matrix,$(MATRIX_FILES))),bench/$(MATRIX).matrix)
 # What builds one kernel; tests/fast/make_kernels.sh stands a recorder in for it.
 # It gets none of this make's flags: kbuild would take make -s or V=1 as
 # its own and print no "  CC" lines, which kernel/progress.sh counts (a
@@ -183,7 +187,7 @@ KERNEL_BUILD ?= kernel/build.sh
 KERNEL_CHECK_CACHE = scripts/cache-dir.sh --kbuild >/dev/null || exit 2
 kernels: $(RUNNER)
 	@$(KERNEL_CHECK_CACHE)
-	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(basename $(notdir $(wildcard bench/*.matrix)))" >&2; exit 2; }
+	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(MATRICES)" >&2; exit 2; }
 	@list=$$($(RUNNER) --matrix $(MATRIX_FILE) $(AXIS_SETS) --print-axis kernels) && \
 	ka=$$(echo "$$list" | awk '{print $$2}' | sort -u) && \
 	kb=$$(echo "$$list" | awk '{print $$1}' | sort -u) && \
@@ -271,7 +275,7 @@ AXIS_SETS = $(SETS) $(if $(VARIANTS),--set variant=$(VARIANTS)) $(if $(CPUS),--s
 # The plan first (make plan): an estimate that fails is a warning, never
 # the end of the run.
 run: runner image
-	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(basename $(notdir $(wildcard bench/*.matrix)))" >&2; exit 2; }
+	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(MATRICES)" >&2; exit 2; }
 	@$(ESTIMATE) || echo "warning: no estimate of the run's host time (plots/estimate.py failed above); running anyway" >&2
 	@out=$(RESULTS)/$(MATRIX)-$$(date -u +%Y%m%dT%H%M%SZ); mkdir -p $(RESULTS); \
 	$(RUNNER) --matrix $(MATRIX_FILE) $(AXIS_SETS) --image $(IMAGE) --qemu $(call q,QEMU) \
@@ -281,10 +285,10 @@ run: runner image
 # The boots of MATRIX (with AXIS_SETS and RUNFLAGS' --jobs, --parallel-jobs,
 # --shard) and their estimated host time: per arch and accelerator, the
 # median host time of the most alike boots of the reference runs
-# (plots/runs/*/ and the fixture runs; DESIGN.md).
+# (studies/*/run/ and the fixture runs; DESIGN.md).
 ESTIMATE = $(WITH_RUNNER) plots/estimate.py --matrix $(MATRIX_FILE) $(AXIS_SETS) -- $(RUNFLAGS)
 plan: runner
-	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(basename $(notdir $(wildcard bench/*.matrix)))" >&2; exit 2; }
+	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(MATRICES)" >&2; exit 2; }
 	@$(ESTIMATE)
 
 # Each stage timed; the split (with the runner's host time per accelerator)
@@ -314,12 +318,6 @@ WITH_RUNNER = CRNGBENCH_RUNNER=$(call sq,$(abspath $(RUNNER)))
 # ($(value), so a $(shell ...) in it is not run), single-quoted. A newline
 # would end the recipe line there: refused. They are not exported (make
 # would expand a command-line value to put it into the environment).
-# The report kinds: bench/report-runs' report column (the one registry of
-# report blocks) less main and '-'; KIND's run is the variable KINDRUN
-# (HZRUN, FIXRUN, ...), handed to plots/report.sh as --KIND.
-REPORT_KINDS := $(shell awk '!/^\#/ && NF { if (h++ && $$4 ~ /^[a-z][a-z0-9]*$$/ && $$4 != "main") print $$4 }' bench/report-runs | awk '!seen[$$0]++')
-kind_var = $(shell echo '$1' | tr a-z A-Z)RUN
-RUN_VARS := RUN $(foreach k,$(REPORT_KINDS),$(call kind_var,$k))
 # text $1 as one single-quoted shell word (the one rule of quoting here)
 sq = '$(subst ','\'',$1)'
 # variable $1's value as written, unexpanded, as one shell word; a newline
@@ -330,8 +328,12 @@ qv = $(call sq,$(subst $(newline), ,$($1)))
 # variable $1's value, expanded, as one shell word naming one path (a
 # newline refused, not turned into a space: another path)
 qpath = $(if $(findstring $(newline),$($1)),$(error $1 holds a newline: give a path of one line),$(call sq,$($1)))
-# --NAME and the quoted value of variable $2 when it is not empty
-qopt = $(if $(value $2),--$1 $(call q,$2))
+# make report takes one run, RUN (a study's run goes to plots/report.sh
+# as --<study> DIR; every block from the committed runs: FROM=committed).
+# Another *RUN variable on the command line (make post's HZRUN and
+# ARCHESRUN aside) is refused, not ignored, before make expands it.
+STRAY_RUNS := $(foreach v,$(filter-out RUN HZRUN ARCHESRUN DRYRUN,$(filter %RUN,$(.VARIABLES))),$(if $(filter command line,$(origin $v)),$v))
+$(if $(STRAY_RUNS),$(error $(STRAY_RUNS): no such variable: make report takes RUN alone (FROM=committed: every study's block; plots/report.sh RUN --<study> DIR: one study's run, a folder of studies/)))
 ifeq ($(origin RUN),undefined)
 RUN := $(RESULTS)/latest
 endif
@@ -339,41 +341,21 @@ endif
 plots: runner
 	$(WITH_RUNNER) plots/render.sh $(call q,RUN)
 
-# REPORT.md's tables and the committed charts (plots/figures/) come from RUN;
-# chart 5 and its table from HZRUN (a run of MATRIX=hz) when given. Each
-# run's tables are a block of their own: a run not given keeps its tables.
-HZRUN ?=
-# The guest's own costs from GUESTRUN (a run of MATRIX=guest), seeds and
-# virtio-rng from SOURCESRUN (MATRIX=sources), when given.
-GUESTRUN ?=
-SOURCESRUN ?=
-# Minutes without a counter under icount from LONGWAITRUN (MATRIX=longwait).
-LONGWAITRUN ?=
-# The revert's architectures (chart 7 and its tables) from ARCHESRUN (MATRIX=arches).
-ARCHESRUN ?=
-# What "ready" holds (chart 8 and its tables) from ENTROPYRUN (MATRIX=entropy).
-ENTROPYRUN ?=
-# The kernel bases side by side (chart 9 and its table) from BASESRUN (MATRIX=bases).
-BASESRUN ?=
-# systemd measured for itself (PID 1's reads or a child's) from SYSTEMDRUN (MATRIX=systemd).
-SYSTEMDRUN ?=
-# 32-bit kernels without and with patch 0008 from FIXRUN (MATRIX=fix).
-FIXRUN ?=
 # plots/report.sh checks every chart it copies (a file of the run, by its
 # known name, never a link or a FIFO) before REPORT.md is rewritten.
 # FROM=committed: every block, chart and post.txt from the committed runs
-# instead (scripts/regen-report.sh: plots/runs/<name> of bench/report-runs).
+# instead (scripts/regen-report.sh: studies/<name>/run of each study).
 FROM ?=
-unexport $(RUN_VARS)
+unexport RUN HZRUN ARCHESRUN
 ifeq ($(FROM),committed)
 report: runner
 	$(WITH_RUNNER) scripts/regen-report.sh
 else ifneq ($(FROM),)
 report:
-	@echo "error: FROM='"$(call qv,FROM)"': give FROM=committed (the runs of plots/runs/), or RUN=... and the others" >&2; exit 2
+	@echo "error: FROM='"$(call qv,FROM)"': give FROM=committed (the runs of studies/), or RUN=... and the others" >&2; exit 2
 else
 report: runner
-	$(WITH_RUNNER) plots/report.sh $(call q,RUN) $(foreach k,$(REPORT_KINDS),$(call qopt,$k,$(call kind_var,$k)))
+	$(WITH_RUNNER) plots/report.sh $(call q,RUN)
 endif
 
 # A plain-text mail of RUN (and HZRUN's CONFIG_HZ table, ARCHESRUN's chart
@@ -385,7 +367,7 @@ ifeq ($(FROM),committed)
 # from the committed runs, [PATCH k/N] the patches of kernel/series, To
 # and Cc from the base tree's get_maintainer.pl; into plots/series/.
 post: runner
-	$(WITH_RUNNER) plots/series.py plots/runs plots/series
+	$(WITH_RUNNER) plots/series.py studies plots/series
 else
 post: runner
 	@r=$(call q,RUN); h=$(call q,HZRUN); a=$(call q,ARCHESRUN); \
@@ -403,8 +385,8 @@ bench-build:
 bench-parallel: runner image
 	scripts/bench-parallel.sh
 
-# Every run REPORT.md draws on (bench/report-runs), its data kept in
-# plots/runs/, then REPORT.md's blocks, the charts and post.txt from them
+# Every run REPORT.md draws on (each study of studies/), its data kept in
+# studies/, then REPORT.md's blocks, the charts and post.txt from them
 # (scripts/reproduce.sh). Values are passed as single words, never code.
 RUNS ?=
 HOSTS ?=
@@ -414,7 +396,7 @@ DRYRUN ?=
 # RUNFLAGS, another kernel) is refused, not applied to some of them.
 REPRODUCE_REFUSED = $(strip $(foreach v,VARIANTS CPUS ACCELS REPS SETS RUNFLAGS KERNEL_BASE KERNEL_TARBALL EXTRA_PATCHES,\
 	$(if $(value $v),$v)) $(if $(filter command line,$(origin HZ)),HZ))
-REPRODUCE = $(if $(REPRODUCE_REFUSED),echo "error: make reproduce runs bench/report-runs' runs as their matrices define them: $(REPRODUCE_REFUSED) would change them; leave them out" >&2; exit 2;) \
+REPRODUCE = $(if $(REPRODUCE_REFUSED),echo "error: make reproduce runs the studies' runs as their matrices define them: $(REPRODUCE_REFUSED) would change them; leave them out" >&2; exit 2;) \
 	RUNS=$(call q,RUNS) HOSTS=$(call q,HOSTS) SHARDS=$(call q,SHARDS) RESULTS=$(call q,RESULTS) \
 	QEMU=$(call q,QEMU) scripts/reproduce.sh
 reproduce:

@@ -19,7 +19,7 @@
 void options_usage(FILE *f)
 {
 	fputs("usage: crngbench-run [options]\n"
-	      "  --matrix FILE       matrix file (bench/*.matrix)\n"
+	      "  --matrix FILE       matrix file (studies/*/*.matrix, bench/*.matrix)\n"
 	      "  --set AXIS=V1,V2    override an axis or setting (repeatable, once per key)\n"
 	      "  --out DIR           results directory (new or empty; a run only with --resume)\n"
 	      "  --resume            finish the run in --out without redoing its boots\n"

@@ -1,6 +1,6 @@
 """What chart 9 (plots/prepare.py, plots/textcharts.py) and REPORT.md's
 table "6.1 against 6.12" (plots/report_tables.py --bases) share about a
-run of bench/bases.matrix, so the chart and the table say the same thing:
+run of studies/bases/bases.matrix, so the chart and the table say the same thing:
 the run's kernel bases in version order, and a cell (machine, variant,
 condition in words, accelerator, vCPUs) that both bases booted.
 

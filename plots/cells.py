@@ -3,11 +3,10 @@ a table of one measure per condition and variant (table), a run's
 summary.csv labelled with its conditions (summary_rows), a run's name
 (run_name). Every number comes from summary.csv, which the runner computed
 from raw.csv."""
-import os
 import statistics
 
 from markup import code, md, row
-from runlib import condition, pick, run_variants, varying
+from runlib import condition, pick, run_label, run_variants, varying
 from runlib import summary_rows as _summary_rows
 
 
@@ -110,4 +109,4 @@ def summary_rows(run):
 
 def run_name(run):
     """A run's directory name as a code span."""
-    return code(os.path.basename(os.path.normpath(run)))
+    return code(run_label(run))

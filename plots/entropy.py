@@ -1,6 +1,6 @@
 """What chart 8 (plots/prepare.py, plots/textcharts.py) and REPORT.md's
 tables "What ready holds" (plots/report_tables.py --entropy) share about
-a run of bench/entropy.matrix, so the chart and the tables say the same
+a run of studies/entropy/entropy.matrix, so the chart and the tables say the same
 thing: the emulated CPU's speed of a cell (icount's shift), a cell's
 entropy condition in words, and one boot's jitter trial as the kernel
 logged it (raw.csv's jitter_* columns, patch 0005).

@@ -12,7 +12,7 @@ timeout and whether its boots run several at once). A boot's host time is
 the median host time (raw.csv's host_exit_ns: QEMU's spawn to its exit) of
 the reference boots of the most alike cell (MATCH_ORDER below); the
 reference runs are the --from directories, by default the committed runs
-(plots/runs/<name>/ of bench/report-runs) and the fixture runs. A cell
+(studies/<name>/run/) and the fixture runs. A cell
 no reference boot comes near is estimated at its timeout: the most a boot
 of it may take.
 
@@ -114,7 +114,7 @@ def reference_runs(dirs):
 
 
 def default_runs():
-    """The committed runs of bench/report-runs (runlib.committed_runs) and
+    """The committed runs of studies/ (runlib.committed_runs) and
     the fixture runs."""
     return committed_runs() + [os.path.join(ROOT, "tests", "fixtures", d) for d in ("run", "arches")]
 
@@ -290,14 +290,14 @@ def main():
     if "--" in argv:
         argv, rest = argv[:argv.index("--")], argv[argv.index("--") + 1:]
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--matrix", required=True, help="the matrix file (bench/NAME.matrix)")
+    p.add_argument("--matrix", required=True, help="the matrix file (bench/NAME.matrix, studies/*/NAME.matrix)")
     p.add_argument("--set", action="append", default=[], metavar="AXIS=V", help="as the runner's --set")
     p.add_argument("--shard", help="K/N: the plan of that shard")
     p.add_argument("--jobs", help="TCG/KVM boots at once (default: the runner's)")
     p.add_argument("--parallel-jobs", help="icount boots at once (default: the runner's)")
     p.add_argument("--kvm-canary", help="seconds of the KVM canary boot (default: the runner's)")
     p.add_argument("--from", dest="runs", action="append", metavar="DIR",
-                   help="a reference run (repeatable; default: the committed runs of bench/report-runs "
+                   help="a reference run (repeatable; default: the committed runs of studies/ "
                         "and the fixture runs)")
     p.add_argument("--json", action="store_true", help="the estimate as JSON")
     args = p.parse_args(argv)

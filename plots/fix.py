@@ -1,5 +1,5 @@
 """REPORT.md's table "A fix for 32-bit kernels" (plots/report_tables.py
---fix) from a run of bench/fix.matrix: per machine, clock, counter and
+--fix) from a run of studies/fix/fix.matrix: per machine, clock, counter and
 base, when the CRNG was ready without and with patch 0008 (block against
 block-fix, stock against stock-fix), and the first fast pool mix of each
 (patch 0007's log: when, and whether 1024 interrupts or a second since the
@@ -120,7 +120,7 @@ def fix_table(run, rows):
     with each before/after pair of PAIRS that the run booted."""
     cells = cells_of(rows)
     if not cells:
-        die(f"{run}: no measured boot (a run of bench/fix.matrix?)")
+        die(f"{run}: no measured boot (a run of studies/fix/fix.matrix?)")
     keys = panel_keys(cells)
     pairs = [p for p in PAIRS if any(k[5] in p for k in cells)]
     head = ["machine", "MHz", "HZ", "counter", "base"]

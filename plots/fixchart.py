@@ -17,7 +17,7 @@ FIX_POINTS = {fix.FIRST: 6, fix.READY: 7, fix.BOUND: 9}
 
 
 def fix_main(run, cap, boots, d):
-    """Chart 10 (a run of bench/fix.matrix): a panel per machine, speed, HZ
+    """Chart 10 (a run of studies/fix/fix.matrix): a panel per machine, speed, HZ
     and counter (a row) and kernel base (a column): per boot of a variant
     and its -fix form, the bits fast pool mixes credited against guest
     time (fix.curve: raw.csv's mix_* columns) as steps, dashed with the fix;

@@ -27,7 +27,7 @@ import textwrap
 from cells import micro, ms, summary_rows
 from runlib import (CHARTS, CLOCK_WORDS, CONTROL, JITTER_TICKS, ROOT, charts_for, check_path, die, headline_accel,
                     jitter_rows, jitter_ticks_ms, kernel_base, open_new, open_run_file, pick, read_meta, read_table,
-                    refuse_link, release, replacing, run_main, run_variants)
+                    refuse_link, release, replacing, run_label, run_main, run_variants)
 from tables_runs import ANSWER_FLOOR_MS, ANSWER_NO_STOCK, answer_rows
 
 
@@ -130,7 +130,7 @@ def answer(runs_dir):
     extra wait (tables_runs.answer_rows, from the committed runs)."""
     out = ["What making /dev/urandom block costs at boot (Linux 6.1; median ms,",
            "us where marked; instruction time unless marked; '>': still waiting at",
-           f"the bound; added: block minus stock, ~0 under {ANSWER_FLOOR_MS:g} ms; run: plots/runs/<run>):", ""]
+           f"the bound; added: block minus stock, ~0 under {ANSWER_FLOOR_MS:g} ms; run: studies/<run>/run):", ""]
     last = None
     for cls, words, b, st, added, ready, run in answer_rows(runs_dir):
         if cls != last:
@@ -191,7 +191,7 @@ def setup(meta, rows, run):
     out += wrap(f"host: {meta.get('host_cpu', '?')}, {meta.get('host_cpus', '?')} CPUs", "  ")
     out += wrap(f"matrix {meta.get('matrix', '?')}, seed {meta.get('seed', '?')}, "
                 f"n = {'-'.join(str(n) for n in sorted({ns[0], ns[-1]})) if ns else 0} boots per cell, "
-                f"run {os.path.basename(os.path.normpath(run))}", "  ")
+                f"run {run_label(run)}", "  ")
     return out + [""]
 
 
@@ -281,7 +281,7 @@ def body(run, hz, runs_dir=None, arches=None):
         # that draws it), with its run named
         chart = text_chart(arches, ARCHES_CHART)
         if chart is not None:
-            out += wrap(f"The revert's architectures (run {os.path.basename(os.path.normpath(arches))}, "
+            out += wrap(f"The revert's architectures (run {run_label(arches)}, "
                         "probe-only guests, 6.1):") + [""] + [chart, ""]
     out += ["Caveats", ""]
     for c in CAVEATS:
@@ -336,7 +336,7 @@ def main():
     ap = argparse.ArgumentParser(description="A run as a plain-text mail for a kernel list.")
     ap.add_argument("run")
     ap.add_argument("--hz", help="an hz-matrix run: the CONFIG_HZ table and chart 5")
-    ap.add_argument("--answer", help="the committed runs (plots/runs): the answer per class of machine first")
+    ap.add_argument("--answer", help="the committed runs (studies): the answer per class of machine first")
     ap.add_argument("--arches", help="an arches-matrix run: chart 7, the revert's architectures")
     args = ap.parse_args()
     for d in (args.run, args.hz, args.arches):

@@ -13,9 +13,9 @@ that the prose quotes and no other generated table of REPORT.md holds:
   kind    measured: a statistic of a committed run's file, computed here;
           computed: a formula (value) of numbers and earlier rows' {name}s;
           cited: a number from elsewhere (value), with its source
-  run     measured: the run's directory under RUNS_DIR (quick,
-          parallel/jobs1; '.' for a file of RUNS_DIR itself); neither a
-          symbolic link nor through one to outside RUNS_DIR
+  run     measured: a committed run of RUNS_DIR, the studies folder
+          (quick: studies/quick/run; parallel/jobs1; '.' for a file of
+          RUNS_DIR itself); no step of it a symbolic link
   file    measured: a CSV of that run (raw.csv, summary.csv, reads.csv,
           host_time.csv, or another with a header line)
   rows    measured: which rows, col=value[|value...] joined by ','
@@ -41,7 +41,7 @@ that the prose quotes and no other generated table of REPORT.md holds:
           or QEMU, a message id, a datasheet); computed and measured: '-'
 
 Every value of a measured row is recomputed from the committed data each
-time, so a changed number in plots/runs/ changes this table (and the
+time, so a changed number in studies/ changes this table (and the
 report's byte-for-byte test fails until the prose is regenerated and read
 again); its "from" column says how many rows it used (n=). Anything the
 table cannot do (a run, file or column that does not exist, a selection
@@ -59,7 +59,7 @@ import statistics
 import sys
 
 from markup import code, md, row
-from runlib import LINK, check_path, die, fact_rows, read_table
+from runlib import LINK, check_path, die, fact_rows, read_table, study_run
 
 TABLE = "plots/quoted"
 COLUMNS = ["name", "kind", "run", "file", "rows", "column", "stat", "unit", "digits", "value", "source"]
@@ -156,15 +156,15 @@ def fmt(v, unit, digits):
 
 
 def run_dir(runs_dir, run, line):
-    """The run's directory: inside RUNS_DIR, not a symbolic link, nor
-    reached through one that leads outside RUNS_DIR."""
-    path = check_path(os.path.normpath(os.path.join(runs_dir, run)))
-    if run != "." and os.path.islink(path):
-        _where(line, f"run '{run}': {path} {LINK}")
-    top = os.path.realpath(runs_dir)
-    if os.path.commonpath([top, os.path.realpath(path)]) != top:
-        _where(line, f"run '{run}': {path} leads outside {runs_dir} through a symbolic link: refused "
-               "(a run's directory is under RUNS_DIR)")
+    """The run's directory (tool.study_run): inside RUNS_DIR (studies/),
+    no step of it below RUNS_DIR a symbolic link."""
+    path = check_path(os.path.normpath(study_run(runs_dir, run)))
+    # each step below RUNS_DIR (the study, its run/, a run of several)
+    step = runs_dir
+    for part in os.path.relpath(path, runs_dir).split(os.sep) if run != "." else []:
+        step = os.path.join(step, part)
+        if os.path.islink(step):
+            _where(line, f"run '{run}': {step} {LINK}")
     return path
 
 
@@ -365,5 +365,5 @@ def table(runs_dir, path=TABLE):
 
 if __name__ == "__main__":
     if len(sys.argv) not in (2, 3):
-        sys.exit("usage: plots/quoted.py RUNS_DIR [TABLE] (plots/runs, plots/quoted)")
+        sys.exit("usage: plots/quoted.py RUNS_DIR [TABLE] (studies, plots/quoted)")
     print(table(sys.argv[1], os.path.abspath(sys.argv[2]) if len(sys.argv) == 3 else TABLE), end="")

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# make report: REPORT.md's tables and the committed charts (plots/figures/)
-# from a run, and from the runs of other matrices beside it:
-#   plots/report.sh RUN [--hz DIR] [--guest DIR] [--sources DIR] [--longwait DIR] [--arches DIR]
-#                       [--entropy DIR] [--bases DIR] [--systemd DIR] [--fix DIR] [--answer RUNS] [--runs RUNS]
-#                       [--quoted RUNS]   (RUNS: plots/runs; --quoted: the figures of plots/quoted)
-# Chart 5 comes from the --hz run when given, chart 7 from the --arches run,
-# chart 8 from the --entropy run, chart 9 from the --bases run, chart 10 from the --fix run (each only from a run
-# that draws it), every
-# other chart of the repository (plots/runlib.py's CHARTS) that RUN
-# has from RUN; a run without plots/ is drawn first (plots/render.sh).
+# REPORT.md's tables and the committed charts (plots/figures/) from the
+# main run, and from the runs of the studies beside it (make report
+# FROM=committed: scripts/regen-report.sh):
+#   plots/report.sh RUN [--STUDY DIR]... [--answer STUDIES] [--runs STUDIES] [--quoted STUDIES]
+# STUDY is a study of studies/ with a block of its own (the folders are
+# the registry: an unknown name is refused with their list); STUDIES the
+# studies folder (--quoted: the figures of plots/quoted). A chart a
+# study's `charts` field names (studies/README.md) comes from its run
+# alone, when given, and only from a run that draws it; every other
+# chart of the repository (plots/runlib.py's CHARTS) that RUN has from
+# RUN; a run without plots/ is drawn first (plots/render.sh).
 # RUN "-" keeps the main run's tables and charts as they are (the other
 # runs' are regenerated: scripts/regen-report.sh, when no main run is
 # committed).
@@ -20,10 +21,21 @@
 set -euo pipefail
 die() { echo "plots/report.sh: error: $*" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
-# The report kinds: bench/report-runs' report column (the one registry of
-# report blocks), each an option --KIND DIR; plus the committed runs' own
-# blocks. report_tables.py refuses a kind it has no builder for.
-kinds=$(awk '!/^#/ && NF { if (h++ && $4 ~ /^[a-z][a-z0-9]*$/ && $4 != "main") print $4 }' "$root/bench/report-runs" | awk '!seen[$0]++')
+# The studies with a block of their own (block: their name), each an
+# option --NAME DIR, and the charts each claims; plus the committed runs'
+# own blocks.
+# shellcheck source=scripts/table.sh
+. "$root/scripts/table.sh"
+# shellcheck source=scripts/studies.sh
+. "$root/scripts/studies.sh"
+field() { (cd "$root" && study_get "$1" "$2"); }
+all=$(cd "$root" && studies) || exit 2
+kinds=''
+declare -A claims=()
+for s in $all; do
+	[ "$(field "$s" block)" != "$s" ] || kinds+="$s"$'\n'
+	for c in $(field "$s" charts | tr , ' '); do claims[$c]=$s; done
+done
 usage="usage: plots/report.sh RUN$(printf ' [--%s DIR]' $kinds) [--answer RUNS_DIR] [--runs RUNS_DIR] [--quoted RUNS_DIR]"
 [ $# -ge 1 ] || die "$usage"
 run=$1
@@ -69,52 +81,25 @@ sys.exit(0 if sys.argv[2] in charts_for(read_table(sys.argv[1], "raw.csv")) else
 }
 from=()  # "DIR<TAB>NAME<TAB>required"
 for name in "${known[@]}"; do
-	case $name in
-	5-*)
-		if [ -n "${opt[hz]:-}" ]; then
-			# only from a run that draws chart 5 (not a PNG another
-			# kind of run brought along under its name)
-			fits "${opt[hz]}" "$name" ||
-				die "--hz $(printf '%q' "${opt[hz]}") is not a run that draws $name (a run of the hz matrix is)"
-			from+=("${opt[hz]}	$name	1")
+	s=${claims[$name]:-}
+	if [ -n "$s" ]; then
+		# a study's chart: only from its run, and only from a run that
+		# draws it (not a PNG another kind of run brought along under its
+		# name)
+		if [ -n "${opt[$s]:-}" ]; then
+			fits "${opt[$s]}" "$name" ||
+				die "--$s $(printf '%q' "${opt[$s]}") is not a run that draws $name (a run of the $s study's matrix is: studies/$s/)"
+			from+=("${opt[$s]}	$name	1")
 		fi
-		;;
-	7-*)
-		if [ -n "${opt[arches]:-}" ]; then from+=("${opt[arches]}	$name	1"); elif [ "$run" != - ]; then from+=("$run	$name	0"); fi
-		;;
-	8-*)
-		if [ -n "${opt[entropy]:-}" ]; then
-			fits "${opt[entropy]}" "$name" ||
-				die "--entropy $(printf '%q' "${opt[entropy]}") is not a run that draws $name (a run of the entropy matrix is: x86_64 and probe-only machines)"
-			from+=("${opt[entropy]}	$name	1")
-		elif [ "$run" != - ]; then
-			from+=("$run	$name	0")
-		fi
-		;;
-	9-*)
-		if [ -n "${opt[bases]:-}" ]; then
-			fits "${opt[bases]}" "$name" ||
-				die "--bases $(printf '%q' "${opt[bases]}") is not a run that draws $name (a run of the bases matrix is: more than one kernel base)"
-			from+=("${opt[bases]}	$name	1")
-		elif [ "$run" != - ]; then
-			from+=("$run	$name	0")
-		fi
-		;;
-	10-*)
-		# the fix's mechanism: only from the --fix run (the main run
-		# booted no variant with its -fix form)
-		if [ -n "${opt[fix]:-}" ]; then
-			fits "${opt[fix]}" "$name" ||
-				die "--fix $(printf '%q' "${opt[fix]}") is not a run that draws $name (a run of the fix matrix is: a variant and its -fix form, with patch 0007's mix columns)"
-			from+=("${opt[fix]}	$name	1")
-		fi
-		;;
-	*) [ "$run" = - ] || from+=("$run	$name	0") ;;
-	esac
+	elif [ "$run" != - ]; then
+		from+=("$run	$name	0")
+	fi
 done
 
 # A run with no plots/ yet is drawn here (its charts are copied below).
-for d in "$run" "${opt[hz]:-}" "${opt[arches]:-}" "${opt[entropy]:-}" "${opt[bases]:-}" "${opt[fix]:-}"; do
+draw=("$run")
+for s in "${claims[@]}"; do [ -z "${opt[$s]:-}" ] || draw+=("${opt[$s]}"); done
+for d in "${draw[@]}"; do
 	if [ -n "$d" ] && [ "$d" != - ] && [ ! -e "$d/plots" ] && [ ! -L "$d/plots" ]; then
 		"$root/plots/render.sh" "$d" || die "drawing the charts of $(printf '%q' "$d") failed: see above"
 	fi

@@ -1,94 +1,113 @@
 #!/usr/bin/env python3
 """Generate REPORT.md's tables from a run's summary.csv (make report).
 
-    plots/report_tables.py RUN_DIR REPORT.md|- [--hz HZ_RUN_DIR] [--guest GUEST_RUN_DIR]
-                           [--sources SOURCES_RUN_DIR] [--longwait LONGWAIT_RUN_DIR] [--fix FIX_RUN_DIR]
-                           [--arches ARCHES_RUN_DIR] [--entropy ENTROPY_RUN_DIR]
-                           [--bases BASES_RUN_DIR] [--answer RUNS] [--runs RUNS] [--quoted RUNS]
+    plots/report_tables.py RUN_DIR REPORT.md|- [--STUDY DIR]... [--answer STUDIES]
+                           [--runs STUDIES] [--quoted STUDIES]
 
-Replaces the text between "<!-- tables:begin -->" and "<!-- tables:end -->"
+Replaces the text between "<!-- tables:NAME:begin -->" and "<!-- tables:NAME:end -->"
 in REPORT.md, so the numbers can never drift from the data. With "-" as the
 report, prints the tables to stdout instead. Every number comes from
-summary.csv, which the runner computed from raw.csv. This is the command
-line alone: the Markdown primitives are markup.py's, a cell's figures
-cells.py's, the tables tables_*.py's (one module per group of blocks).
+summary.csv, which the runner computed from raw.csv. RUN_DIR fills the
+main block ("-": kept as it is); --STUDY DIR fills the block of a study
+of studies/ (its folder's tables.py, tables(run): the folder is the
+registry, an unknown name is refused with the list); --answer, --runs
+and --quoted take the studies folder (studies/, or a copy). This is the
+command line and the block engine alone: the Markdown primitives are
+markup.py's, a cell's figures cells.py's.
 """
-import argparse
+import importlib.util
 import os
 import sys
 
-from runlib import die, fact_rows, replacing, run_main
-from tables_arches import arches_tables, entropy_tables
-from tables_bases import bases_tables, fix_tables, systemd_tables, waiters_tables
-from tables_main import guest_table, hz_table, longwait_tables, sources_tables, tables
+from runlib import ROOT, die, replacing, run_main, studies
 from tables_runs import answer_table, runs_table
 
 import quoted
 
 
-# Each report kind and its builder, with the help its option shows. The
-# kinds themselves are bench/report-runs' (the one registry of report
-# blocks: its report column): a kind it names without a builder here is an
-# error, and only its kinds become options. A new kind is one row there
-# plus one entry here (and its tables:<kind> markers in REPORT.md).
-BUILDERS = {
-    "hz": (hz_table, "an hz-matrix run: chart 5's table"),
-    "sources": (sources_tables, "a sources-matrix run: seeds and virtio-rng"),
-    "guest": (guest_table, "a guest-matrix run: the guest's own costs"),
-    "longwait": (longwait_tables, "a longwait-matrix run: minutes without a counter, icount"),
-    "arches": (arches_tables, "an arches-matrix run: the revert's architectures"),
-    "entropy": (entropy_tables, "an entropy-matrix run: what \"ready\" holds"),
-    "bases": (bases_tables, "a bases-matrix run: the kernel bases side by side"),
-    "systemd": (systemd_tables, "a systemd-matrix run: systemd with PID 1's reads or a child's"),
-    "fix": (fix_tables, "a fix-matrix run: 32-bit kernels without and with patch 0008"),
-    "waiters": (waiters_tables, "a waiters-matrix run: several tasks waiting at once, without and with patch 0009"),
-}
 # REPORT.md's block markers begin so: "<!-- tables:NAME:begin -->" ... "end -->"
 MARKER = "<!-- tables:"
-# The blocks of the committed runs' directory, not of one run.
-RUNS_BLOCKS = (("answer", answer_table, "the first screen's answer"),
-               ("runs", runs_table, "the table of the runs themselves"),
-               ("quoted", quoted.table, "the figures the prose quotes (plots/quoted)"))
+# The blocks of the committed runs' directory (studies/), not of one run.
+RUNS_BLOCKS = {"answer": answer_table, "runs": runs_table, "quoted": quoted.table}
 
 
-def kinds():
-    """bench/report-runs' report kinds in its order (main and '-' aside),
-    each with a builder."""
+def study_tables(name):
+    """A study's tables(run), from its folder's tables.py."""
+    path = os.path.join(ROOT, "studies", name, "tables.py")
+    if not os.path.isfile(path):
+        die(f"studies/{name}/study names a block, and studies/{name}/tables.py (its tables(run)) does not exist")
+    spec = importlib.util.spec_from_file_location(f"study_{name.replace('-', '_')}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    if not callable(getattr(mod, "tables", None)):
+        die(f"studies/{name}/tables.py has no tables(run)")
+    return mod.tables
+
+
+def block_studies():
+    """The studies with a block of their own (block: its name), in order."""
     out = []
-    for line, r in fact_rows("bench/report-runs"):
-        k = r.get("report", "")
-        if k in ("", "main") or k in out:
-            continue
-        if k not in BUILDERS:
-            die(f"bench/report-runs line {line}: report '{k}' has no builder in plots/report_tables.py's BUILDERS "
-                f"({', '.join(BUILDERS)}); a new kind is a row there and a builder here")
-        out.append(k)
+    for name, f in studies().items():
+        if f.get("block") not in ("", "main", name):
+            die(f"studies/{name}/study: block '{f.get('block')}' is none of main, {name}, '-'")
+        if f.get("block") == name:
+            out.append(name)
     return out
 
 
+def parse(argv):
+    """(run, report, {option: DIR}): --NAME DIR or --NAME=DIR, NAME a
+    study with a block or a committed-runs block; anything else refused,
+    naming what is accepted."""
+    names = block_studies()
+    usage = ("usage: plots/report_tables.py RUN_DIR|- REPORT.md|-" + "".join(f" [--{n} DIR]" for n in names)
+             + " [--answer STUDIES] [--runs STUDIES] [--quoted STUDIES]")
+    pos, opts, args = [], {}, list(argv)
+    while args:
+        a = args.pop(0)
+        if a == "--":
+            pos += args
+            break
+        if not a.startswith("--") or a == "--":
+            pos.append(a)
+            continue
+        k, eq, v = a[2:].partition("=")
+        if k not in names and k not in RUNS_BLOCKS:
+            die(f"unknown option --{k}: a study with a block of REPORT.md is one of the folders of studies/ "
+                f"({', '.join(names)}), or answer, runs, quoted; {usage}")
+        if not eq:
+            if not args:
+                die(f"--{k} needs a directory; {usage}")
+            v = args.pop(0)
+        if k in opts:
+            die(f"--{k} given twice")
+        opts[k] = v
+    if len(pos) != 2:
+        die(usage)
+    return pos[0], pos[1], names, opts
+
+
 def main():
-    ap = argparse.ArgumentParser(description="Regenerate REPORT.md's tables from runs.")
-    ap.add_argument("run", help="the main run (results/<run>), or - to keep REPORT.md's main tables as they are")
-    ap.add_argument("report", help="REPORT.md, or - for stdout")
-    for k in kinds():
-        ap.add_argument(f"--{k}", help=BUILDERS[k][1])
-    for k, _, what in RUNS_BLOCKS:
-        ap.add_argument(f"--{k}", help=f"the committed runs' directory (plots/runs): {what}")
-    args = vars(ap.parse_args())
-    for d in [args["run"] if args["run"] != "-" else None] + [args[k] for k in kinds()]:
+    run, report, names, opts = parse(sys.argv[1:])
+    for d in [run if run != "-" else None] + [opts.get(k) for k in names]:
         if d and not os.path.exists(os.path.join(d, "summary.csv")):
             die(f"{d}/summary.csv not found (a results/<run> directory?)")
     # Each run's tables live in a block of their own, so a report can be
     # regenerated from the runs at hand and keep the others' tables.
-    blocks = [("main", tables(args["run"]))] if args["run"] != "-" else []
-    for name, run, fn in ([(k, args[k], BUILDERS[k][0]) for k in kinds()]
-                          + [(k, args[k], fn) for k, fn, _ in RUNS_BLOCKS]):
-        if run:
-            blocks.append((name, fn(run)))
-    if args["report"] == "-":
+    main_name = next((n for n, f in studies().items() if f.get("block") == "main"), None)
+    if run != "-" and main_name is None:
+        die("no study of studies/ has block main (the main run's tables)")
+    blocks = [("main", study_tables(main_name)(run))] if run != "-" else []
+    for name in names:
+        if opts.get(name):
+            blocks.append((name, study_tables(name)(opts[name])))
+    for name, fn in RUNS_BLOCKS.items():
+        if opts.get(name):
+            blocks.append((name, fn(opts[name])))
+    if report == "-":
         print("\n".join(text for _, text in blocks))
         return
-    with open(args["report"], encoding="utf-8") as f:
+    with open(report, encoding="utf-8") as f:
         doc = f.read()
     for name, text in blocks:
         # a run's text shown as it is (a code span: host_cpu, a run's path)
@@ -97,19 +116,19 @@ def main():
         if MARKER in text:
             die(f"the tables:{name} block holds '{MARKER}', the text of REPORT.md's block markers "
                 f"(from a run's text: {text[max(0, text.index(MARKER) - 40):text.index(MARKER) + 40]!r}): "
-                f"refused, {args['report']} unchanged")
+                f"refused, {report} unchanged")
     for name, text in blocks:
         begin, end = f"{MARKER}{name}:begin -->", f"{MARKER}{name}:end -->"
         if begin not in doc or end not in doc:
-            sys.exit(f"report_tables.py: error: {args['report']} has no {begin} ... {end} markers")
+            sys.exit(f"report_tables.py: error: {report} has no {begin} ... {end} markers")
         head, rest = doc.split(begin, 1)
         _, tail = rest.split(end, 1)
         doc = head + begin + "\n" + text + "\n" + end + tail
     # a fresh file beside it, renamed over it: never REPORT.md.tmp, which
     # a checkout could carry as a link to a file elsewhere
-    with replacing(args["report"]) as tmp, open(tmp, "w", encoding="utf-8") as f:
+    with replacing(report) as tmp, open(tmp, "w", encoding="utf-8") as f:
         f.write(doc)
-    print(f"[report] tables in {args['report']} regenerated: " + ", ".join(n for n, _ in blocks))
+    print(f"[report] tables in {report} regenerated: " + ", ".join(n for n, _ in blocks))
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import os
 
 # tool.py's and runfiles.py's names, given to the tools from here
 from formats import axis_defaults, axis_names, measure_columns
-from tool import RUNNER, ROOT, _output, describe, die, fact_rows, fact_table, replacing, run_main  # noqa: F401
+from tool import RUNNER, ROOT, _output, describe, die, fact_rows, fact_table, replacing, run_label, run_main, studies, study_run  # noqa: F401
 from runfiles import (CONTROL, INTEGER, LINK, check_path, open_new, open_run_file, read_meta,  # noqa: F401
                       read_table, refuse_link, run_setting)
 from runfiles import summary_rows as _summary_rows
@@ -217,8 +217,8 @@ CLOCK_WORDS = {"icount": "instruction time (icount)", "tcg": "emulation time (TC
 
 
 def committed_runs():
-    """The committed runs (plots/runs/<name>/ of each row of
-    bench/report-runs that holds one): a run's directory, or for a row of
+    """The committed runs (studies/<name>/run/ of each study that holds
+    one): a run's directory, or for a study of
     several runs (bench-parallel: jobs1/, jobs2/) each of its
     subdirectories that holds a raw.csv, in the table's order.
     A committed run is untrusted: a symbolic link at <name>, at a
@@ -226,8 +226,8 @@ def committed_runs():
     reads through it (make report FROM=committed once deleted and drew
     through such a link, outside the checkout)."""
     out = []
-    for name in fact_table("bench/report-runs"):
-        d = os.path.join(ROOT, "plots", "runs", name)
+    for name in studies():
+        d = study_run(os.path.join(ROOT, "studies"), name)
         refuse_link(d)
         if os.path.isfile(refuse_link(os.path.join(d, "raw.csv"))):
             out.append(d)
@@ -251,24 +251,24 @@ def probe_only_machines():
 def run_kind(rows):
     """Which charts a run's rows (raw.csv) fit: "x86" (the systemd guest
     alone: charts 1-6), "arches" (probe-only machines alone: chart 7) or
-    "entropy" (both kinds of guest in one run, as bench/entropy.matrix
+    "entropy" (both kinds of guest in one run, as studies/entropy/entropy.matrix
     boots: chart 8). Decided by the machines the run booted, a fact of its
     rows that no setting renames (run.matrix's name can be anything) and
     that no other axis fakes (a shift or rtc=fixed fits any run): charts
     1-6 read what only the systemd guest reports, chart 7 sets the x86
     guest's cells beside none, so a run of both fits neither. A run of
-    more than one kernel base (bench/bases.matrix) is "bases" (chart 9),
+    more than one kernel base (studies/bases/bases.matrix) is "bases" (chart 9),
     whichever machines it booted: the others' charts set one base's cells
     beside each other, and would merge the bases' (checked first). A run
-    of both values of the early axis (bench/systemd.matrix) is "systemd":
+    of both values of the early axis (studies/systemd/systemd.matrix) is "systemd":
     no chart, its tables only; so is a run of more than one value of the
-    waiters axis (bench/waiters.matrix: "waiters"), whose PID 1 reads with
+    waiters axis (studies/waiters/waiters.matrix: "waiters"), whose PID 1 reads with
     getrandom(0), none of the charts' reads (checked before the bases)."""
     if len({value(r, "waiters") for r in rows}) > 1:
         return "waiters"
     if len({value(r, "base") for r in rows}) > 1:
         return "bases"
-    # A run of both early readers (bench/systemd.matrix) is tables only:
+    # A run of both early readers (studies/systemd/systemd.matrix) is tables only:
     # charts 1-6 would set PID 1's cells and the child's on one another.
     if len({value(r, "early") for r in rows}) > 1:
         return "systemd"
@@ -289,7 +289,7 @@ def jitter_rows(rows):
     (no RDRAND), a cycle counter present, and no other source of entropy
     or waiter (the axes' defaults: no virtio-rng, no seed, one vCPU, PID 1
     reading, no other getrandom waiter), so a run with such cells beside
-    (bench/sources.matrix) draws chart 5 from its plain cells instead of
+    (studies/sources/sources.matrix) draws chart 5 from its plain cells instead of
     merging them."""
     return [r for r in rows if r["measure"] == "first_urandom_latency" and r["accel"] == "tcg"
             and r["cpu"] == "qemu64" and r["nocounter"] == "off"
@@ -335,7 +335,7 @@ def accel_title(rows):
 def is_fix(rows):
     """A run that booted a variant and its -fix form (kernel/variants:
     stock and stock-fix) with patch 0007's mix columns in raw.csv
-    (bench/fix.matrix): chart 10, the credited bits before and after the
+    (studies/fix/fix.matrix): chart 10, the credited bits before and after the
     fix, besides the charts of its kind."""
     have = {r.get("variant") for r in measured(rows)}
     return "mix_first_ns" in (rows[0] if rows else {}) and any(v + "-fix" in have for v in have if v)

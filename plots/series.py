@@ -46,7 +46,7 @@ from cells import US_BELOW_MS, us
 from entropy import cpu_mhz
 from tables_runs import ANSWER, answer_cell
 from runlib import (CONTROL, MEASURED, ROOT, all_variants, die, fact_rows, fact_table, open_new, read_meta, read_table, refuse_link,
-                    releases, run_main, summary_rows, value)
+                    releases, run_main, study_run, summary_rows, value)
 
 # The RFC's Message-ID, as the list archive gives it (the References of
 # every reply in the thread): "[PATCH RFC v0] random: block in
@@ -116,7 +116,7 @@ def answer_table(runs_dir):
     for _, words, run, want in ANSWER:
         if words not in SHORT:
             die(f"plots/series.py: the answer's cell '{words}' has no short name in SHORT")
-        d = os.path.join(runs_dir, run)
+        d = study_run(runs_dir, run)
         if run not in cache:
             cache[run] = (summary_rows(d), read_table(d, "raw.csv"))
         rows, raw = cache[run]
@@ -404,7 +404,7 @@ def cover(runs_dir, base):
                 die(f"{table}: figure '{name}' is named twice (plots/quoted and plots/cover-quoted)")
             figures[name] = val
     # the bases run boots every base: its releases are the ones measured
-    figures["releases"] = releases(read_meta(os.path.join(runs_dir, "bases")))
+    figures["releases"] = releases(read_meta(study_run(runs_dir, "bases")))
     rels = figures["releases"].split(" and ")
     title, body = template()
     figures["answer-table"] = "\n".join(answer_table(runs_dir))
@@ -428,7 +428,7 @@ def build(runs_dir, base, paths, tree):
 
 def main():
     if len(sys.argv) != 3:
-        sys.exit("usage: plots/series.py RUNS_DIR OUT_DIR (make post FROM=committed: plots/runs plots/series)")
+        sys.exit("usage: plots/series.py RUNS_DIR OUT_DIR (make post FROM=committed: studies plots/series)")
     runs_dir, out_dir = sys.argv[1], sys.argv[2]
     base, paths = series_rows()
     tree = tree_of(base)

@@ -38,7 +38,7 @@ def bases_tables(run):
     rows = _summary_rows(run)
     olds = bases.bases(rows)
     if len(olds) != 2:
-        die(f"{run}: --bases takes a run of two kernel bases (bench/bases.matrix); this one has "
+        die(f"{run}: --bases takes a run of two kernel bases (studies/bases/bases.matrix); this one has "
             f"{', '.join(olds) or 'none'}")
     old, new = olds
     extra = bases.extra_axes(rows)
@@ -76,7 +76,7 @@ def bases_tables(run):
 
 
 def systemd_tables(run):
-    """systemd measured for itself (bench/systemd.matrix): per accelerator,
+    """systemd measured for itself (studies/systemd/systemd.matrix): per accelerator,
     condition and variant, with the early reads made by PID 1 before it
     execs systemd (early=pid1, the quick run's setup) and by a child of
     PID 1 while systemd starts (early=child): CRNG ready, systemd's boot
@@ -84,7 +84,7 @@ def systemd_tables(run):
     read's return, each summary.csv's median [CI] (the runner's)."""
     rows = _summary_rows(run)
     if not any(value(r, "early") == "child" for r in rows):
-        die(f"{run}: --systemd takes a run of bench/systemd.matrix (early=pid1 and early=child); this one has no "
+        die(f"{run}: --systemd takes a run of studies/systemd/systemd.matrix (early=pid1 and early=child); this one has no "
             "early=child cell")
     measures = (("crng_ready", "CRNG ready"), ("userspace_finished", "systemd finished"),
                 ("game_seeded", "game seeded"), ("first_urandom_return", "first urandom read returned"))

@@ -7,13 +7,13 @@ import re
 
 from cells import fmt, ms
 from markup import code, md, row
-from runlib import die, fact_table, value
+from runlib import die, studies, study_run, value
 from runlib import summary_rows as _summary_rows
 
 
 # The answer on REPORT.md's first screen: per class of machine (the issue's
 # classes), the cells that show it, each from one committed run
-# (plots/runs/<run>/summary.csv), selected by axis values that must match
+# (studies/<run>/run/summary.csv), selected by axis values that must match
 # exactly one cell per variant. The one definition of which cell answers
 # which class; tests/fast/answer.sh works the figures out again from the CSVs.
 ANSWER = (
@@ -68,7 +68,7 @@ def answer_rows(runs_dir):
     median alone). A run not committed gives a row saying so."""
     out, cache = [], {}
     for cls, words, run, want in ANSWER:
-        d = os.path.join(runs_dir, run)
+        d = study_run(runs_dir, run)
         if run not in cache:
             cache[run] = _summary_rows(d) if os.path.isfile(os.path.join(d, "summary.csv")) else None
         rows = cache[run]
@@ -100,7 +100,7 @@ ANSWER_NOTE = ("Linux 6.1; ms, median [95% CI]; n boots; instruction time (icoun
                "'none: x less': stock's read waited longer than block's, the two kernels' trials having counted "
                "different samples per bit (jitter_per_bit in raw.csv)); a CRNG ready of 0.0 us: ready as the kernel's clock started (a credited seed); "
                f"'{ANSWER_NO_STOCK}': the run booted block alone. Each row is "
-               "a cell of the committed run named (`plots/runs/<run>/summary.csv`), chosen in "
+               "a cell of the committed run named (`studies/<run>/run/summary.csv`), chosen in "
                "`plots/tables_runs.py` (ANSWER).")
 
 
@@ -156,19 +156,19 @@ def _host_times(d):
 
 
 def runs_table(runs_dir):
-    """The committed runs themselves, one row per run of bench/report-runs
+    """The committed runs themselves, one row per study of runs_dir
     (bench-parallel's two runs each): the commit it was made from, its
     seed, n per cell (run.matrix's reps), its boots and host time per
     accelerator (host_time.csv). The figures "How to reproduce" quotes."""
-    out = ["Each run as committed in `plots/runs/<run>/`: the crngbench commit it was made from (`commit`), its "
+    out = ["Each run as committed in `studies/<run>/run/`: the crngbench commit it was made from (`commit`), its "
            "seed (`seed`), n per cell (`run.matrix`'s reps), boots measured (and skipped: KVM where it cannot run) "
            "and host time per accelerator (`host_time.csv`: the wall time its boots took; icount's run two at a "
            "time, so theirs is their span, not their sum).\n",
            row("run", "matrix", "commit", "seed", "n", "boots", "host time"),
            "|---|---|---|---|---|---|---|"]
     total_boots, total_s = 0, 0.0
-    for name, r in fact_table("bench/report-runs").items():
-        d = os.path.join(runs_dir, name)
+    for name, r in studies(runs_dir).items():
+        d = study_run(runs_dir, name)
         if os.path.isfile(os.path.join(d, "raw.csv")):
             dirs = [d]
         else:

@@ -5,12 +5,13 @@ runner knows, such as its plan and default jobs; a run's files are read
 without it),
 the one way a tool stops (die), a helper program's output, how a file is
 rewritten whole (replacing: a fresh file beside it, renamed over it), and
-the fact tables (kernel/arches, kernel/bases, bench/report-runs, ...) as
-scripts/table.sh reads them. It imports nothing of plots/."""
+the fact tables (kernel/arches, kernel/bases, a study file, ...) as
+scripts/table.sh reads them, and the studies (studies/<name>/). It imports nothing of plots/."""
 import contextlib
 import functools
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -98,7 +99,7 @@ def fact_rows(name):
     than its first column (kernel/build-cost). A row with another number
     of fields than the header is an error naming the file and line. name:
     one of kernel/ (arches, bases), or a path from the checkout's root
-    (bench/report-runs), or an absolute path."""
+    (studies/quick/study), or an absolute path."""
     rows, head = [], None
     path = os.path.join(ROOT, name if "/" in name else os.path.join("kernel", name))
     shown = name if "/" in name else os.path.join("kernel", name)
@@ -121,6 +122,53 @@ def fact_rows(name):
     if head is None:
         die(f"{shown} has no header line (the first line that is not a '#' comment names the columns)")
     return rows
+
+
+STUDY_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
+
+
+def studies(top=None):
+    """The studies: each folder of top (studies/), a study (its fields:
+    studies/README.md), {name: {field: value}} in the order their study
+    files give, as scripts/studies.sh lists them. A folder without a
+    study file, or a link, is an error naming it."""
+    top = top or os.path.join(ROOT, "studies")
+    out = []
+    for name in sorted(os.listdir(top)):
+        d = os.path.join(top, name)
+        if not os.path.isdir(d) or name.startswith("."):
+            continue
+        f = os.path.join(d, "study")
+        if os.path.islink(d) or os.path.islink(f) or not os.path.isfile(f) or not STUDY_NAME.match(name):
+            die(f"{d}: not a study's folder (a name of [a-z0-9_-], not a link, holding a study file: "
+                "studies/README.md)")
+        fields = {k: r["value"] for k, r in fact_table(os.path.abspath(f)).items()}
+        if not fields.get("order", "").isdigit():
+            die(f"{f}: order '{fields.get('order', '')}' is not a whole number")
+        out.append((int(fields["order"]), name, fields))
+    return {name: fields for _, name, fields in sorted(out)}
+
+
+def study_run(top, run):
+    """A committed run's directory in the studies folder top (studies/,
+    or a copy of it): "quick" is top/quick/run, "parallel/jobs1"
+    top/parallel/run/jobs1 (a study of several runs), "." top itself (the
+    files of make reproduce as a whole: reproduce-time.csv). The one
+    place that knows where a study keeps its run."""
+    if run == ".":
+        return top
+    name, _, sub = run.partition("/")
+    return os.path.join(top, name, "run", *([sub] if sub else []))
+
+
+def run_label(path):
+    """A run's name as tables and the mail say it: its directory's, but
+    for a study's committed run (studies/<name>/run) the study's."""
+    p = os.path.normpath(os.path.abspath(path))
+    up, base = os.path.split(p)
+    if base == "run" and os.path.basename(os.path.dirname(up)) == "studies":
+        return os.path.basename(up)
+    return base
 
 
 @functools.lru_cache(maxsize=None)

@@ -1,5 +1,5 @@
 """REPORT.md's table "Several waiters" (plots/report_tables.py --waiters)
-from a run of bench/waiters.matrix: per machine and base, when the CRNG
+from a run of studies/waiters/waiters.matrix: per machine and base, when the CRNG
 was ready with 1, 2, 4 and 8 tasks waiting in getrandom(0) at once (PID 1
 and the probe's `waiters` more), on the kernel as shipped (stock) and with
 the candidate patch 0009 that counts a tick once however many wait
@@ -68,7 +68,7 @@ def waiters_table(run, rows):
     concurrent waiters (1 + the axis' value) that the run booted."""
     cells = _cells(run, rows)
     if not cells:
-        die(f"{run}: no measured boot (a run of bench/waiters.matrix?)")
+        die(f"{run}: no measured boot (a run of studies/waiters/waiters.matrix?)")
     counts = sorted({int(k[5]) for k in cells})
     keys = sorted({k[:5] for k in cells},
                   key=lambda k: (k[0] != "x86_64", k[0], k[1], k[2], k[3], VARIANTS.index(k[4]) if k[4] in VARIANTS else 9, k[4]))

@@ -11,7 +11,7 @@
 # then 3 summed over the bases: every variant of every base, nothing
 # changed (goal < 10 s together).
 # KERNEL_ARCH=<kernel/arches row> measures another architecture (HZ=100,
-# as bench/arches.matrix builds them).
+# as studies/arches/arches.matrix builds them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/crngbench-bench-build.XXXXXX")
@@ -33,7 +33,7 @@ timed() { # label, cache, build.sh args... -> "WALL CPU" seconds
 export KERNEL_ARCH=${KERNEL_ARCH:-$(table_keys kernel/arches | head -n 1)}
 guest=$(table_get kernel/arches "$KERNEL_ARCH" guest) || exit 2
 # a probe-only guest's kernels are built at the arches matrix's HZ
-[ "$guest" = systemd ] || export KERNEL_HZ=${KERNEL_HZ:-$(sed -n 's/^hz *= *//p' bench/arches.matrix)}
+[ "$guest" = systemd ] || export KERNEL_HZ=${KERNEL_HZ:-$(sed -n 's/^hz *= *//p' studies/arches/arches.matrix)}
 bases=${KERNEL_BASE:-$(table_keys kernel/bases)}
 for b in $bases; do
 	table_keys kernel/bases | grep -qx -- "$b" ||

@@ -21,7 +21,7 @@ qemu=${QEMU:-qemu-system-x86_64}
 [[ $par =~ ^[1-9][0-9]*$ ]] && [ "$par" != 1 ] || die "PARALLEL=$par: give a whole number of at least 2"
 # The runs' matrix, the one definition (the estimate reads it too).
 # shellcheck disable=SC2054 # commas: a --set list, not array elements
-matrix=(--matrix bench/quick.matrix --set accel=icount --set variant=stock,block
+matrix=(--matrix studies/quick/quick.matrix --set accel=icount --set variant=stock,block
 	--set cpu=qemu64 --set nocounter=off,on --set trace=off --set reps="$reps")
 mode=run out=
 case ${1:-} in

@@ -6,9 +6,9 @@
 #
 # The x86 packages always; the cross compiler, its libc and the QEMU of
 # another architecture (kernel/arches, bench/machines/arch.c) only for --arch, or
-# for the architectures bench/NAME.matrix's arch axis names. The source
+# for the architectures the matrix NAME's arch axis names. The source
 # package of the default kernel base (kernel/bases' first row), of
-# KERNEL_BASE, and of each base bench/NAME.matrix's base axis names.
+# KERNEL_BASE, and of each base the matrix NAME's base axis names.
 # --list prints the packages needed, one a line, and installs nothing.
 # --check installs nothing either: it says what is missing, with the
 # apt-get line, and fails, as it does for a user who is not root (make
@@ -21,6 +21,8 @@ set -f
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/table.sh
 . scripts/table.sh
+# shellcheck source=scripts/studies.sh
+. scripts/studies.sh
 col() { table_get "$@" || exit 2; }
 
 # a base's source package (kernel/bases), or an error naming the bases
@@ -57,8 +59,7 @@ while [ $# -gt 0 ]; do
 	--matrix)
 		# the arch axis of a matrix file: each machine's kernel row is
 		# the one whose machines column names it (kernel/arches)
-		f=bench/$2.matrix
-		[ -f "$f" ] || { echo "scripts/deps.sh: error: no matrix '$2' (bench/*.matrix)" >&2; exit 2; }
+		f=$(matrix_file "$2" 2>&1) || { echo "scripts/deps.sh: error: $f" >&2; exit 2; }
 		# the base axis: each base's source package (kernel/bases)
 		for b in $(axis_of "$f" base | tr ',' ' '); do
 			p=$(base_pkg "$b" "$f") || exit 2

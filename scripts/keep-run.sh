@@ -2,7 +2,7 @@
 # A finished run's compact data into the repository (make reproduce, after
 # each run), as the evidence REPORT.md and post.txt regenerate from:
 #   scripts/keep-run.sh NAME SRC [COMMIT]
-# NAME is a row of bench/report-runs; SRC a complete results directory (or,
+# NAME is a study (studies/<name>/); SRC a complete results directory (or,
 # for a row of several runs, bench-parallel's, a directory of them: each
 # subdirectory holding a run.matrix is kept under its own name). Copied:
 # raw.csv, summary.csv, meta.json, run.matrix, seed (each required),
@@ -11,9 +11,9 @@
 # and COMMIT, the crngbench commit the run was made from, as the file
 # commit (post.txt's "to reproduce" names it). Never boots/ (console logs,
 # QEMU's output), plots/ or anything else. Kept as text, uncompressed, so
-# a diff shows what changed; the whole of plots/runs/NAME/ may hold at most
+# a diff shows what changed; the whole of studies/NAME/run/ may hold at most
 # the row's budget_kib KiB: over it, nothing is replaced and the error
-# names each file's size. plots/runs/NAME/ is replaced whole, only once
+# names each file's size. studies/NAME/run/ is replaced whole, only once
 # everything is copied and checked.
 set -euo pipefail
 die() { echo "scripts/keep-run.sh: error: $*" >&2; exit 2; }
@@ -22,10 +22,19 @@ name=$1 src=$2 commit=${3:-}
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/table.sh
 . scripts/table.sh
-index=bench/report-runs
-table_keys "$index" | grep -qxF -- "$name" ||
-	die "'$name' is not a run of $index (its runs: $(table_keys "$index" | tr '\n' ' '))"
-budget=$(table_get "$index" "$name" budget_kib) || exit 2
+# shellcheck source=scripts/studies.sh
+. scripts/studies.sh
+# the committed runs are directories of the checkout: a studies/ (or a
+# study's folder) that is a link (a checkout can carry one) would have
+# the run replaced, and a directory of that name removed, wherever it
+# points
+for l in studies "studies/$name"; do
+	[ ! -L "$l" ] || die "$l is a symbolic link: refused before anything is copied or removed (the committed runs are directories of the checkout)"
+done
+all=$(studies) || exit 2
+grep -qxF -- "$name" <<<"$all" || die "'$name' is not a study (the folders of studies/: $(tr '\n' ' ' <<<"$all"))"
+index=studies/$name/study
+budget=$(study_get "$name" budget_kib) || exit 2
 [[ $budget =~ ^[1-9][0-9]*$ ]] || die "$index: $name's budget_kib '$budget' is not a whole number of KiB"
 [[ $commit =~ ^([0-9a-f]{7,40})?$ ]] || die "COMMIT '$commit' is not a git commit id"
 [ -d "$src" ] && [ ! -L "$src" ] || die "$src is not a results directory"
@@ -34,14 +43,9 @@ required=(raw.csv summary.csv meta.json run.matrix seed)
 optional=(reads.csv host_time.csv run.args)
 # traces.csv (every traced read call: 1.6 MB for the bases run) only where
 # something is drawn from it: the main run's chart 4, the timeline.
-[ "$(table_get "$index" "$name" report)" != main ] || optional+=(traces.csv)
-dest=plots/runs/$name
-# the committed runs are directories of the checkout: a plots/runs that is
-# a link (a checkout can carry one) would have the run replaced, and a
-# directory of that name removed, wherever it points
-[ ! -L plots/runs ] || die "plots/runs is a symbolic link: refused before anything is copied or removed (the committed runs are directories of the checkout)"
-mkdir -p plots/runs
-stage=$(mktemp -d "plots/runs/.keep-$name.XXXXXX")
+[ "$(study_get "$name" block)" != main ] || optional+=(traces.csv)
+dest=studies/$name/run
+stage=$(mktemp -d "studies/$name/.keep-run.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 
 # copy_run FROM TO: one complete run's compact files

@@ -3,20 +3,20 @@
 # (post.txt) from the committed runs alone (make reproduce's last step;
 # make report FROM=committed):
 #   scripts/regen-report.sh [--list]
-# For each row of bench/report-runs whose plots/runs/<name>/ holds a run
+# For each study (studies/<name>/, in their order) whose run/ holds a run
 # (raw.csv): its charts are drawn again (plots/render.sh, into
-# plots/runs/<name>/plots/, which git ignores), then plots/report.sh takes
-# it as the row's report option (main: RUN; hz: --hz DIR; ...), so its
-# block tables:<report> of REPORT.md is regenerated; a block whose run is
-# not committed keeps its text (RUN '-' for the main block). The row whose
-# post column is "run" gives plots/post.py its RUN (the mail,
-# plots/runs/<name>/post.txt, committed, and post.mbox, not), the "hz" row
-# its --hz. Paths are given as plots/runs/<name>, from the checkout's root,
-# so the text that names them ("make report RUN=plots/runs/quick") is the
+# studies/<name>/run/plots/, which git ignores), then plots/report.sh takes
+# it for the study's block (block main: RUN; its own: --<name> DIR), so its
+# block tables:<block> of REPORT.md is regenerated; a block whose run is
+# not committed keeps its text (RUN '-' for the main block). The study
+# whose post field is "run" gives plots/post.py its RUN (the mail,
+# studies/<name>/run/post.txt, committed, and post.mbox, not), the "hz" one
+# its --hz. Paths are given as studies/<name>/run, from the checkout's root,
+# so the text that names them ("make report RUN=studies/quick/run") is the
 # same wherever the checkout is.
-# --list: what would be regenerated, one line each ("tables:<report>
-# plots/runs/<name>", "post plots/runs/<name>/post.txt"), then the line
-# "report RUN [--<report> DIR]... --answer ...": the arguments plots/report.sh
+# --list: what would be regenerated, one line each ("tables:<block>
+# studies/<name>/run", "post studies/<name>/run/post.txt"), then the line
+# "report RUN [--<name> DIR]... --answer ...": the arguments plots/report.sh
 # is given; nothing drawn.
 set -euo pipefail
 die() { echo "scripts/regen-report.sh: error: $*" >&2; exit 2; }
@@ -29,18 +29,17 @@ esac
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/table.sh
 . scripts/table.sh
-index=bench/report-runs
-[ ! -L plots/runs ] || die "plots/runs is a symbolic link: refused (the committed runs are directories of the checkout)"
+# shellcheck source=scripts/studies.sh
+. scripts/studies.sh
+[ ! -L studies ] || die "studies is a symbolic link: refused (the committed runs are directories of the checkout)"
 main=- post='' posthz='' args=() runs=()
-for name in $(table_keys "$index"); do
-	rep=$(table_get "$index" "$name" report) || exit 2
-	role=$(table_get "$index" "$name" post) || exit 2
-	# a kind is any lowercase word: plots/report_tables.py refuses one it
-	# has no builder for, naming it (this file is the registry of kinds)
-	[[ $rep =~ ^([a-z][a-z0-9]*)?$ ]] ||
-		die "$index: $name's report '$rep' is not a report kind (main, '-', or a lowercase word with a builder in plots/report_tables.py)"
-	case $role in '' | run | hz) ;; *) die "$index: $name's post '$role' is none of run, hz, '-'" ;; esac
-	d=plots/runs/$name
+names=$(studies) || exit 2
+for name in $names; do
+	rep=$(study_get "$name" block) || exit 2
+	role=$(study_get "$name" post) || exit 2
+	case $rep in '' | main | "$name") ;; *) die "studies/$name/study: block '$rep' is none of main, $name, '-'" ;; esac
+	case $role in '' | run | hz) ;; *) die "studies/$name/study: post '$role' is none of run, hz, '-'" ;; esac
+	d=studies/$name/run
 	# a committed run is untrusted: a link at the run, at one of its
 	# runs (parallel/jobs1) or at its raw.csv is refused before anything
 	# is deleted or drawn (rm -rf "$d/plots" once went through one)
@@ -52,7 +51,7 @@ for name in $(table_keys "$index"); do
 	runs+=("$d")
 	if [ -n "$rep" ]; then
 		[ $list = 0 ] || echo "tables:$rep $d"
-		if [ "$rep" = main ]; then main=$d; else args+=("--$rep" "$d"); fi
+		if [ "$rep" = main ]; then main=$d; else args+=("--$name" "$d"); fi
 	fi
 	case $role in run) post=$d ;; hz) posthz=$d ;; esac
 done
@@ -61,10 +60,10 @@ done
 # committed runs, plots/tables_runs.py's ANSWER), the runs themselves and
 # the figures the prose quotes (plots/quoted) after the runs' own; --list
 # prints exactly what the call below is given
-report_args=("$main" "${args[@]}" --answer plots/runs --runs plots/runs --quoted plots/runs)
+report_args=("$main" "${args[@]}" --answer studies --runs studies --quoted studies)
 [ $list = 0 ] || { echo "report ${report_args[*]}"; exit 0; }
 if [ ${#runs[@]} -eq 0 ]; then
-	echo "[regen] no run of $index is committed under plots/runs/: nothing to regenerate"
+	echo "[regen] no study of studies/ holds a committed run: nothing to regenerate"
 	exit 0
 fi
 export CRNGBENCH_RUNNER=${CRNGBENCH_RUNNER:-$PWD/build/crngbench-run}
@@ -80,6 +79,6 @@ if [ "$main" != - ] || [ ${#args[@]} -gt 0 ]; then
 fi
 if [ -n "$post" ]; then
 	arches=
-	[ ! -f plots/runs/arches/raw.csv ] || arches=plots/runs/arches
-	python3 plots/post.py "$post" ${posthz:+--hz "$posthz"} ${arches:+--arches "$arches"} --answer plots/runs
+	[ ! -f studies/arches/run/raw.csv ] || arches=studies/arches/run
+	python3 plots/post.py "$post" ${posthz:+--hz "$posthz"} ${arches:+--arches "$arches"} --answer studies
 fi

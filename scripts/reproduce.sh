@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# make reproduce: every run REPORT.md draws on (bench/report-runs), with
+# make reproduce: every run REPORT.md draws on (studies/<name>/), with
 # the current code and kernels, then REPORT.md's generated blocks, its
 # charts and the mail regenerated from them.
 #   make reproduce [RUNS=a,b] [HOSTS=:,user@host2] [SHARDS=N] [DRYRUN=1]
-# Environment (the Makefile passes its variables): RUNS (rows of
-# bench/report-runs, comma-separated; default every row), HOSTS (a GNU
+# Environment (the Makefile passes its variables): RUNS (studies,
+# comma-separated; default every study), HOSTS (a GNU
 # parallel --sshlogin list: each run split into shards across them),
 # SHARDS (default: the number of HOSTS), DRYRUN=1 (the checks and the plan
 # only), RESULTS (default results), QEMU, REPRODUCE_TICK (seconds between
@@ -35,9 +35,9 @@
 #     $(RESULTS)/reproduce/shards/<name>/, removes it on the host once it
 #     is back complete, refuses (and removes) a shard holding anything
 #     else, and the runner merges them (--merge) into the run's directory.
-#  5. after each run its compact data into plots/runs/<name>/
+#  5. after each run its compact data into studies/<name>/run/
 #     (scripts/keep-run.sh: the row's size budget, checked).
-#  6. REPORT.md's blocks, plots/figures/ and post.txt from plots/runs/
+#  6. REPORT.md's blocks, plots/figures/ and post.txt from studies/
 #     (scripts/regen-report.sh).
 #  7. the time split: per run and per stage.
 set -euo pipefail
@@ -49,7 +49,9 @@ say() { echo "[reproduce] $*"; }
 . scripts/table.sh
 # shellcheck source=scripts/fresh.sh
 . scripts/fresh.sh
-index=bench/report-runs
+# shellcheck source=scripts/studies.sh
+. scripts/studies.sh
+index=studies/
 results=${RESULTS:-results}
 qemu=${QEMU:-qemu-system-x86_64}
 tick=${REPRODUCE_TICK:-60}
@@ -70,7 +72,7 @@ secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 # --- 1. checks -----------------------------------------------------------------
 case $dryrun in '' | 0 | 1) ;; *) die "DRYRUN='$dryrun': give 1 (the plan only) or nothing" ;; esac
 [[ $tick =~ ^[1-9][0-9]*$ ]] || die "REPRODUCE_TICK='$tick': give a whole number of seconds"
-known=$(table_keys "$index" | tr '\n' ' ')
+known=$(studies | tr '\n' ' ') && [ -n "$known" ] || die "studies/ holds no study (above)"
 selected=()
 if [ -n "${RUNS:-}" ]; then
 	IFS=, read -ra want <<<"$RUNS"
@@ -85,15 +87,15 @@ else
 	read -ra selected <<<"$known"
 fi
 [ ${#selected[@]} -gt 0 ] || die "$index lists no run"
-declare -A matrix how
+declare -A matrix how mfile
 for name in "${selected[@]}"; do
 	[[ $name =~ ^[a-z0-9][a-z0-9_-]*$ ]] || die "$index: run name '$name' is not a directory name ([a-z0-9_-])"
-	m=$(table_get "$index" "$name" matrix) || exit 2
-	[ -f "bench/$m.matrix" ] ||
-		die "$index: run '$name' names matrix '$m', and there is no bench/$m.matrix (matrices: $(cd bench && ls -- *.matrix | sed 's/\.matrix$//' | tr '\n' ' '))"
-	h=$(table_get "$index" "$name" how) || exit 2
+	m=$(study_get "$name" matrix) || exit 2
+	f=$(matrix_file "$m" 2>&1) || die "$index: run '$name': $f"
+	mfile[$m]=$f
+	h=$(study_get "$name" how) || exit 2
 	case $h in runner | bench-parallel) ;; *) die "$index: run '$name': how '$h' is neither runner nor bench-parallel" ;; esac
-	b=$(table_get "$index" "$name" budget_kib) || exit 2
+	b=$(study_get "$name" budget_kib) || exit 2
 	[[ $b =~ ^[1-9][0-9]*$ ]] || die "$index: run '$name': budget_kib '$b' is not a whole number"
 	matrix[$name]=$m how[$name]=$h
 done
@@ -136,7 +138,7 @@ scripts/deps.sh --check "${deps[@]}" >/dev/null ||
 	die "packages missing (above): run that apt-get line as root, or scripts/deps.sh ${deps[*]}"
 make -s runner || die "make runner failed"
 for m in $matrices; do
-	err=$("$runner" --matrix "bench/$m.matrix" --print-axis plan 2>&1 >/dev/null) || die "bench/$m.matrix: ${err#*error: }"
+	err=$("$runner" --matrix "${mfile[$m]}" --print-axis plan 2>&1 >/dev/null) || die "${mfile[$m]}: ${err#*error: }"
 done
 # ask LOGINS CMD...: CMD's output on each host of LOGINS (GNU parallel
 # --nonall, the ssh of the run), each line as "LOGIN<TAB>line"
@@ -176,18 +178,18 @@ estimate() {
 print(o["boots"], o["total_s"], o["canary_boots"], o["kvm_canary_s"])'
 }
 # made_from DIR MATRIX: a run (or a shard) left in DIR, complete (skipped)
-# or partial (resumed), must be of bench/MATRIX.matrix as it is now: one
+# or partial (resumed), must be of its matrix file as it is now: one
 # made before the matrix changed would be kept as its run without a word.
 # The resolved matrices are compared, not only the plans: a read_timeout,
 # ready_timeout, icount (its shift under shift=auto) or stop rule of
 # another matrix plans alike.
 made_from() {
 	local dir=$1 m=$2 want got
-	want=$("$runner" --matrix "bench/$m.matrix" --print-axis matrix 2>&1) || die "bench/$m.matrix: ${want#*error: }"
+	want=$("$runner" --matrix "${mfile[$m]}" --print-axis matrix 2>&1) || die "${mfile[$m]}: ${want#*error: }"
 	got=$("$runner" --matrix "$dir/run.matrix" --print-axis matrix 2>&1) ||
 		die "$dir: its run.matrix is not read (${got#*error: }): move $dir aside (mv $dir $dir.old) and make reproduce runs it again"
 	[ "$got" = "$want" ] ||
-		die "$dir was made from another bench/$m.matrix (its resolved matrix differs: $(diff <(echo "$want") <(echo "$got") | grep -m 1 '^[<>]' | cut -c3-)): move it aside (mv $dir $dir.old) and make reproduce runs it again"
+		die "$dir was made from another ${mfile[$m]} (its resolved matrix differs: $(diff <(echo "$want") <(echo "$got") | grep -m 1 '^[<>]' | cut -c3-)): move it aside (mv $dir $dir.old) and make reproduce runs it again"
 }
 # same_code DIR: a complete shard here, merged only with shards of this
 # checkout's code (scripts/shard-run.sh records it: run.args' commit)
@@ -221,7 +223,7 @@ for name in "${selected[@]}"; do
 			[ -z "$rec" ] || [ "$rec" = "$n" ] || [ "${s%% *}" = complete ] ||
 				die "$sd was started in $rec shards: give SHARDS=$rec (or move $sd aside to start it again)"
 			shards[$name]=$n
-			e=$(for k in $(seq "$n"); do estimate --matrix "bench/$m.matrix" --shard "$k/$n" || echo "0 0 0 0"; done |
+			e=$(for k in $(seq "$n"); do estimate --matrix "${mfile[$m]}" --shard "$k/$n" || echo "0 0 0 0"; done |
 				awk -v hosts=${#hosts[@]} '{ b += $1; s += $2; c += $3; if ($4 > cs) cs = $4; if ($2 > top) top = $2 }
 					END { w = s / hosts; printf "%d %.1f %d %d\n", b, (top > w ? top : w), c, cs }')
 			sdone=0
@@ -239,7 +241,7 @@ for name in "${selected[@]}"; do
 			[ ! -d "$sd" ] || [ "${s%% *}" = complete ] ||
 				die "$name was started in shards ($sd): give HOSTS again, or move $sd aside"
 		fi
-		e=${e:-$(estimate --matrix "bench/$m.matrix" || echo "0 0 0 0")}
+		e=${e:-$(estimate --matrix "${mfile[$m]}" || echo "0 0 0 0")}
 	fi
 	read -r nb secs_ kc ks <<<"$e"
 	read -r st d p <<<"$s"
@@ -264,7 +266,7 @@ done
 # those not built yet, or built from other inputs (kernel/build.sh --status).
 # The guest images (make image, the probe images) take seconds: not counted.
 km=()
-for name in "${selected[@]}"; do [ "${state[$name]}" = complete ] || km+=(--matrix "bench/${matrix[$name]}.matrix"); done
+for name in "${selected[@]}"; do [ "${state[$name]}" = complete ] || km+=(--matrix "${mfile[${matrix[$name]}]}"); done
 if [ ${#km[@]} -gt 0 ]; then
 	k=$(plots/buildcost.py --json "${km[@]}" | python3 -c 'import json, sys; o = json.load(sys.stdin)
 print(o["to_build"], o["build_dirs"], o["cold"], o["total_s"], o["table"])') ||
@@ -301,7 +303,7 @@ if [ ${#build_here[@]} -gt 0 ]; then
 	for m in $(printf '%s\n' "${build_here[@]}" | awk '!seen[$0]++'); do
 		# not make -s: its MAKEFLAGS reach kbuild, which then prints no
 		# "CC" lines, and the build's progress lines would count 0 files
-		say "kernels of bench/$m.matrix (make kernels MATRIX=$m)"
+		say "kernels of ${mfile[$m]} (make kernels MATRIX=$m)"
 		make kernels MATRIX="$m" || die "make kernels MATRIX=$m failed"
 		lap - "kernels"
 	done
@@ -411,8 +413,8 @@ run_sharded() {
 		case $ks in complete*) dirs+=("$sd/shard-$k") ;; *) die "$name: shard $k/$n did not finish ($ks; $sd/shard-$k): make reproduce again resumes it" ;; esac
 	done
 	[ ! -e "$dir" ] || die "$name: $dir is in the way of the merge (an interrupted one?): move it aside; the shards are kept"
-	# each shard must have run bench/$m.matrix with this run's seed
-	"$runner" --quiet --merge "$dir" "${dirs[@]}" --matrix "bench/$m.matrix" --seed "$seed" ||
+	# each shard must have run its matrix with this run's seed
+	"$runner" --quiet --merge "$dir" "${dirs[@]}" --matrix "${mfile[$m]}" --seed "$seed" ||
 		die "$name: merging its shards into $dir failed (above); they are kept in $sd: a shard the runner names as not of this run, moved aside, is run again by make reproduce"
 }
 
@@ -426,7 +428,7 @@ for name in "${selected[@]}"; do
 		say "run $i/${#selected[@]} $name: $dir is complete: skipped (its boots are not redone)"
 		echo "$name skipped 0" >>"$times"
 	else
-		say "run $i/${#selected[@]} $name (bench/${matrix[$name]}.matrix${shards[$name]:+, ${shards[$name]} shards}): ~$(dur "${left[$name]}") left of it; all runs ~$(dur "$(awk -v a="${left[$name]}" -v b="$after" 'BEGIN { print a + b }')")"
+		say "run $i/${#selected[@]} $name (${mfile[${matrix[$name]}]}${shards[$name]:+, ${shards[$name]} shards}): ~$(dur "${left[$name]}") left of it; all runs ~$(dur "$(awk -v a="${left[$name]}" -v b="$after" 'BEGIN { print a + b }')")"
 		[ -f "$base/$name.commit" ] || write_whole "$base/$name.commit" git rev-parse HEAD 2>/dev/null || true
 		lap_t=$(now)
 		if [ "${how[$name]}" = bench-parallel ]; then
@@ -442,7 +444,7 @@ for name in "${selected[@]}"; do
 				"$runner" --resume --out "$dir" --qemu "$qemu" || die "$name: the resumed run failed (make reproduce again resumes it)"
 			else
 				mkdir -p "$base"
-				"$runner" --matrix "bench/${matrix[$name]}.matrix" --image build/guest.cpio --qemu "$qemu" --out "$dir" ||
+				"$runner" --matrix "${mfile[${matrix[$name]}]}" --image build/guest.cpio --qemu "$qemu" --out "$dir" ||
 					die "$name: the run failed (make reproduce again resumes it)"
 			fi
 		fi
@@ -454,14 +456,14 @@ for name in "${selected[@]}"; do
 	lap_t=$(now)
 	c=
 	[ ! -f "$base/$name.commit" ] || c=$(cat "$base/$name.commit")
-	scripts/keep-run.sh "$name" "$dir" ${c:+"$c"} || die "$name: keeping its data in plots/runs/$name failed (above); the run itself is complete in $dir"
+	scripts/keep-run.sh "$name" "$dir" ${c:+"$c"} || die "$name: keeping its data in studies/$name/run failed (above); the run itself is complete in $dir"
 	lap "$name" keep
 done
 
 # When this invocation made every selected run from its start (none was
 # complete or partial before it), its time split up to here is what those
 # runs cost, kernels and image included: kept as committed data
-# (plots/runs/reproduce-time.csv: the commit, the runs, each stage's
+# (studies/reproduce-time.csv: the commit, the runs, each stage's
 # seconds), so the report can quote a measured wall time instead of a log.
 fresh=1
 for name in "${selected[@]}"; do
@@ -472,13 +474,13 @@ if [ $fresh = 1 ]; then
 	c=$(git rev-parse HEAD 2>/dev/null) || c=unknown
 	runs_list=$(IFS=:; echo "${selected[*]}")
 	# shellcheck disable=SC2016 # awk's program
-	write_whole plots/runs/reproduce-time.csv awk -v c="$c" -v runs="$runs_list" 'BEGIN { print "commit,runs,stage,seconds" }
+	write_whole studies/reproduce-time.csv awk -v c="$c" -v runs="$runs_list" 'BEGIN { print "commit,runs,stage,seconds" }
 		$2 != "skipped" { s[$2] += $3; if (!($2 in o)) { o[$2] = ++n; k[n] = $2 } }
 		END { for (i = 1; i <= n; i++) printf "%s,%s,%s,%.1f\n", c, runs, k[i], s[k[i]] }' "$times" &&
-		say "these runs' time split kept in plots/runs/reproduce-time.csv (every run made from its start)"
+		say "these runs' time split kept in studies/reproduce-time.csv (every run made from its start)"
 fi
 
-say "REPORT.md, plots/figures/ and post.txt from plots/runs/ (scripts/regen-report.sh)"
+say "REPORT.md, plots/figures/ and post.txt from studies/ (scripts/regen-report.sh)"
 lap_t=$(now)
 scripts/regen-report.sh || die "regenerating the report failed (above); the runs are complete and kept"
 lap - report

@@ -16,7 +16,7 @@
 # same code) and has MATRIX's packages (scripts/deps.sh --check), builds
 # what is missing here (make kernels MATRIX=MATRIX, make image: nothing
 # when they are up to date), then boots shard K of N of
-# bench/MATRIX.matrix with --seed SEED into DIR/shard-K: kept when it is
+# MATRIX (bench/ or studies/*/MATRIX.matrix) with --seed SEED into DIR/shard-K: kept when it is
 # complete, resumed (--resume) when partial (interrupted on this host),
 # started otherwise; one of another run (seed, K/N, plan or code) is set
 # aside (DIR/shard-K.other-<time>) and started again. GNU parallel brings
@@ -90,34 +90,36 @@ esac
 code=$1 matrix=$2 seed=$3 k=$4 n=$5 dir=$6 qemu=$7
 cd "$(dirname "$0")/.."
 [[ $code =~ ^[0-9a-f]{40,64}(\+[0-9a-f]{40,64})?$ ]] || die "CODE '$code' is not what scripts/shard-run.sh --commit prints (COMMIT or COMMIT+TREE)"
-[[ $matrix =~ ^[a-z0-9][a-z0-9_-]*$ ]] && [ -f "bench/$matrix.matrix" ] || die "no matrix '$matrix' (bench/*.matrix)"
+# shellcheck source=scripts/studies.sh
+. scripts/studies.sh
+mfile=$(matrix_file "$matrix" 2>&1) || die "$mfile"
 [[ $seed =~ ^[0-9]+$ ]] && [[ $k =~ ^[1-9][0-9]*$ ]] && [[ $n =~ ^[1-9][0-9]*$ ]] && [ "$k" -le "$n" ] ||
 	die "SEED '$seed', K '$k', N '$n': whole numbers, 1 <= K <= N"
 case $dir in /*) ;; *) die "DIR '$dir' is not an absolute path (the same on every host)" ;; esac
 here=$(this_code)
 [ "$here" = "$code" ] ||
 	die "$PWD holds code $here, not $code (COMMIT+TREE: with uncommitted changes, git status): every shard of a run boots the same code; check out ${code%+*} here, without changes"
-scripts/deps.sh --check --matrix "$matrix" >/dev/null || die "packages missing for bench/$matrix.matrix (above)"
+scripts/deps.sh --check --matrix "$matrix" >/dev/null || die "packages missing for $mfile (above)"
 make kernels MATRIX="$matrix" >&2 || die "make kernels MATRIX=$matrix failed"
 make -s runner image >&2 || die "make runner image failed"
 out=$dir/shard-$k
 mkdir -p "$dir"
 state=$(plots/runstate.py "$out") || exit 2
 # A shard already here is kept or resumed only when it is this one: the
-# seed SEED, shard K/N, bench/MATRIX.matrix's plan (cells, reps, axes,
+# seed SEED, shard K/N, MATRIX's matrix file's plan (cells, reps, axes,
 # timeout) and CODE. One of another run (left here by an earlier one whose
-# shard never came back, or made before bench/MATRIX.matrix or the code
+# shard never came back, or made before MATRIX's matrix file or the code
 # changed) is set aside, named, and the shard run again from its start:
 # never returned to be merged with this run's.
-want=$(build/crngbench-run --matrix "bench/$matrix.matrix" --shard "$k/$n" --print-axis plan 2>&1) ||
-	die "bench/$matrix.matrix: ${want#*error: }"
+want=$(build/crngbench-run --matrix "$mfile" --shard "$k/$n" --print-axis plan 2>&1) ||
+	die "$mfile: ${want#*error: }"
 other() {
 	local got
 	[ "$(cat "$out/seed" 2>/dev/null)" = "$seed" ] || { echo "its seed is '$(cat "$out/seed" 2>/dev/null)', not $seed"; return; }
 	got=$(sed -n 's/^shard = //p' "$out/run.args" 2>/dev/null)
 	[ "${got:-1/1}" = "$k/$n" ] || { echo "it is shard ${got:-1/1}, not $k/$n"; return; }
 	got=$(build/crngbench-run --matrix "$out/run.matrix" --shard "$k/$n" --print-axis plan 2>&1) || { echo "its run.matrix is not read: ${got#*error: }"; return; }
-	[ "$got" = "$want" ] || { echo "its plan (run.matrix) is not bench/$matrix.matrix's: $(diff <(echo "$want") <(echo "$got") | grep -m 1 '^>' | cut -c3-)"; return; }
+	[ "$got" = "$want" ] || { echo "its plan (run.matrix) is not $mfile's: $(diff <(echo "$want") <(echo "$got") | grep -m 1 '^>' | cut -c3-)"; return; }
 	got=$(sed -n 's/^commit = //p' "$out/run.args" 2>/dev/null)
 	[ "$got" = "$code" ] || echo "it was made from code '${got:-unknown}', not $code"
 }
@@ -138,7 +140,7 @@ partial*)
 	echo "$out: resumed (${state#partial }: boots done, planned)"
 	build/crngbench-run --resume --out "$out" --qemu "$qemu" --commit "$code" --quiet || rc=$? ;;
 *)
-	build/crngbench-run --matrix "bench/$matrix.matrix" --seed "$seed" --shard "$k/$n" --qemu "$qemu" \
+	build/crngbench-run --matrix "$mfile" --seed "$seed" --shard "$k/$n" --qemu "$qemu" \
 		--image build/guest.cpio --commit "$code" --quiet --out "$out" || rc=$? ;;
 esac
 # Whatever the runner's end, GNU parallel brings back what DIR/shard-K

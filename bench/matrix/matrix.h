@@ -4,10 +4,10 @@
  * (matrix.c). Its cells, run order and shards are plan.h's, what it may
  * hold matrixcheck.h's, its files matrixfile.h's.
  *
- * A matrix file (bench/NAME.matrix) has lines "axis = v1,v2,..." and
- * "setting = value" (a time setting may be given per accelerator as
- * "setting.accel = value"), and any number of "exclude = axis=v axis=v"
- * lines; '#' starts a comment. Command-line --set axis=... lines
+ * A matrix file (studies/NAME/NAME.matrix, bench/NAME.matrix) has lines
+ * "axis = v1,v2,..." and "setting = value" (a time setting may be given
+ * per accelerator as "setting.accel = value"), and any number of
+ * "exclude = axis=v axis=v" lines; '#' starts a comment. Command-line --set axis=... lines
  * override the file. Read sets are written with ':' between reads
  * (urandom:random), since ',' separates axis values.
  */

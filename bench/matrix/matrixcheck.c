@@ -117,7 +117,7 @@ static int validate_arches(const struct matrix *m, char *err, size_t errlen)
 		    strcmp(c.v[AX_smp], "1"))
 			return err_set(
 				err, errlen,
-				"arch=%s accel=%s with smp=%s: the microvm guest hangs bringing up its second vCPU under icount (QEMU 7.2; bench/bases.matrix), so the boot would only time out; more vCPUs run under accel=tcg or kvm; exclude it with: exclude = accel=%s smp=%s",
+				"arch=%s accel=%s with smp=%s: the microvm guest hangs bringing up its second vCPU under icount (QEMU 7.2; studies/bases/bases.matrix), so the boot would only time out; more vCPUs run under accel=tcg or kvm; exclude it with: exclude = accel=%s smp=%s",
 				ar->name, c.v[AX_accel], c.v[AX_smp],
 				c.v[AX_accel], c.v[AX_smp]);
 		if (!ar->rtc && !strcmp(c.v[AX_rtc], "fixed"))

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Matrix files: reading one (bench/NAME.matrix, run.matrix) line by line, and
+ * Matrix files: reading one (studies/S/NAME.matrix, run.matrix) line by line, and
  * --set lists, with the same rule (one line per axis or setting); writing
  * the resolved matrix as run.matrix, which reads back identically.
  */
@@ -112,7 +112,7 @@ int matrix_load(struct matrix *m, const char *path, char *err, size_t errlen)
 	else if (!rc && !seen.n)
 		rc = err_set(
 			err, errlen,
-			"matrix file %s holds no axis or setting (it is empty, or only comments); a matrix has 'axis = v1,v2' lines (see bench/quick.matrix)",
+			"matrix file %s holds no axis or setting (it is empty, or only comments); a matrix has 'axis = v1,v2' lines (see studies/quick/quick.matrix)",
 			path);
 	free(line);
 	fclose(f);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test: the revert's architectures: cross kernels, probe-only boots
-# The revert's architectures (bench/arches.matrix), one machine per kernel
+# The revert's architectures (studies/arches/arches.matrix), one machine per kernel
 # architecture: armv5-versatilepb (the machine of the 2022 report),
 # m68k-virt, mipsel-malta. Builds block for each (tests/run.sh calls this
 # after the x86 kernels), checks that the running kernel names arch and
@@ -26,7 +26,7 @@ out=tests/out/arches
 rm -rf "$out" "$out.log" "$out".build*.log
 mkdir -p "$(dirname "$out")"
 machines=armv5-versatilepb,m68k-virt,mipsel-malta
-karches=$(build/crngbench-run --matrix bench/arches.matrix --set arch=$machines --print-axis kernel_arch)
+karches=$(build/crngbench-run --matrix studies/arches/arches.matrix --set arch=$machines --print-axis kernel_arch)
 
 built=1
 for a in ${karches//,/ }; do
@@ -37,7 +37,7 @@ for a in ${karches//,/ }; do
 		built=0
 	elif [ -n "${CRNGBENCH_KERNEL_LEDGER:-}" ]; then
 		# under make check: this step built or found exactly these kernels
-		read -r b _ h _ < <(build/crngbench-run --matrix bench/arches.matrix --set arch=$machines \
+		read -r b _ h _ < <(build/crngbench-run --matrix studies/arches/arches.matrix --set arch=$machines \
 			--set variant=block --print-axis kernels | awk -v a="$a" '$2 == a')
 		tests/lib/kernel_accounting.sh account "$blog" "$b" "$a" "$h" block
 	fi
@@ -57,7 +57,7 @@ rc=$?
 	ok "a malta cell whose command line QEMU would cut is refused before the sweep" ||
 	bad "malta's command-line limit: rc=$rc, $(tail -n 1 <<<"$msg")"
 
-if ! build/crngbench-run --matrix bench/arches.matrix --kernels "$kernels" --quiet --out "$out" --seed 7 \
+if ! build/crngbench-run --matrix studies/arches/arches.matrix --kernels "$kernels" --quiet --out "$out" --seed 7 \
 	--set arch=$machines --set variant=block --set accel=icount,tcg --set bootseed=off,on --set nocounter=off \
 	--set 'exclude=accel=icount bootseed=on' --set 'exclude=accel=tcg bootseed=off' \
 	--set reps=1 --set read_timeout.icount=60 --set ready_timeout.icount=60 --set timeout.icount=120 \

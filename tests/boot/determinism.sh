@@ -3,7 +3,7 @@
 # What "ready" holds, checked against REPORT.md: two real icount boots of
 # one x86 cell (block, -cpu qemu64, the TSC as counter) with rtc=fixed, and
 # two with rtc=host, and their first blocking /dev/urandom reads' digests
-# compared as the committed entropy run (plots/runs/entropy, whose tables
+# compared as the committed entropy run (studies/entropy/run, whose tables
 # REPORT.md quotes) says they compare: a cell whose n boots gave 1 distinct
 # output must give two equal digests here; a cell with more than one must
 # give two different ones. rtc=host boots run one after the other, over a
@@ -14,7 +14,7 @@
 t_begin "determinism"
 out=tests/out/determinism
 rm -rf "$out".fixed* "$out".host*
-committed=plots/runs/entropy/summary.csv
+committed=studies/entropy/run/summary.csv
 if [ ! -f "$committed" ]; then
 	bad "no committed entropy run ($committed): REPORT.md's claim cannot be checked"
 	exit 0

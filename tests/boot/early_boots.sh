@@ -16,7 +16,7 @@
 t_begin "early boots"
 out=tests/out/early-boots
 rm -rf "$out"
-if ! build/crngbench-run --matrix bench/systemd.matrix --image build/guest.cpio --quiet --out "$out" --seed 5 \
+if ! build/crngbench-run --matrix studies/systemd/systemd.matrix --image build/guest.cpio --quiet --out "$out" --seed 5 \
 	--parallel-jobs 1 --set variant=stock --set accel=icount --set cpu=qemu64 --set nocounter=on \
 	--set reads=urandom:random --set trace=off --set early=pid1,child --set reps=1 >"$out.log" 2>&1; then
 	bad "the run failed: $(tail -n 3 "$out.log" | tr '\n' ' ')"

@@ -16,7 +16,7 @@
 t_begin "fix boots"
 out=tests/out/fix-boots
 rm -rf "$out"
-if ! build/crngbench-run --matrix bench/fix.matrix --quiet --out "$out" --seed 3 \
+if ! build/crngbench-run --matrix studies/fix/fix.matrix --quiet --out "$out" --seed 3 \
 	--set base=6.1 --set arch=armv5-versatilepb --set variant=block,block-fix --set shift=auto \
 	--set nocounter=off --set reps=1 >"$out.log" 2>&1; then
 	bad "the run failed: $(tail -n 3 "$out.log" | tr '\n' ' ')"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test: several waiters, booted (x86_64, stock against stock-once)
-# Several waiters, booted (bench/waiters.matrix, patch 0009): x86_64 at
+# Several waiters, booted (studies/waiters/waiters.matrix, patch 0009): x86_64 at
 # 1 GHz under icount, qemu64 (no RDRAND: the jitter dance seeds the CRNG),
 # base 6.1, PID 1 in getrandom(0) alone (waiters=0) and beside 3 more
 # processes blocked in getrandom(0) (waiters=3), on stock and stock-once.
@@ -16,7 +16,7 @@
 t_begin "waiters boots"
 out=tests/out/waiters-boots
 rm -rf "$out"
-if ! build/crngbench-run --matrix bench/waiters.matrix --quiet --out "$out" --seed 3 \
+if ! build/crngbench-run --matrix studies/waiters/waiters.matrix --quiet --out "$out" --seed 3 \
 	--set base=6.1 --set arch=x86_64 --set waiters=0,3 --set reps=1 >"$out.log" 2>&1; then
 	bad "the run failed: $(tail -n 3 "$out.log" | tr '\n' ' ')"
 	exit 0

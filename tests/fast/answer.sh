@@ -9,16 +9,16 @@
 # a cell without a stock twin; a row that says "emulated at F MHz" (or
 # GHz) must be a cell whose icount shift gives that speed (1000 MHz >>
 # shift; "auto": the run.matrix's icount shift); and the block must equal
-# what plots/report_tables.py --answer makes of plots/runs now.
+# what plots/report_tables.py --answer makes of studies now.
 # shellcheck source=tests/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 t_begin "answer"
 block=$(sed -n '/<!-- tables:answer:begin -->/,/<!-- tables:answer:end -->/p' REPORT.md | sed '1d;$d')
 [ -n "$block" ] || { bad "REPORT.md has no tables:answer block"; exit 0; }
-now=$(python3 plots/report_tables.py - - --answer plots/runs 2>&1)
+now=$(python3 plots/report_tables.py - - --answer studies 2>&1)
 [ "$(printf '%s\n' "$now" | sed '/^$/d')" = "$(printf '%s\n' "$block" | sed '/^$/d')" ] &&
-	ok "REPORT.md's answer is what report_tables.py --answer makes of plots/runs" ||
-	bad "REPORT.md's answer differs from report_tables.py --answer plots/runs (make report FROM=committed)"
+	ok "REPORT.md's answer is what report_tables.py --answer makes of studies" ||
+	bad "REPORT.md's answer differs from report_tables.py --answer studies (make report FROM=committed)"
 # The first screen (issue 34): the answer's bullets (at most six), the
 # determinism sentence and the whole table within REPORT.md's first 60 lines.
 end=$(grep -n '<!-- tables:answer:end -->' REPORT.md | head -n 1 | cut -d: -f1)
@@ -46,7 +46,7 @@ for r in rows:
     if st == "not run":  # the run booted block alone: nothing to subtract
         st = ""
         assert added == "not measured", (words, "stock not run, but added by block is", added)
-    summ = table(f"plots/runs/{run}")
+    summ = table(f"studies/{run}/run")
     axes = [k for k in summ[0] if k not in ("variant",) and k in
             ("hz", "accel", "cpu", "trust_cpu", "virtio_rng", "nocounter", "smp", "reads", "trace", "seed",
              "timer", "arch", "bootseed", "rtc", "base", "shift", "early")]
@@ -82,7 +82,7 @@ for r in rows:
     speed = re.search(r"emulated at ([0-9.]+) (MHz|GHz)", words)
     if speed:  # the label's CPU speed is the cell's icount shift
         mhz = float(speed.group(1)) * (1000 if speed.group(2) == "GHz" else 1)
-        icount = re.search(r"^icount = shift=(\d+)", open(f"plots/runs/{run}/run.matrix").read(), re.M)
+        icount = re.search(r"^icount = shift=(\d+)", open(f"studies/{run}/run/run.matrix").read(), re.M)
         assert icount, (run, "run.matrix has no icount shift")
         def cell_mhz(k):
             sh = k[axes.index("shift")] if "shift" in axes else ""
@@ -129,7 +129,7 @@ text = open("REPORT.md").read()
 part = text.split("<!-- tables:answer:begin -->", 1)[1].split("<!-- tables:answer:end -->", 1)[0]
 rows = [[c.strip() for c in l.strip().strip("|").split(" | ")] for l in part.splitlines()
         if l.startswith("| ") and "---" not in l][1:]
-head = "\n".join(open("plots/runs/quick/post.txt").read().splitlines()[:40])
+head = "\n".join(open("studies/quick/run/post.txt").read().splitlines()[:40])
 for r in rows:
     b, st = re.split(r" \[| \(", r[2])[0], (re.split(r" \[| \(", r[3])[0] or "-")
     want = f"block {b}, stock {st}"
@@ -141,8 +141,8 @@ PY
 # figure, so "added by block" stays empty, never "~0" or a number. The
 # committed runs have no such cell: a copy of quick's summary.csv whose
 # stock cell of the first row (x86_64, -cpu max, icount) is censored.
-mkdir -p "$tmp/runs/quick"
-python3 - plots/runs/quick/summary.csv "$tmp/runs/quick/summary.csv" <<'PY'
+mkdir -p "$tmp/runs/quick/run"
+python3 - studies/quick/run/summary.csv "$tmp/runs/quick/run/summary.csv" <<'PY'
 import csv, sys
 with open(sys.argv[1], newline="") as f:
     r = csv.DictReader(f)

@@ -140,19 +140,19 @@ PY
 		ok "--resume of a two-base run finds each base's kernels again" || bad "resume of a two-base run: $(tail -n 2 <<<"$out")"
 fi
 
-# bench/bases.matrix: both bases' kernels of every variant, and a plan
+# studies/bases/bases.matrix: both bases' kernels of every variant, and a plan
 # that stays affordable (under ~600 boots).
 for b in 6.1 6.12; do for v in legacy block block-v0; do
 	d=$(cd "$c" && KERNEL_BASE=$b kernel/build.sh --where "$v")
 	mkdir -p "$d" && : >"$d/bzImage"
 done; done
 # (its x86 cells: the other machines' need their real kernels to be checked)
-out=$(crun --matrix "$root/bench/bases.matrix" --set arch=x86_64 --out "$tmp/bases" --seed 1 --dry-run 2>&1)
+out=$(crun --matrix "$root/studies/bases/bases.matrix" --set arch=x86_64 --out "$tmp/bases" --seed 1 --dry-run 2>&1)
 n=$(sed -n 's/^matrix bases: .*(shard 1\/1: \([0-9]*\)).*/\1/p' <<<"$out")
 kern=$(grep -o -- "-kernel $CRNGBENCH_CACHE/kernels/[^/]*/" <<<"$out" | sort -u | wc -l)
 [ -n "$n" ] && [ "$n" -le 600 ] && [ "$n" -ge 100 ] && [ "$kern" = 2 ] && [ ! -e "$tmp/bases" ] &&
-	ok "bench/bases.matrix plans $n boots (at most ~600) over both bases' kernels" ||
-	bad "bench/bases.matrix: '$n' boots, kernels of $kern bases: $(head -c 300 <<<"$out")"
+	ok "studies/bases/bases.matrix plans $n boots (at most ~600) over both bases' kernels" ||
+	bad "studies/bases/bases.matrix: '$n' boots, kernels of $kern bases: $(head -c 300 <<<"$out")"
 
 # scripts/deps.sh installs each base's source package: the matrix's, KERNEL_BASE's.
 pk=$("$c/scripts/deps.sh" --list --matrix two 2>&1)

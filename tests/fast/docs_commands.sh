@@ -101,8 +101,8 @@ help_text = subprocess.run([runner, "--help"], capture_output=True, text=True).s
 runner_opts = set(re.findall(r"^\s+(--[a-z-]+)", help_text, re.M)) | {"--help"}
 deps_usage = subprocess.run(["scripts/deps.sh", "--no-such-option"], capture_output=True, text=True).stderr
 deps_opts = set(re.findall(r"--[a-z]+", deps_usage.split("usage:")[-1]))
-matrices = {os.path.basename(m)[:-7] for m in glob.glob("bench/*.matrix")}
-runs = set(rows("bench/report-runs"))
+matrices = {os.path.basename(m)[:-7] for m in glob.glob("bench/*.matrix") + glob.glob("studies/*/*.matrix")}
+runs = {d for d in os.listdir("studies") if os.path.isfile(os.path.join("studies", d, "study"))}
 bases = set(rows("kernel/bases"))
 arches = set(rows("kernel/arches"))
 # make -n only prints these targets' recipes (no $(MAKE) in them)
@@ -124,7 +124,7 @@ def check_make(where, words):
         elif var == "MATRIX" and val not in matrices:
             bad(f"{where}: MATRIX={val}: no bench/{val}.matrix")
         elif var == "RUNS" and not set(val.split(",")) <= runs:
-            bad(f"{where}: RUNS={val}: not rows of bench/report-runs")
+            bad(f"{where}: RUNS={val}: not studies of studies/")
         elif var == "KERNEL_BASE" and val not in bases:
             bad(f"{where}: KERNEL_BASE={val}: no row of kernel/bases")
         elif var == "KERNEL_ARCH" and val not in arches and not PLACEHOLDER.search(val):

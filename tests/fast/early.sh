@@ -11,7 +11,7 @@
 # which come with the report segment, reach reads.csv and raw.csv as PID
 # 1's do; host_first_urandom is left empty for them (they reach the host
 # with the report, not when the read returned); the early column in
-# raw.csv and summary.csv; bench/systemd.matrix plans both values.
+# raw.csv and summary.csv; studies/systemd/systemd.matrix plans both values.
 # shellcheck source=tests/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 t_begin "early"
@@ -131,12 +131,12 @@ out=$(python3 "$root/plots/report_tables.py" - - --systemd "$root/tests/fixtures
 [ $? -ne 0 ] && grep -q "has no early=child cell" <<<"$out" && ok "--systemd refuses a run without early=child" ||
 	bad "--systemd on a run without a child: $(head -c 200 <<<"$out")"
 
-# bench/systemd.matrix: x86 only, both values in every planned cell's pair
-if ! plan=$("$runner" --image "$tmp/image" --kernels "$tmp/k" --matrix "$root/bench/systemd.matrix" --print-axis plan 2>&1); then
-	bad "bench/systemd.matrix does not plan: $(head -c 300 <<<"$plan")"
+# studies/systemd/systemd.matrix: x86 only, both values in every planned cell's pair
+if ! plan=$("$runner" --image "$tmp/image" --kernels "$tmp/k" --matrix "$root/studies/systemd/systemd.matrix" --print-axis plan 2>&1); then
+	bad "studies/systemd/systemd.matrix does not plan: $(head -c 300 <<<"$plan")"
 else
 	n=$(tail -n +2 <<<"$plan" | wc -l)
 	e=$(get <(printf '%s\n' "$plan") early | sort | uniq -c | awk '{print $2 "=" $1}' | paste -sd' ')
 	[ "$n" -gt 0 ] && [ "$e" = "child=$((n / 2)) pid1=$((n / 2))" ] &&
-		ok "bench/systemd.matrix plans $n cells, half with early=child" || bad "bench/systemd.matrix plan: $n cells, $e"
+		ok "studies/systemd/systemd.matrix plans $n cells, half with early=child" || bad "studies/systemd/systemd.matrix plan: $n cells, $e"
 fi

@@ -282,7 +282,7 @@ est_json "runflags" "$tmp/r.json" --matrix "$fix/arches/run.matrix" --from "$fix
 # --- make plan and make run ----------------------------------------------------
 # the boots the runner plans for quick's TCG cells (not a number written here:
 # the matrix's reps change)
-nq=$("$runner" --matrix bench/quick.matrix --set accel=tcg --print-axis plan | awk -F, 'NR > 1 { n += $2 } END { print n + 0 }')
+nq=$("$runner" --matrix studies/quick/quick.matrix --set accel=tcg --print-axis plan | awk -F, 'NR > 1 { n += $2 } END { print n + 0 }')
 out=$(make -s plan MATRIX=quick ACCELS=tcg 2>&1)
 [ "$nq" -gt 0 ] && grep -q "^plan: $nq boots" <<<"$out" && grep -q "^estimated host time: ~" <<<"$out" &&
 	ok "make plan MATRIX=quick ACCELS=tcg prints the plan and the estimate" || bad "make plan: $out"

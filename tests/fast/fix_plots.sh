@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test: chart 10: the fix's mechanism, from the committed fix run
 # Chart 10 (the fix's mechanism) on a copy of the committed fix run
-# (plots/runs/fix): the run draws chart 9 (two bases) and chart 10, PNG,
+# (studies/fix/run): the run draws chart 9 (two bases) and chart 10, PNG,
 # SVG and text, without gnuplot warnings; every mark of the chart's data
 # is a raw.csv column of a boot, worked out here with the csv module (the
 # first mix, 64/128/192 bits reached, ready at 256 bits or the bound),
@@ -11,7 +11,7 @@
 # shellcheck source=tests/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 t_begin "fix plots"
-run=plots/runs/fix
+run=studies/fix/run
 [ -f "$run/raw.csv" ] || { echo "SKIP: fix plots: $run is not committed"; exit 0; }
 export CRNGBENCH_RUNNER=${CRNGBENCH_RUNNER:-$PWD/build/crngbench-run}
 cp -r "$run" "$tmp/r1" && rm -rf "$tmp/r1/plots"

@@ -50,28 +50,28 @@ tree_copy "$co"
 mkdir -p "$co/build" "$tmp/outside/plots"
 cp "$CRNGBENCH_RUNNER" "$co/build/crngbench-run"
 echo keep >"$tmp/outside/plots/precious.txt"
-cp -r "$co/plots/runs/longwait/." "$tmp/outside/"
-rm -rf "$co/plots/runs/longwait"
-ln -s "$tmp/outside" "$co/plots/runs/longwait"
+cp -r "$co/studies/longwait/run/." "$tmp/outside/"
+rm -rf "$co/studies/longwait/run"
+ln -s "$tmp/outside" "$co/studies/longwait/run"
 out=$(cd "$co" && CRNGBENCH_RUNNER=$co/build/crngbench-run scripts/regen-report.sh 2>&1)
 rc=$?
 if [ $rc -ne 0 ] && [ -f "$tmp/outside/plots/precious.txt" ] && [ ! -e "$tmp/outside/plots/1-nethack.png" ] &&
-	grep -q "plots/runs/longwait is a symbolic link: refused before anything is deleted or drawn" <<<"$out"; then
+	grep -q "studies/longwait/run is a symbolic link: refused before anything is deleted or drawn" <<<"$out"; then
 	ok "a committed run that is a link: make report FROM=committed refuses it, nothing outside deleted or drawn"
 else
 	bad "a committed run that is a link: rc=$rc, precious.txt $([ -f "$tmp/outside/plots/precious.txt" ] && echo kept || echo DELETED): $(brief "$out")"
 fi
 out=$(cd "$co/plots" && python3 -c 'import runlib; runlib.committed_runs()' 2>&1)
-[ $? -ne 0 ] && grep -q "longwait is a symbolic link: refused" <<<"$out" && clean "$out" &&
+[ $? -ne 0 ] && grep -q "longwait/run is a symbolic link: refused" <<<"$out" && clean "$out" &&
 	ok "runlib.committed_runs() refuses a linked run before reading it" || bad "committed_runs through a link: $(brief "$out")"
-rm "$co/plots/runs/longwait"
-mkdir -p "$co/plots/runs/longwait" "$tmp/outside2"
-cp -r "$tmp/outside/." "$co/plots/runs/longwait/"
-rm -rf "$co/plots/runs/parallel/jobs2"
-cp -r "$root/plots/runs/parallel/jobs2" "$tmp/outside2/jobs2"
-ln -s "$tmp/outside2/jobs2" "$co/plots/runs/parallel/jobs2"
+rm "$co/studies/longwait/run"
+mkdir -p "$co/studies/longwait/run" "$tmp/outside2"
+cp -r "$tmp/outside/." "$co/studies/longwait/run/"
+rm -rf "$co/studies/parallel/run/jobs2"
+cp -r "$root/studies/parallel/run/jobs2" "$tmp/outside2/jobs2"
+ln -s "$tmp/outside2/jobs2" "$co/studies/parallel/run/jobs2"
 out=$(cd "$co/plots" && python3 -c 'import runlib; runlib.committed_runs()' 2>&1)
-[ $? -ne 0 ] && grep -q "parallel/jobs2 is a symbolic link: refused" <<<"$out" &&
+[ $? -ne 0 ] && grep -q "parallel/run/jobs2 is a symbolic link: refused" <<<"$out" &&
 	ok "a linked run of a multi-run row (parallel/jobs2) is refused too" || bad "parallel/jobs2 as a link: $(brief "$out")"
 
 # --- 5, 10: a summary.csv that contradicts itself ------------------------
@@ -82,7 +82,7 @@ for attack in "median:rows[0]['median_ms'] = '0.001'" \
 	"digests0:rows[0]['digests_distinct'] = '0'; rows[0]['digests_n'] = '0'"; do
 	name=${attack%%:*}
 	rm -rf "$tmp/s-$name"
-	cp -r plots/runs/quick "$tmp/s-$name"
+	cp -r studies/quick/run "$tmp/s-$name"
 	edit_csv "$tmp/s-$name/summary.csv" "${attack#*:}"
 	out=$(tables "$tmp/s-$name")
 	[ $? -ne 0 ] && grep -q "summary.csv line [23] .*not what the runner writes" <<<"$out" && clean "$out" &&
@@ -94,8 +94,8 @@ out=$(plots/render.sh "$tmp/s-digests0" 2>&1)
 	ok "chart drawing refuses digests_n = 0 (no ZeroDivisionError)" || bad "render with digests_n 0: $(brief "$out")"
 
 # --- 6: quoted.py's numbers ----------------------------------------------
-mkdir -p "$tmp/runs"
-cp -r plots/runs/quick "$tmp/runs/"
+mkdir -p "$tmp/runs/quick"
+cp -r studies/quick/run "$tmp/runs/quick/"
 head -n 9 plots/quoted | grep -v '^#' >"$tmp/head"
 q() { { cat "$tmp/head"; printf '%s\n' "$@"; } >"$tmp/q"; python3 plots/quoted.py "$tmp/runs" "$tmp/q" 2>&1; }
 val() { awk -F' \\| ' '/^\| `/ {print $2}' <<<"$1"; }
@@ -109,21 +109,21 @@ out=$(q "big computed - - - - - - 0 2**60 -")
 out=$(q "big cited - - - - - - 0 9007199254740993 source")
 [ $? -ne 0 ] && grep -q "beyond 2\*\*53" <<<"$out" && ok "a cited number past 2**53 is refused" || bad "cited 2**53+1: $(brief "$out")"
 for v in -5 1_0 ' 5' '٣'; do
-	cp plots/runs/quick/host_time.csv "$tmp/runs/quick/host_time.csv"
-	edit_csv "$tmp/runs/quick/host_time.csv" "rows[0]['host_s'] = '''$v'''"
+	cp studies/quick/run/host_time.csv "$tmp/runs/quick/run/host_time.csv"
+	edit_csv "$tmp/runs/quick/run/host_time.csv" "rows[0]['host_s'] = '''$v'''"
 	out=$(q "h measured quick host_time.csv accel=icount host_s sum s 1 - -")
 	[ $? -ne 0 ] && grep -q "host_time.csv line 2, column host_s: .* is not a duration in seconds" <<<"$out" && clean "$out" &&
 		ok "host_time.csv's host_s '$v' is refused (a duration: ASCII digits, never negative)" || bad "host_s '$v': $(brief "$out")"
 done
-cp plots/runs/quick/host_time.csv "$tmp/runs/quick/host_time.csv"
+cp studies/quick/run/host_time.csv "$tmp/runs/quick/run/host_time.csv"
 
 # --- 9: integers past int64 ----------------------------------------------
-cp -r plots/runs/quick "$tmp/i9"
+cp -r studies/quick/run "$tmp/i9"
 edit_csv "$tmp/i9/raw.csv" "rows[0]['rep'] = '9' * 5000"
 out=$(plots/render.sh "$tmp/i9" 2>&1)
 [ $? -ne 0 ] && grep -q "raw.csv line 2, column rep: .* is not an integer of at most 19 digits" <<<"$out" && clean "$out" &&
 	ok "a 5000-digit rep is refused naming file, line and column (no traceback)" || bad "5000-digit rep: $(brief "$out")"
-cp plots/runs/quick/raw.csv "$tmp/i9/raw.csv"
+cp studies/quick/run/raw.csv "$tmp/i9/raw.csv"
 edit_csv "$tmp/i9/raw.csv" "rows[0]['host_exit_ns'] = '9223372036854775808'"
 out=$(cd plots && python3 -c 'import sys, runlib; runlib.read_table(sys.argv[1], "raw.csv")' "$tmp/i9" 2>&1)
 [ $? -ne 0 ] && grep -q "column host_exit_ns: .* within int64" <<<"$out" &&
@@ -134,7 +134,7 @@ out=$(cd plots && python3 -c 'import sys, runlib; runlib.read_table(sys.argv[1],
 # name (its value read), both so a KeyError
 for firsts in "'0' + v, v" "'0' + v, '0' + v"; do
 	# raw.csv with host_exit_ns again at the end; prints the last copies
-	want=$(python3 - "$root/plots/runs/quick/raw.csv" "$tmp/i9/raw.csv" "$firsts" <<'PY'
+	want=$(python3 - "$root/studies/quick/run/raw.csv" "$tmp/i9/raw.csv" "$firsts" <<'PY'
 import csv, sys
 src, dst, how = sys.argv[1:]
 rows = list(csv.reader(open(src, newline="")))
@@ -160,12 +160,12 @@ print(" ".join(sorted({r["host_exit_ns"] for r in runlib.read_table(sys.argv[1],
 done
 
 # --- 11: meta.json nested deep -------------------------------------------
-cp -r plots/runs/quick "$tmp/m11"
+cp -r studies/quick/run "$tmp/m11"
 python3 -c 'import sys; open(sys.argv[1], "w").write("[" * 100000 + "]" * 100000)' "$tmp/m11/meta.json"
 out=$(cd plots && python3 -c 'import sys, runlib; runlib.read_meta(sys.argv[1])' "$tmp/m11" 2>&1)
 [ $? -ne 0 ] && grep -q "meta.json is nested deeper" <<<"$out" && clean "$out" &&
 	ok "a meta.json nested 100,000 deep is refused (no RecursionError)" || bad "deep meta.json: $(brief "$out")"
-cp plots/runs/quick/meta.json "$tmp/m11/meta.json"
+cp studies/quick/run/meta.json "$tmp/m11/meta.json"
 python3 -c 'import json, sys; p = sys.argv[1]; d = json.load(open(p)); v = "x"
 for _ in range(20):
     v = {"a": v}
@@ -180,7 +180,7 @@ mnt=$tmp/full
 mkdir -p "$mnt"
 if mount -t tmpfs -o size=4m tmpfs "$mnt" 2>/dev/null; then
 	mkdir -p "$mnt/run"
-	find plots/runs/quick -maxdepth 1 -type f -exec cp {} "$mnt/run/" \;
+	find studies/quick/run -maxdepth 1 -type f -exec cp {} "$mnt/run/" \;
 	# leave ~150 KiB: the charts' data files (~50 KiB) fit, the charts
 	# (~450 KiB) do not
 	free=$(df -k --output=avail "$mnt" | tail -n 1)
@@ -203,7 +203,7 @@ else
 fi
 
 # --- 15: a run's free text in REPORT.md ----------------------------------
-cp -r plots/runs/quick "$tmp/r15"
+cp -r studies/quick/run "$tmp/r15"
 python3 -c 'import json, sys; p = sys.argv[1]; d = json.load(open(p)); d["host_cpu"] = "https://evil.example *bold*"
 json.dump(d, open(p, "w"))' "$tmp/r15/meta.json"
 out=$(cd plots && python3 -c 'import sys, tables_main; print(tables_main.tables(sys.argv[1]))' "$tmp/r15" 2>&1)

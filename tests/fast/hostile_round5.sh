@@ -4,11 +4,11 @@
 # check below failed on the code before its fix.
 #  2  a symbolic link at a fixed temporary name (REPORT.md.tmp,
 #     OUTPUT.cpio.tmp, build/.bench-times, the kernel cache's build.lock)
-#     or at a directory the tools write into (plots/runs, plots/figures):
+#     or at a directory the tools write into (studies, plots/figures):
 #     nothing is written through it, nothing elsewhere is lost; files are
 #     written fresh beside their target (scripts/fresh.sh, plots/tool.py's
 #     replacing) and renamed over it (make reproduce's
-#     plots/runs/reproduce-time.csv: tests/slow/reproduce.sh)
+#     studies/reproduce-time.csv: tests/slow/reproduce.sh)
 #  9  one integer rule for every reader: the runner's matrix settings,
 #     options, run.args and seed refuse '+3' and ' 3' as raw.csv does
 #     (the C rule itself: tests/unit/test_record.c, test_matrix.c); the
@@ -37,7 +37,7 @@ cp "$runner" "$co/build/crngbench-run"
 # --- 2: fixed temporary names ------------------------------------------------------
 victim "$tmp/v-report"
 ln -s "$tmp/v-report" "$co/REPORT.md.tmp"
-out=$(cd "$co" && CRNGBENCH_RUNNER=$co/build/crngbench-run python3 plots/report_tables.py plots/runs/quick REPORT.md 2>&1)
+out=$(cd "$co" && CRNGBENCH_RUNNER=$co/build/crngbench-run python3 plots/report_tables.py studies/quick/run REPORT.md 2>&1)
 rc=$?
 [ $rc -eq 0 ] && intact "$tmp/v-report" && [ -f "$co/REPORT.md" ] && [ ! -L "$co/REPORT.md" ] &&
 	! compgen -G "$co/.REPORT.md.*" >/dev/null &&
@@ -100,22 +100,22 @@ else
 		bad "kernel/build.sh with build.lock a link: exit $rc, victim $(intact "$tmp/v-lock" && echo intact || echo TRUNCATED): $(brief "$out")"
 fi
 
-# a directory the tools write into, a link in the checkout: plots/runs
-# (keep-run.sh replaces plots/runs/NAME whole) and plots/figures
+# a directory the tools write into, a link in the checkout: studies
+# (keep-run.sh replaces studies/NAME/run whole) and plots/figures
 # (plots/report.sh moves the charts there)
 mkdir -p "$tmp/outside/quick"
 victim "$tmp/outside/quick/precious"
-mv "$co/plots/runs" "$tmp/runs-real"
-ln -s "$tmp/outside" "$co/plots/runs"
+mv "$co/studies" "$tmp/runs-real"
+ln -s "$tmp/outside" "$co/studies"
 out=$(cd "$co" && scripts/keep-run.sh quick "$tmp/runs-real/quick" 2>&1)
 rc=$?
-[ $rc -ne 0 ] && intact "$tmp/outside/quick/precious" && grep -q "plots/runs is a symbolic link: refused" <<<"$out" &&
-	ok "plots/runs a link: keep-run.sh refuses it before anything is copied or removed" ||
-	bad "keep-run.sh with plots/runs a link: exit $rc, outside/quick/precious $(intact "$tmp/outside/quick/precious" && echo kept || echo REMOVED): $(brief "$out")"
-rm "$co/plots/runs" && mv "$tmp/runs-real" "$co/plots/runs"
+[ $rc -ne 0 ] && intact "$tmp/outside/quick/precious" && grep -q "studies is a symbolic link: refused" <<<"$out" &&
+	ok "studies a link: keep-run.sh refuses it before anything is copied or removed" ||
+	bad "keep-run.sh with studies a link: exit $rc, outside/quick/precious $(intact "$tmp/outside/quick/precious" && echo kept || echo REMOVED): $(brief "$out")"
+rm "$co/studies" && mv "$tmp/runs-real" "$co/studies"
 mkdir -p "$tmp/figs" "$tmp/r2/plots"
 victim "$tmp/figs/1-nethack.png"
-cp -r plots/runs/quick/. "$tmp/r2/"
+cp -r studies/quick/run/. "$tmp/r2/"
 printf 'chart' >"$tmp/r2/plots/1-nethack.png"
 mv "$co/plots/figures" "$tmp/figures-real"
 ln -s "$tmp/figs" "$co/plots/figures"
@@ -128,22 +128,22 @@ rm "$co/plots/figures" && mv "$tmp/figures-real" "$co/plots/figures"
 
 # --- 9: one integer rule -------------------------------------------------------------
 for s in min_reps=+3 'reps=+5' 'timeout=30s' 'precision=5x'; do
-	out=$("$runner" --matrix bench/quick.matrix --set "$s" --print-axis plan 2>&1)
+	out=$("$runner" --matrix studies/quick/quick.matrix --set "$s" --print-axis plan 2>&1)
 	rc=$?
 	[ $rc -ne 0 ] && grep -qF -- "--set $s: need " <<<"$out" && grep -q "digits only: no sign, space or other character" <<<"$out" &&
 		ok "--set $s is refused, naming the setting, the value and what is accepted" || bad "--set $s: exit $rc: $(brief "$out")"
 done
-out=$("$runner" --matrix bench/quick.matrix --set 'min_reps = 3' --print-axis plan 2>&1)
+out=$("$runner" --matrix studies/quick/quick.matrix --set 'min_reps = 3' --print-axis plan 2>&1)
 [ $? -eq 0 ] && ok "min_reps = 3 is taken (white space around '=' is the line's syntax, not the value's)" ||
 	bad "--set 'min_reps = 3': $(brief "$out")"
 for o in "--shard|+1/2" "--shard|1/ 2" "--jobs|+2" "--jobs| 2" "--parallel-jobs|0x2"; do
 	opt=${o%%|*} val=${o#*|}
-	out=$("$runner" --matrix bench/quick.matrix "$opt" "$val" --print-axis plan 2>&1)
+	out=$("$runner" --matrix studies/quick/quick.matrix "$opt" "$val" --print-axis plan 2>&1)
 	rc=$?
 	[ $rc -ne 0 ] && grep -qF -- "$opt $val: need" <<<"$out" && grep -q "digits only" <<<"$out" &&
 		ok "$opt '$val' is refused, naming what is accepted" || bad "$opt '$val': exit $rc: $(brief "$out")"
 done
-cp -r plots/runs/quick "$tmp/q9"
+cp -r studies/quick/run "$tmp/q9"
 for v in +5 ' 5' '5 5'; do
 	printf '%s\n' "$v" >"$tmp/q9/seed"
 	out=$("$runner" --summarize "$tmp/q9" 2>&1)
@@ -151,9 +151,9 @@ for v in +5 ' 5' '5 5'; do
 	[ $rc -ne 0 ] && grep -qF "q9/seed does not hold a seed" <<<"$out" && grep -q "digits only" <<<"$out" &&
 		ok "a run's seed '$v' is refused (--summarize), naming the file" || bad "seed '$v': exit $rc: $(brief "$out")"
 done
-cp plots/runs/quick/seed "$tmp/q9/seed"
+cp studies/quick/run/seed "$tmp/q9/seed"
 for line in "jobs = +1" "jobs =  1" "perf = 1x" "shard = 1/1 " "shard = +1/1"; do
-	cp plots/runs/quick/run.args "$tmp/q9/run.args"
+	cp studies/quick/run/run.args "$tmp/q9/run.args"
 	key=${line%% =*}
 	sed -i "s|^$key = .*|$line|" "$tmp/q9/run.args"
 	out=$("$runner" --resume --out "$tmp/q9" --quiet 2>&1)

@@ -10,11 +10,11 @@
 #  - scripts/keep-run.sh keeps a run within its row's budget_kib, without
 #    boots/, and refuses one over it, naming each file's size, with the
 #    kept copy as it was.
-# keep-run writes into its checkout's plots/runs/: it runs in a stand-in
+# keep-run writes into its checkout's studies/: it runs in a stand-in
 # checkout of what it reads (scripts/, plots/*.py, bench/ with a
-# report-runs of its own), with this tree's runner.
+# a study of its own, studies/one), with this tree's runner.
 # shellcheck source=tests/lib/lib.sh
-. "$(dirname "$0")/../lib/lib.sh"
+. "$(dirname "$0")/lib.sh"
 t_begin "keep run"
 runner=${CRNGBENCH_RUNNER:-$PWD/build/crngbench-run}
 fx=tests/fixtures/run
@@ -45,25 +45,25 @@ mkdir -p "$s/plots" "$s/build" &&
 	bad "cannot make the stand-in checkout"
 	exit 0
 }
-printf '%s\n' "# tests/fast/keep_run.sh" "name  matrix  how     report  post  budget_kib" \
-	"one   quick   runner  -       -     2048" >"$s/bench/report-runs"
+mkdir -p "$s/studies/one" && printf '%s\n' "# tests/fast/keep_run.sh" "field value" order\ 1 matrix\ quick how\ runner \
+	block\ - charts\ - post\ - budget_kib\ 2048 >"$s/studies/one/study"
 cp -r "$fx" "$tmp/src" && mkdir -p "$tmp/src/boots/1" && echo console >"$tmp/src/boots/1/console.log"
 out=$(cd "$s" && scripts/keep-run.sh one "$tmp/src" 0123abc 2>&1)
 rc=$?
-if [ $rc -eq 0 ] && cmp -s "$fx/raw.csv" "$s/plots/runs/one/raw.csv" && [ ! -e "$s/plots/runs/one/boots" ] &&
-	[ "$(cat "$s/plots/runs/one/commit" 2>/dev/null)" = 0123abc ] &&
-	grep -q '^\[keep\] plots/runs/one: [0-9]* KiB of its 2048 KiB budget (new)$' <<<"$out"; then
+if [ $rc -eq 0 ] && cmp -s "$fx/raw.csv" "$s/studies/one/run/raw.csv" && [ ! -e "$s/studies/one/run/boots" ] &&
+	[ "$(cat "$s/studies/one/run/commit" 2>/dev/null)" = 0123abc ] &&
+	grep -q '^\[keep\] studies/one/run: [0-9]* KiB of its 2048 KiB budget (new)$' <<<"$out"; then
 	ok "keep-run keeps a run within its budget, with its commit, without boots/"
 else
 	bad "keep-run within budget: exit $rc: $(brief "$out")"
 fi
-sed -i 's/ 2048$/ 1/' "$s/bench/report-runs"
+sed -i 's/ 2048$/ 1/' "$s/studies/one/study"
 : >>"$tmp/src/raw.csv"
 out=$(cd "$s" && scripts/keep-run.sh one "$tmp/src" 2>&1)
 rc=$?
 if [ $rc -ne 0 ] &&
-	grep -q "plots/runs/one would hold [0-9]* KiB, over its budget of 1 KiB (budget_kib in bench/report-runs): .*raw.csv [0-9]* KiB.*nothing was replaced" <<<"$out" &&
-	cmp -s "$fx/raw.csv" "$s/plots/runs/one/raw.csv" && [ -z "$(ls -d "$s"/plots/runs/.keep-* 2>/dev/null)" ]; then
+	grep -q "studies/one/run would hold [0-9]* KiB, over its budget of 1 KiB (budget_kib in studies/one/study): .*raw.csv [0-9]* KiB.*nothing was replaced" <<<"$out" &&
+	cmp -s "$fx/raw.csv" "$s/studies/one/run/raw.csv" && [ -z "$(ls -d "$s"/studies/*/.keep-* 2>/dev/null)" ]; then
 	ok "keep-run refuses a run over its budget, naming each file's size, and replaces nothing"
 else
 	bad "keep-run over budget: exit $rc: $(brief "$out")"

@@ -22,7 +22,7 @@ py=$(cd plots && python3 -c 'import formats; l = formats.run_limits(); print(l["
 	bad "runlimits.h says '$boots $rows $bytes', formats.run_limits() '$py'"
 
 # fresh RUN: a copy of the quick run, its summary.csv kept for comparison
-fresh() { rm -rf "$tmp/runs" && mkdir -p "$tmp/runs" && cp -r plots/runs/quick "$tmp/runs/quick" && rm -rf "$tmp/runs/quick/plots" && run=$tmp/runs/quick; }
+fresh() { rm -rf "$tmp/runs" && mkdir -p "$tmp/runs/quick" && cp -r studies/quick/run "$tmp/runs/quick/run" && rm -rf "$tmp/runs/quick/run/plots" && run=$tmp/runs/quick/run; }
 # tiny_rows FILE N: FILE's header, then N one-byte rows
 tiny_rows() { awk -v n="$2" 'NR == 1 { print; for (i = 0; i < n; i++) print "x"; exit }' "$1" >"$1.new" && mv "$1.new" "$1"; }
 # refused_by_all WHAT NEEDLE: the runner (only for raw.csv) and the plot tools refuse RUN, naming NEEDLE
@@ -31,7 +31,7 @@ refused_by_all() {
 	if [ "${3:-}" = raw ]; then
 		out=$("$runner" --summarize "$run" 2>&1)
 		rc=$?
-		clean_error $rc "$out" "$needle" && cmp -s "$run/summary.csv" plots/runs/quick/summary.csv &&
+		clean_error $rc "$out" "$needle" && cmp -s "$run/summary.csv" studies/quick/run/summary.csv &&
 			ok "--summarize refuses $what, naming the limit; summary.csv untouched" ||
 			bad "--summarize with $what: rc=$rc: $(brief "$out")"
 	fi
@@ -74,7 +74,7 @@ truncate -s $((bytes + 1)) "$run/traces.csv"
 refused_by_all "a traces.csv of $((bytes + 1)) bytes (sparse)" "traces.csv: $((bytes + 1)) bytes, over the limit of $bytes bytes"
 
 # The plan's limit is the rows a run may hold: no run is planned that its readers refuse.
-out=$("$runner" --matrix bench/quick.matrix --set reps=10000 --print-axis plan 2>&1)
+out=$("$runner" --matrix studies/quick/quick.matrix --set reps=10000 --print-axis plan 2>&1)
 clean_error $? "$out" "more than the limit of $boots boots a run may plan" &&
 	ok "a plan of more than $boots boots is refused before any boot (the same limit)" || bad "plan limit: $(brief "$out")"
 

@@ -103,7 +103,7 @@ done
 # absolute) as one word: a checkout under a directory with a space or a ;
 # in its name runs nothing of it (make plots of a run that is not one).
 c="$tmp/a b;touch $tmp/PWNED_cwd;x"
-mkdir -p "$c" && git ls-files -z Makefile scripts bench/report-runs kernel/variants plots/render.sh | cpio -0pdm --quiet "$c"
+mkdir -p "$c" && git ls-files -z Makefile scripts "studies/*/study" "studies/*/*.matrix" kernel/variants plots/render.sh | cpio -0pdm --quiet "$c"
 out=$(cd "$c" && make -s -o build/crngbench-run plots RUN="$tmp/norun" 2>&1)
 [ ! -e "$tmp/PWNED_cwd" ] && grep -qF "plots/render.sh: error: $tmp/norun/raw.csv not found" <<<"$out" &&
 	ok "make plots in a checkout whose path holds a space and a ; hands the runner's path over as one word" ||

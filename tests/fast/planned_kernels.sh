@@ -73,11 +73,11 @@ done
 # The vDSO read (getrandom-vdso): refused where no planned cell can make it
 # (only 6.1, or no x86), naming what is accepted; in a comparison with a
 # base that has it, 6.1's cells boot and report it unavailable.
-out=$("$runner" --matrix bench/quick.matrix --set reads=urandom:getrandom-vdso --print-axis kernels 2>&1)
+out=$("$runner" --matrix studies/quick/quick.matrix --set reads=urandom:getrandom-vdso --print-axis kernels 2>&1)
 [ $? -ne 0 ] && grep -q "getrandom-vdso: no planned cell has the vDSO's getrandom().*add base=6.12" <<<"$out" &&
 	ok "reads=getrandom-vdso on 6.1 alone is refused, naming the base that has it" ||
 	bad "getrandom-vdso on 6.1 alone: $out"
-out=$("$runner" --matrix bench/quick.matrix --set reads=urandom:getrandom-vdso --set base=6.1,6.12 --print-axis kernels 2>&1)
+out=$("$runner" --matrix studies/quick/quick.matrix --set reads=urandom:getrandom-vdso --set base=6.1,6.12 --print-axis kernels 2>&1)
 [ $? -eq 0 ] && grep -q '^6.1 x86_64' <<<"$out" && grep -q '^6.12 x86_64' <<<"$out" &&
 	ok "reads=getrandom-vdso across 6.1 and 6.12 is accepted (6.1 the baseline)" ||
 	bad "getrandom-vdso across bases: $out"

@@ -120,7 +120,7 @@ assert len(want) == sum(v != "NaN" for l in drawn for v in l[1:]), (want, drawn)
 PY
 rm -rf "$tmp"
 
-# The arches fixture (a real run of bench/arches.matrix, cut by
+# The arches fixture (a real run of studies/arches/arches.matrix, cut by
 # tests/lib/make-fixture.sh): chart 7 alone, as PNG, SVG and text.
 afx=tests/fixtures/arches
 tmp=$(mktemp -d)
@@ -229,7 +229,7 @@ rm -rf "$two"
 # with each boot's row copied as rep + n (its n doubled: the committed
 # run's n=5 alone would not tell rep % 5 from every rep).
 q=$(mktemp -d)
-cp -r plots/runs/quick "$q/run"
+cp -r studies/quick/run "$q/run"
 python3 - "$q/run/raw.csv" <<'PY'
 import csv, sys
 path = sys.argv[1]

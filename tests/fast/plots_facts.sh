@@ -135,9 +135,9 @@ PY
 
 # Reading a committed run needs no C build: the figures the prose quotes
 # and the tables of the committed runs, with no runner to ask.
-out=$(CRNGBENCH_RUNNER=$tmp/no-runner python3 plots/quoted.py plots/runs 2>&1 >/dev/null &&
-	CRNGBENCH_RUNNER=$tmp/no-runner python3 plots/report_tables.py - - --answer plots/runs --runs plots/runs \
-		--entropy plots/runs/entropy --bases plots/runs/bases 2>&1 >/dev/null)
+out=$(CRNGBENCH_RUNNER=$tmp/no-runner python3 plots/quoted.py studies 2>&1 >/dev/null &&
+	CRNGBENCH_RUNNER=$tmp/no-runner python3 plots/report_tables.py - - --answer studies --runs studies \
+		--entropy studies/entropy/run --bases studies/bases/run 2>&1 >/dev/null)
 [ $? -eq 0 ] && echo "PASS: formats: quoted.py and report_tables.py read the committed runs without a runner" ||
 	echo "FAIL: formats: reading the committed runs asks for the runner: $(echo "$out" | tail -2 | tr '\n' ' ')"
 

@@ -68,7 +68,7 @@ PY
 # the committed quick run too, renamed alike: instruction time, and TCG
 # in chart 1's second panel (the fixture is TCG alone)
 q=$tmp/q
-cp -r plots/runs/quick "$q" && rm -rf "$q/plots"
+cp -r studies/quick/run "$q" && rm -rf "$q/plots"
 variants "$q" legacy=stock-once block=mine-patch1
 out=$(plots/render.sh "$q" 2>&1)
 verdict $? "the quick run renamed alike renders without a gnuplot warning" "$(brief "$out")"
@@ -171,7 +171,7 @@ verdict $? "a variant named x<b>y|z or v0@x: escaped in REPORT.md's table header
 # Chart 3 reads its data file as gnuplot does: a condition with spaces is
 # one column, so a median still waiting at its bound is labelled so.
 s=$tmp/s
-cp -r plots/runs/sources "$s" && rm -rf "$s/plots" && mkdir -p "$s/plots/data"
+cp -r studies/sources/run "$s" && rm -rf "$s/plots" && mkdir -p "$s/plots/data"
 out=$(python3 plots/prepare.py "$s" "$s/plots/data" 2>&1)
 rc=$?
 [ $rc -eq 0 ] && grep -q "^accel_series = .*still waiting" "$s/plots/data/series.gp"

@@ -82,7 +82,7 @@ fi
 
 # Python's reader of the tables (plots/runlib.py fact_table) reads what
 # the shell's does, every cell.
-for f in kernel/arches kernel/bases bench/report-runs; do
+for f in kernel/arches kernel/bases studies/quick/study; do
 	want=$(for k in $(table_keys "$f"); do
 		for c in $(awk '!/^#/ && NF {print; exit}' "$f"); do printf '%s %s=%s\n' "$k" "$c" "$(table_get "$f" "$k" "$c")"; done
 	done)
@@ -129,15 +129,20 @@ done
 [ -z "$bad" ] && ok "every kernel/config base-<name>/ directory names a row of kernel/bases" ||
 	bad "kernel/config directories of no base (kernel/bases):$bad"
 
-# bench/report-runs: each row's matrix exists, how, report and post are
-# values make reproduce knows, each report block is in REPORT.md, one row
-# feeds the main block, and the budgets add up to at most 5 MiB (docs/reproduce.md).
+# studies/: each study's matrix exists, how, block and post are values
+# make reproduce knows, each block is in REPORT.md and has its tables.py,
+# one study feeds the main block, and the budgets add up to at most 5 MiB
+# (docs/reproduce.md).
+# shellcheck source=scripts/studies.sh
+. scripts/studies.sh
 bad='' kib=0 mains=0
-for r in $(table_keys bench/report-runs); do
-	m=$(table_get bench/report-runs "$r" matrix) how=$(table_get bench/report-runs "$r" how)
-	rep=$(table_get bench/report-runs "$r" report) post=$(table_get bench/report-runs "$r" post)
-	b=$(table_get bench/report-runs "$r" budget_kib)
-	[ -f "bench/$m.matrix" ] || bad="$bad $r: no bench/$m.matrix;"
+for r in $(studies); do
+	m=$(study_get "$r" matrix) how=$(study_get "$r" how)
+	rep=$(study_get "$r" block) post=$(study_get "$r" post)
+	b=$(study_get "$r" budget_kib)
+	case $rep in '' | main | "$r") ;; *) bad="$bad $r: block '$rep';" ;; esac
+	[ -z "$rep" ] || [ -f "studies/$r/tables.py" ] || bad="$bad $r: no tables.py;"
+	scripts/studies.sh --matrix "$m" >/dev/null 2>&1 || bad="$bad $r: no matrix $m;"
 	case $how in runner | bench-parallel) ;; *) bad="$bad $r: how '$how';" ;; esac
 	case $post in '' | run | hz) ;; *) bad="$bad $r: post '$post';" ;; esac
 	[ "$rep" != main ] || mains=$((mains + 1))
@@ -147,5 +152,5 @@ for r in $(table_keys bench/report-runs); do
 done
 [ $mains -eq 1 ] || bad="$bad $mains rows feed the main block;"
 [ $kib -le 5120 ] || bad="$bad budgets add up to $kib KiB, over 5 MiB;"
-[ -z "$bad" ] && ok "bench/report-runs: matrices exist, known hows, report blocks and post roles; budgets $kib KiB of 5 MiB" ||
-	bad "bench/report-runs:$bad"
+[ -z "$bad" ] && ok "studies/: matrices exist, known hows, report blocks and post roles; budgets $kib KiB of 5 MiB" ||
+	bad "studies/:$bad"

@@ -145,7 +145,7 @@ print(" ".join(sorted({value(r, "waiters") for r in read_table(sys.argv[1], "raw
 # only as the runner does: one digit 0 to 7 (it raised a ValueError on 'x',
 # and read '03', '1_0', '٣' or ' 3' as another number, its cell 'not run')
 for v in x 03 1_0 ٣ ' 3' -1; do
-	rm -rf "$tmp/wq" && cp -r "$root/plots/runs/quick" "$tmp/wq"
+	rm -rf "$tmp/wq" && cp -r "$root/studies/quick/run" "$tmp/wq"
 	python3 - "$tmp/wq/raw.csv" "$v" <<'PY'
 import csv, sys
 p, v = sys.argv[1:]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A small run of the entropy matrix's shape, made in seconds:
 #   tests/lib/entropy_run.sh DIR
-# The runner boots a cut-down bench/entropy.matrix (x86_64 and versatilepb;
+# The runner boots a cut-down studies/entropy/entropy.matrix (x86_64 and versatilepb;
 # icount at two speeds and TCG; the counter, the knob and RDRAND; both rtc
 # values) against tests/lib/fake-qemu, which replays the recorded boots of
 # tests/fixtures; then each boot's first read's digest, clocksource and

@@ -7,8 +7,8 @@
 # the work tree), committed in a git repository of its own (make reproduce
 # HOSTS= compares every host's commit), with:
 #   bench/mini.matrix   two icount cells (stock, block; qemu64), 3 boots each
-#   bench/report-runs   its own rows: one, two (bench/mini.matrix, no block
-#                       of REPORT.md), ghost (a matrix that does not exist)
+#   studies/            its own studies alone: one, two (bench/mini.matrix,
+#                       no block of REPORT.md), ghost (a matrix that does not exist)
 #   kernel/build.sh     a stand-in: --kernels-dir names DIR/k, whose
 #                       "kernels" tell fake-qemu to replay a recorded boot
 #                       (after FAKE_DELAY s); --status says every kernel is
@@ -43,13 +43,17 @@ standin() {
 		min_reps = 3
 		timeout = 20
 	EOF
-	cat >"$dir/bench/report-runs" <<-'EOF'
-		# make reproduce's tests (tests/lib/reproduce_standin.sh)
-		name   matrix  how     report  post  budget_kib
-		one    mini    runner  -       -     256
-		two    mini    runner  -       -     256
-		ghost  nosuch  runner  -       -     256
-	EOF
+	# its own studies alone: one, two (bench/mini.matrix, no block of
+	# REPORT.md), ghost (a matrix that does not exist)
+	rm -rf "$dir/studies" && mkdir -p "$dir/studies" || return 1
+	local n=0 name m
+	for name in one two ghost; do
+		n=$((n + 1)) m=mini
+		[ $name != ghost ] || m=nosuch
+		mkdir -p "$dir/studies/$name"
+		printf 'field value\norder %s\nmatrix %s\nhow runner\nblock -\ncharts -\npost -\nbudget_kib 256\n' \
+			$n $m >"$dir/studies/$name/study"
+	done
 	cat >"$dir/kernel/build.sh" <<-EOF
 		#!/bin/sh
 		# a stand-in (tests/lib/reproduce_standin.sh): no kernel is built

@@ -207,7 +207,7 @@ verdict $? "hostile text in a machine's name and a clocksource is escaped in the
 # REPORT.md), so the repository's own REPORT.md is never touched.
 cl=$tmp/clone
 mkdir -p "$cl"
-git ls-files -co --exclude-standard -z plots scripts kernel bench/matrix/matrix.h bench/rows/row.h bench/summary/summary.c bench/ground/runlimits.h bench/report-runs REPORT.md | tar --null -T - -cf - | tar -xf - -C "$cl"
+git ls-files -co --exclude-standard -z plots scripts kernel bench/matrix/matrix.h bench/rows/row.h bench/summary/summary.c bench/ground/runlimits.h "studies/*/study" "studies/*/tables.py" REPORT.md | tar --null -T - -cf - | tar -xf - -C "$cl"
 cp -r tests/fixtures/run "$tmp/main"
 cp -r "$run" "$tmp/e1"
 export CRNGBENCH_RUNNER=${CRNGBENCH_RUNNER:-$root/build/crngbench-run}

@@ -277,8 +277,8 @@ verdict $? "make post RUN=... in a clean clone builds the runner, renders and wr
 # chart linked to a file elsewhere would be copied, then committed.
 h=$tmp/x/run
 rm -rf "$h" && mkdir -p "$tmp/x" && cp -r "$g" "$h"
-ln -sf "$secret" "$h/plots/5-jitter-vs-hz.png"
-out=$(env -u CRNGBENCH_RUNNER make -s -C "$cl" report RUN="$g" HZRUN="$h" 2>&1)
+ln -sf "$secret" "$h/plots/1-nethack.png"
+out=$(env -u CRNGBENCH_RUNNER make -s -C "$cl" report RUN="$h" 2>&1)
 rc=$?
 ! grep -qs SECRET "$cl"/plots/figures/* && cmp -s "$cl/REPORT.md" REPORT.md && clean_error $rc "$out" "symbolic link"
 verdict $? "make report refuses a symlinked chart before writing anything (REPORT.md, plots/figures unchanged)" "rc $rc: $(brief "$out")"
@@ -368,14 +368,25 @@ p=$(pwned)
 [ -z "$p" ] && [ $rc -eq 0 ] && [ -s "$r/post.txt" ] && rendered "$r"
 verdict $? "make post RUN=HZRUN= a name with ; \` \$\$( \$(shell ' and a space runs nothing and writes the mail" \
 	"rc $rc, created: '$p': $(brief "$out")"
-out=$(mk report RUN="$r" HZRUN="$r" GUESTRUN="$r" SOURCESRUN="$r" LONGWAITRUN="$r" ARCHESRUN="$ea" ENTROPYRUN="$ee")
+out=$(mk report RUN="$r")
+rc=$?
+p=$(pwned)
+[ -z "$p" ] && [ $rc -eq 0 ] && grep -qF "e b;touch" "$cl/REPORT.md"
+verdict $? "make report RUN= that name runs nothing and reports" "rc $rc, created: '$p': $(brief "$out")"
+out=$(mk report RUN="$r" GUESTRUN="$r")
+rc=$?
+p=$(pwned)
+[ -z "$p" ] && clean_error $rc "$out" "GUESTRUN: no such variable"
+verdict $? "make report GUESTRUN= (a variable make report no longer takes) is refused, and that name runs nothing" \
+	"rc $rc, created: '$p': $(brief "$out")"
+out=$(cd "$cl" && timeout 60 plots/report.sh "$r" --hz "$r" --guest "$r" --sources "$r" --longwait "$r" --arches "$ea" --entropy "$ee" 2>&1)
 rc=$?
 p=$(pwned)
 [ -z "$p" ] && [ $rc -eq 0 ] && cmp -s "$ea/plots/7-arches.png" "$cl/plots/figures/7-arches.png" &&
 	cmp -s "$ee/plots/8-trial-margin.png" "$cl/plots/figures/8-trial-margin.png" &&
 	cmp -s "$r/plots/5-jitter-vs-hz.png" "$cl/plots/figures/5-jitter-vs-hz.png" && grep -qF "e b;touch" "$cl/REPORT.md" &&
 	grep -qF "### What ready holds" "$cl/REPORT.md"
-verdict $? "make report with that name in RUN, HZRUN, GUESTRUN, SOURCESRUN, LONGWAITRUN, ARCHESRUN, ENTROPYRUN runs nothing and reports" \
+verdict $? "plots/report.sh with that name as RUN, --hz, --guest, --sources, --longwait, --arches, --entropy runs nothing and reports" \
 	"rc $rc, created: '$p': $(brief "$out")"
 
 # A run's file names are not code either: make report copies the charts it
@@ -393,7 +404,8 @@ p=$(pwned)
 verdict $? "make report: chart file names holding \$( ; \` run nothing; only the known charts are copied" \
 	"rc $rc, created: '$p', figures: $(ls -A "$cl/plots/figures" | tr '\n' ' '): $(brief "$out")"
 
-# make report with a FIFO chart (RUN's, HZRUN's, ARCHESRUN's): refused
+# make report with a FIFO chart (RUN's), plots/report.sh with one (--hz's,
+# --arches'): refused
 # before REPORT.md or plots/figures change.
 g2=$tmp/fifo/good
 fresh "$g2"
@@ -405,13 +417,13 @@ for which in RUN:2-crng-ready-cdf HZRUN:5-jitter-vs-hz ARCHESRUN:7-arches; do
 	d=$tmp/fifo/$v
 	rm -rf "$d" && cp -r "$([ "$v" = ARCHESRUN ] && echo "$ga" || echo "$g2")" "$d"
 	rm "$d/plots/$c.png" && mkfifo "$d/plots/$c.png"
-	args=(RUN="$g2")
-	[ "$v" = RUN ] && args=(RUN="$d")
-	[ "$v" = HZRUN ] && args+=(HZRUN="$d")
-	[ "$v" = ARCHESRUN ] && args+=(ARCHESRUN="$d")
 	cp "$cl/REPORT.md" "$tmp/report.before"
 	fb=$(figures)
-	out=$(mk report "${args[@]}")
+	case $v in
+	RUN) out=$(mk report RUN="$d") ;;
+	HZRUN) out=$(cd "$cl" && timeout 60 plots/report.sh "$g2" --hz "$d" 2>&1) ;;
+	ARCHESRUN) out=$(cd "$cl" && timeout 60 plots/report.sh "$g2" --arches "$d" 2>&1) ;;
+	esac
 	rc=$?
 	[ $rc -ne 124 ] && clean_error $rc "$out" "$c.png" "not a regular file" && cmp -s "$tmp/report.before" "$cl/REPORT.md" &&
 		[ "$fb" = "$(figures)" ]
@@ -557,15 +569,15 @@ PY
 verdict $? "make post mails no chart 5 from an HZ run that draws none (its planted PNG/SVG stay out)" \
 	"rc $r1: $(brief "$(tail -n 1 <<<"$why")")"
 
-# make report HZRUN=<a run that draws no chart 5>: refused before REPORT.md
+# plots/report.sh --hz <a run that draws no chart 5>: refused before REPORT.md
 # is rewritten, no planted PNG copied into plots/figures.
 cp REPORT.md "$tmp/report.before"
 fig_before=$(cat plots/figures/5-jitter-vs-hz.png | sha256sum)
-make -s report RUN="$pr" HZRUN="$hr" >"$tmp/hzr.out" 2>&1
+plots/report.sh "$pr" --hz "$hr" >"$tmp/hzr.out" 2>&1
 r1=$?
 cmp -s REPORT.md "$tmp/report.before" && [ "$(sha256sum <plots/figures/5-jitter-vs-hz.png)" = "$fig_before" ] &&
 	[ $r1 -ne 0 ] && grep -q "is not a run that draws 5-jitter-vs-hz" "$tmp/hzr.out"
-verdict $? "make report takes chart 5 only from an HZ run that draws one (refused first, REPORT.md and plots/figures unchanged)" \
+verdict $? "plots/report.sh takes chart 5 only from an HZ run that draws one (refused first, REPORT.md and plots/figures unchanged)" \
 	"rc $r1: $(brief "$(cat "$tmp/hzr.out")")"
 cp "$tmp/report.before" REPORT.md
 git checkout -q -- plots/figures 2>/dev/null || true

@@ -6,13 +6,13 @@
 # and a formula that is not arithmetic is refused, never run; a row that
 # names no run, file or column the data has, or selects no row, stops the
 # table naming its line and what is accepted. REPORT.md's block
-# tables:quoted is what plots/quoted.py makes of plots/runs now.
+# tables:quoted is what plots/quoted.py makes of studies now.
 # shellcheck source=tests/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 t_begin "quoted"
 q() { python3 plots/quoted.py "$tmp/runs" "$tmp/q" 2>&1; }
-mkdir -p "$tmp/runs"
-cp -r plots/runs/longwait "$tmp/runs/"
+mkdir -p "$tmp/runs/longwait"
+cp -r studies/longwait/run "$tmp/runs/longwait/"
 head -n 9 plots/quoted | grep -v '^#' >"$tmp/head"
 [ "$(wc -l <"$tmp/head")" = 1 ] || bad "plots/quoted's header is not on line 9"
 row() { { cat "$tmp/head"; printf '%s\n' "$@"; } >"$tmp/q"; }
@@ -26,7 +26,7 @@ row "first measured longwait raw.csv timer=lapic host_first_byte_ns range s 1 - 
 	"dance computed - - - - - s 1 256*6/100 -" \
 	"per computed - - - - - - 2 {first.min}/{pitmax}*1000 -" \
 	"jiffies cited - - - - - s 0 300 include/linux/jiffies.h:INITIAL_JIFFIES"
-want=$(python3 - "$tmp/runs/longwait/raw.csv" <<'PY'
+want=$(python3 - "$tmp/runs/longwait/run/raw.csv" <<'PY'
 import csv, sys
 rs = list(csv.DictReader(open(sys.argv[1])))
 lap = [int(r["host_first_byte_ns"]) / 1e9 for r in rs if r["timer"] == "lapic"]
@@ -42,7 +42,7 @@ got=$(q | awk -F' \\| ' '/^\| `/ {printf "%s%s", sep, $2; sep="|"}')
 q | grep -qF 'computed: {first.min}/{pitmax}\*1000' && q | grep -q 'cited: include/linux/jiffies.h:INITIAL_JIFFIES' &&
 	ok "a computed figure shows its formula, a cited one its source" || bad "from column: $(q | tail -3)"
 before=$(q)
-python3 - "$tmp/runs/longwait/raw.csv" <<'PY'
+python3 - "$tmp/runs/longwait/run/raw.csv" <<'PY'
 import csv, sys
 p = sys.argv[1]
 rs = list(csv.DictReader(open(p)))
@@ -55,7 +55,7 @@ w.writeheader(); w.writerows(rs)
 PY
 after=$(q)
 [ "$before" != "$after" ] && ok "a changed number in the committed data changes the quoted figure" || bad "the table did not change: $after"
-cp -r plots/runs/longwait "$tmp/runs/"
+cp -r studies/longwait/run "$tmp/runs/longwait/"
 
 # a {name} is one value of the formula, not its text: {neg}**2 is 9
 row "neg computed - - - - - - 0 0-3 -" "sq computed - - - - - - 0 {neg}**2 -" "nsq computed - - - - - - 0 -{neg}**2 -"
@@ -66,7 +66,7 @@ got=$(vals)
 row "irq-max cited - - - - - - 0 5 src" "irq measured longwait raw.csv timer=pit irq_timer range - 0 - -" \
 	"lo computed - - - - - - 0 {irq.min} -" "width computed - - - - - - 0 {irq.max}-{irq.min} -" \
 	"five computed - - - - - - 0 {irq-max} -"
-want=$(python3 - "$tmp/runs/longwait/raw.csv" <<'PY'
+want=$(python3 - "$tmp/runs/longwait/run/raw.csv" <<'PY'
 import csv, sys
 irq = [int(r["irq_timer"]) for r in csv.DictReader(open(sys.argv[1])) if r["timer"] == "pit"]
 print(f"5|{min(irq)}-{max(irq)}|{min(irq)}|{max(irq) - min(irq)}|5")
@@ -78,7 +78,7 @@ got=$(vals)
 
 # the from column says how many rows a measured figure used; one is one cell
 # (the boot picked and the counts read from the committed run itself)
-read -r npit birq binit < <(python3 - "$tmp/runs/longwait/raw.csv" <<'PY'
+read -r npit birq binit < <(python3 - "$tmp/runs/longwait/run/raw.csv" <<'PY'
 import csv, sys
 rs = [r for r in csv.DictReader(open(sys.argv[1])) if r["timer"] == "pit"]
 b = next(r for r in rs if r["variant"] == "block"
@@ -93,8 +93,9 @@ q | grep -qF "| range of irq_timer in longwait/raw.csv where timer=pit (n=$npit)
 	ok "the from column gives n (rows used); stat one of a single row" || bad "n or one: $(q | tail -2)"
 
 # a selection that names the statuses it means may use boots that are not ok
-cp -r plots/runs/longwait "$tmp/runs/st"
-sed -i '2s/,ok,/,censored,/' "$tmp/runs/st/raw.csv"
+mkdir -p "$tmp/runs/st"
+cp -r studies/longwait/run "$tmp/runs/st/run"
+sed -i '2s/,ok,/,censored,/' "$tmp/runs/st/run/raw.csv"
 row "all measured st raw.csv timer=pit,status=censored|ok init_ns count - 0 - -" \
 	"oks measured st raw.csv timer=pit,status=ok init_ns count - 0 - -"
 got=$(vals)
@@ -149,7 +150,7 @@ refuse "beyond 2\*\*53" "x computed - - - - - - 0 (1e200)**2 -"
 refuse "ZeroDivisionError.*not a finite real number" "x computed - - - - - - 0 0**(0-1) -"
 refuse "at most 300" "x computed - - - - - - 0 $(printf '1+%.0s' {1..150})1 -"
 # a range is two values: a formula says which; a single value has no ends
-irqr=$(python3 - "$tmp/runs/longwait/raw.csv" <<'PY'
+irqr=$(python3 - "$tmp/runs/longwait/run/raw.csv" <<'PY'
 import csv, sys
 irq = [int(r["irq_timer"]) for r in csv.DictReader(open(sys.argv[1])) if r["timer"] == "pit"]
 print(f"{min(irq)}-{max(irq)}")
@@ -170,25 +171,27 @@ refuse "3 of 6 selected rows of longwait/raw.csv where variant=block have no crn
 refuse "3 of 6 selected rows.* have no crng_ready_ns" "x measured longwait raw.csv variant=block crng_ready_ns count - 0 - -"
 refuse "stat one: 9 rows of longwait/raw.csv where timer=pit, not exactly one" "x measured longwait raw.csv timer=pit init_ns one ms 0 - -"
 # a run's directory is under RUNS_DIR: not a symbolic link, nor through one to outside it
-mkdir -p "$tmp/elsewhere/p"
-cp -r plots/runs/longwait "$tmp/elsewhere/lw"
-cp -r plots/runs/longwait "$tmp/elsewhere/p/jobs1"
+mkdir -p "$tmp/elsewhere/p/run" "$tmp/elsewhere/lw" "$tmp/runs/deep/run"
+cp -r studies/longwait/run "$tmp/elsewhere/lw/run"
+cp -r studies/longwait/run "$tmp/elsewhere/p/run/jobs1"
 ln -s "$tmp/elsewhere/lw" "$tmp/runs/out"
 ln -s longwait "$tmp/runs/alias"
 ln -s "$tmp/elsewhere/p" "$tmp/runs/par"
+ln -s "$tmp/elsewhere/p/run/jobs1" "$tmp/runs/deep/run/jobs1"
 refuse "run 'out': .* is a symbolic link: refused" "x measured out raw.csv - init_ns max ms 0 - -"
 refuse "run 'alias': .* is a symbolic link: refused" "x measured alias raw.csv - init_ns max ms 0 - -"
-refuse "run 'par/jobs1': .* leads outside .* through a symbolic link" "x measured par/jobs1 raw.csv - init_ns max ms 0 - -"
+refuse "run 'par/jobs1': .*/par is a symbolic link: refused" "x measured par/jobs1 raw.csv - init_ns max ms 0 - -"
+refuse "run 'deep/jobs1': .*/deep/run/jobs1 is a symbolic link: refused" "x measured deep/jobs1 raw.csv - init_ns max ms 0 - -"
 
 # the cited cold wall time is what the committed GNU time output says
 wall=$(awk '$1 == "reproduce-cold-wall" { print $10 }' plots/quoted)
-el=$(sed -n 's/^\tElapsed (wall clock) time (h:mm:ss or m:ss): //p' plots/runs/reproduce-cold-time.txt |
+el=$(sed -n 's/^\tElapsed (wall clock) time (h:mm:ss or m:ss): //p' studies/reproduce-cold-time.txt |
 	awk -F: '{ print (NF == 3 ? $1 * 3600 + $2 * 60 + $3 : $1 * 60 + $2) }')
-[ -n "$el" ] && [ "$wall" = "$el" ] && ok "reproduce-cold-wall ($wall s) is the Elapsed line of plots/runs/reproduce-cold-time.txt" ||
+[ -n "$el" ] && [ "$wall" = "$el" ] && ok "reproduce-cold-wall ($wall s) is the Elapsed line of studies/reproduce-cold-time.txt" ||
 	bad "reproduce-cold-wall '$wall' against the committed GNU time output's '$el' s"
 
 # REPORT.md's block is plots/quoted.py of the committed runs
-now=$(python3 plots/quoted.py plots/runs 2>&1)
+now=$(python3 plots/quoted.py studies 2>&1)
 have=$(sed -n '/<!-- tables:quoted:begin -->/,/<!-- tables:quoted:end -->/p' REPORT.md | sed '1d;$d')
-[ "$have" = "$now" ] && ok "REPORT.md's tables:quoted is what plots/quoted.py makes of plots/runs" ||
-	bad "REPORT.md's tables:quoted differs from plots/quoted.py plots/runs (make report FROM=committed)"
+[ "$have" = "$now" ] && ok "REPORT.md's tables:quoted is what plots/quoted.py makes of studies" ||
+	bad "REPORT.md's tables:quoted differs from plots/quoted.py studies (make report FROM=committed)"

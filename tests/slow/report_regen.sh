@@ -3,9 +3,8 @@
 # runs: first
 # The evidence in the repository: REPORT.md's generated blocks and the
 # mail (post.txt) regenerate byte for byte from the committed runs alone.
-# Covered, automatically: every row of bench/report-runs whose
-# plots/runs/<name>/ holds a run (raw.csv; a bench-parallel row: its
-# subdirectories). For each such run:
+# Covered, automatically: every study whose studies/<name>/run/ holds a
+# run (raw.csv; a bench-parallel study: its subdirectories). For each such run:
 #  - it fits its budget (budget_kib);
 #  - its summary.csv is the runner's from its raw.csv (--summarize of a
 #    copy, byte for byte), so no number of either was edited alone, and
@@ -31,11 +30,12 @@ root=$PWD
 export CRNGBENCH_RUNNER=${CRNGBENCH_RUNNER:-$root/build/crngbench-run}
 # shellcheck source=scripts/table.sh
 . scripts/table.sh
-index=bench/report-runs
+# shellcheck source=scripts/studies.sh
+. scripts/studies.sh
 
 covered=() blocks=() dirs=() main=
-for name in $(table_keys "$index"); do
-	d=plots/runs/$name
+for name in $(studies); do
+	d=studies/$name/run
 	if [ -f "$d/raw.csv" ]; then
 		mine=("$d")
 	else
@@ -45,22 +45,22 @@ for name in $(table_keys "$index"); do
 	[ ${#mine[@]} -gt 0 ] || continue
 	covered+=("$name")
 	dirs+=("${mine[@]}")
-	budget=$(table_get "$index" "$name" budget_kib)
+	budget=$(study_get "$name" budget_kib)
 	kib=$(( ($(find "$d" -type f ! -path '*/plots/*' ! -name post.mbox -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }') + 1023) / 1024 ))
 	[ "$kib" -le "$budget" ] && ok "$d holds $kib KiB, within its budget of $budget KiB" ||
-		bad "$d holds $kib KiB, over its budget of $budget KiB ($index)"
-	rep=$(table_get "$index" "$name" report)
+		bad "$d holds $kib KiB, over its budget of $budget KiB (studies/$name/study)"
+	rep=$(study_get "$name" block)
 	if [ -n "$rep" ]; then
 		if grep -qxF "<!-- tables:$rep:begin -->" REPORT.md && grep -qxF "<!-- tables:$rep:end -->" REPORT.md; then
 			blocks+=("tables:$rep")
 		else
-			bad "REPORT.md has no tables:$rep block for $d ($index)"
+			bad "REPORT.md has no tables:$rep block for $d (studies/$name/study)"
 		fi
 	fi
-	[ "$(table_get "$index" "$name" post)" != run ] || { main=$d; blocks+=("$d/post.txt"); }
+	[ "$(study_get "$name" post)" != run ] || { main=$d; blocks+=("$d/post.txt"); }
 done
 if [ ${#covered[@]} -eq 0 ]; then
-	echo "SKIP: report regen: no run of $index is committed under plots/runs/"
+	echo "SKIP: report regen: no study of studies/ holds a committed run"
 	exit 0
 fi
 echo "# covered: runs ${covered[*]}; blocks ${blocks[*]:-none}"
@@ -117,8 +117,8 @@ regen_same() {
 tree_copy "$tmp/a"
 regen_same "$tmp/a"
 case $? in
-0) ok "REPORT.md${main:+ and $main/post.txt} regenerated from plots/runs/ equal the committed files byte for byte (${blocks[*]})" ;;
-1) bad "regenerated from plots/runs/, the text differs from the committed: $(diff REPORT.md "$tmp/a/REPORT.md" | head -n 6 | tr '\n' ' ')$([ -z "$main" ] || diff "$main/post.txt" "$tmp/a/$main/post.txt" 2>&1 | head -n 4 | tr '\n' ' ')" ;;
+0) ok "REPORT.md${main:+ and $main/post.txt} regenerated from studies/ equal the committed files byte for byte (${blocks[*]})" ;;
+1) bad "regenerated from studies/, the text differs from the committed: $(diff REPORT.md "$tmp/a/REPORT.md" | head -n 6 | tr '\n' ' ')$([ -z "$main" ] || diff "$main/post.txt" "$tmp/a/$main/post.txt" 2>&1 | head -n 4 | tr '\n' ' ')" ;;
 *) bad "scripts/regen-report.sh failed: $(tail -n 3 "$tmp/a.log" | tr '\n' ' ')" ;;
 esac
 
@@ -170,16 +170,16 @@ change() {
 # a fresh copy (cpio keeps a file it finds newer)
 done_main= done_other=
 for name in "${covered[@]}"; do
-	rep=$(table_get "$index" "$name" report)
+	rep=$(study_get "$name" block)
 	case $rep in main | sources | longwait | arches | entropy | bases) ;; *) continue ;; esac
 	if [ "$rep" = main ]; then [ -z "$done_main" ] || continue; done_main=1; else [ -z "$done_other" ] || continue; done_other=1; fi
 	rm -rf "$tmp/b" "$tmp/b.log"
 	tree_copy "$tmp/b"
-	what=$(change "$tmp/b/plots/runs/$name/summary.csv" median_ms measure=crng_ready n!=0) || { bad "$what"; break; }
+	what=$(change "$tmp/b/studies/$name/run/summary.csv" median_ms measure=crng_ready n!=0) || { bad "$what"; break; }
 	regen_same "$tmp/b"
 	case $? in
-	1) ok "negative check: plots/runs/$name/summary.csv with one median changed ($what) regenerates another REPORT.md: caught" ;;
-	0) bad "plots/runs/$name/summary.csv with one median changed ($what) regenerates the same REPORT.md" ;;
+	1) ok "negative check: studies/$name/run/summary.csv with one median changed ($what) regenerates another REPORT.md: caught" ;;
+	0) bad "studies/$name/run/summary.csv with one median changed ($what) regenerates the same REPORT.md" ;;
 	*) bad "the regeneration with a changed median failed: $(tail -n 3 "$tmp/b.log" | tr '\n' ' ')" ;;
 	esac
 	[ -z "$done_main" ] || [ -z "$done_other" ] || break

@@ -13,10 +13,10 @@
 #  - a run interrupted by SIGKILL is resumed (--resume: the boots it had
 #    keep their rows), a complete one is skipped (its raw.csv untouched),
 #    progress names the run and an ETA over all runs, both are kept in
-#    plots/runs/ within their budget (keep-run refuses one over it), and
+#    studies/ within their budget (keep-run refuses one over it), and
 #    the time split names each run; a make reproduce that made every run
 #    it ran from its start keeps its time split in
-#    plots/runs/reproduce-time.csv, one that skipped or resumed one does not;
+#    studies/reproduce-time.csv, one that skipped or resumed one does not;
 #    never through a link at a fixed temporary name (.reproduce-time.csv).
 # shellcheck source=tests/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
@@ -42,7 +42,7 @@ refused() {
 	fi
 }
 refused "an unknown RUNS name is refused, naming the known runs" \
-	"RUNS: unknown run 'nosuch'; the runs of bench/report-runs are: one two ghost" RUNS=one,nosuch
+	"RUNS: unknown run 'nosuch'; the runs of studies/ are: one two ghost" RUNS=one,nosuch
 refused "an empty RUNS name is refused" "has an empty name" RUNS=one,,two
 refused "a HOSTS entry that is no sshlogin is refused" \
 	"HOSTS: 'a;b' is not an sshlogin make reproduce takes: ':' (this machine) or [user@]host" RUNS=one 'HOSTS=:,a;b'
@@ -50,7 +50,7 @@ refused "an empty HOSTS entry is refused" "HOSTS: '' is not an sshlogin" RUNS=on
 refused "HOSTS naming a host twice is refused" "HOSTS names 'x' twice" RUNS=one 'HOSTS=x,2/x'
 refused "SHARDS without HOSTS is refused" "SHARDS=2 splits each run across HOSTS: give HOSTS too" RUNS=one SHARDS=2
 refused "a run whose matrix does not exist is refused before any run, the good one before it too" \
-	"run 'ghost' names matrix 'nosuch', and there is no bench/nosuch.matrix" RUNS=one,ghost
+	"run 'ghost': no matrix 'nosuch' (bench/*.matrix, studies/*/*.matrix" RUNS=one,ghost
 refused "DRYRUN takes 1 or nothing" "DRYRUN='yes'" RUNS=one DRYRUN=yes
 
 # --- the plan alone ----------------------------------------------------------------
@@ -75,21 +75,21 @@ fi
 # a link at the name the time split was once written under (a checkout
 # can carry one): nothing is written through it (scripts/fresh.sh)
 echo precious >"$tmp/victim"
-ln -s "$tmp/victim" "$s/plots/runs/.reproduce-time.csv"
+ln -s "$tmp/victim" "$s/studies/.reproduce-time.csv"
 out=$(mk RUNS=one)
 [ $? -eq 0 ] && [ "$(cd "$s" && plots/runstate.py results/reproduce/one)" = "complete 6" ] ||
 	bad "the first run of 'one': $(brief "$out")"
-[ "$(cat "$tmp/victim")" = precious ] && [ -f "$s/plots/runs/reproduce-time.csv" ] && [ ! -L "$s/plots/runs/reproduce-time.csv" ] &&
-	ok "plots/runs/.reproduce-time.csv a link: the time split is written fresh beside its file, nothing through the link" ||
-	bad "plots/runs/.reproduce-time.csv a link: the file it points to now holds '$(head -c 100 "$tmp/victim")'"
-rm -f "$s/plots/runs/.reproduce-time.csv"
+[ "$(cat "$tmp/victim")" = precious ] && [ -f "$s/studies/reproduce-time.csv" ] && [ ! -L "$s/studies/reproduce-time.csv" ] &&
+	ok "studies/.reproduce-time.csv a link: the time split is written fresh beside its file, nothing through the link" ||
+	bad "studies/.reproduce-time.csv a link: the file it points to now holds '$(head -c 100 "$tmp/victim")'"
+rm -f "$s/studies/.reproduce-time.csv"
 # a run made from its start: its time split kept as committed data
-rt=$s/plots/runs/reproduce-time.csv
+rt=$s/studies/reproduce-time.csv
 c=$(git -C "$s" rev-parse HEAD 2>/dev/null)
 if [ -f "$rt" ] && [ "$(head -n 1 "$rt")" = commit,runs,stage,seconds ] &&
 	grep -qE "^$c,one,boots,[0-9]+\.[0-9]\$" "$rt" && grep -qE "^$c,one,keep,[0-9]+\.[0-9]\$" "$rt" &&
 	grep -qE "^$c,one,checks\+plan,[0-9]+\.[0-9]\$" "$rt"; then
-	ok "a make reproduce that made its runs from their start keeps its time split (plots/runs/reproduce-time.csv)"
+	ok "a make reproduce that made its runs from their start keeps its time split (studies/reproduce-time.csv)"
 else
 	bad "reproduce-time.csv after a fresh run: $(cat "$rt" 2>&1 | head -c 300)"
 fi
@@ -180,9 +180,9 @@ else
 fi
 grep -qE "^\[reproduce\] run 2/2 two \(bench/mini.matrix\): ~[0-9]+ s left of it; all runs ~[0-9]+ s$" <<<"$out" &&
 	ok "each run starts with its estimate left and the ETA over all runs" || bad "no run/ETA line: $(brief "$out")"
-if [ -f "$s/plots/runs/one/raw.csv" ] && cmp -s "$two/raw.csv" "$s/plots/runs/two/raw.csv" &&
-	[ ! -e "$s/plots/runs/two/boots" ] && grep -q '^\[keep\] plots/runs/two: [0-9]* KiB of its 256 KiB budget' <<<"$out"; then
-	ok "both runs are kept in plots/runs/ within their budget, without boots/"
+if [ -f "$s/studies/one/run/raw.csv" ] && cmp -s "$two/raw.csv" "$s/studies/two/run/raw.csv" &&
+	[ ! -e "$s/studies/two/run/boots" ] && grep -q '^\[keep\] studies/two/run: [0-9]* KiB of its 256 KiB budget' <<<"$out"; then
+	ok "both runs are kept in studies/ within their budget, without boots/"
 else
 	bad "keep: $(grep '\[keep\]' <<<"$out" | tr '\n' ' ')"
 fi
@@ -198,12 +198,12 @@ grep -qE '^  one: complete before: skipped; keep [0-9.]+ s$' <<<"$out" &&
 
 # keep-run's budget: a run over its row's budget_kib is refused, naming
 # the files' sizes, and the kept copy stays as it was.
-kept=$(cat "$s/plots/runs/one/raw.csv" 2>/dev/null)
-sed -i 's/^one    mini    runner  -       -     256$/one    mini    runner  -       -     1/' "$s/bench/report-runs"
+kept=$(cat "$s/studies/one/run/raw.csv" 2>/dev/null)
+sed -i 's/^budget_kib 256$/budget_kib 1/' "$s/studies/one/study"
 out=$(cd "$s" && scripts/keep-run.sh one results/reproduce/one 2>&1)
 rc=$?
-if [ $rc -ne 0 ] && grep -q "plots/runs/one would hold [0-9]* KiB, over its budget of 1 KiB (budget_kib in bench/report-runs): .*raw.csv [0-9]* KiB.*nothing was replaced" <<<"$out" &&
-	[ -n "$kept" ] && [ "$(cat "$s/plots/runs/one/raw.csv")" = "$kept" ] && [ -z "$(ls -d "$s"/plots/runs/.keep-* 2>/dev/null)" ]; then
+if [ $rc -ne 0 ] && grep -q "studies/one/run would hold [0-9]* KiB, over its budget of 1 KiB (budget_kib in studies/one/study): .*raw.csv [0-9]* KiB.*nothing was replaced" <<<"$out" &&
+	[ -n "$kept" ] && [ "$(cat "$s/studies/one/run/raw.csv")" = "$kept" ] && [ -z "$(ls -d "$s"/studies/*/.keep-* 2>/dev/null)" ]; then
 	ok "keep-run refuses a run over its budget, naming each file's size, and replaces nothing"
 else
 	bad "keep-run over budget: exit $rc: $out"

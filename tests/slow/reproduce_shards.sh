@@ -7,7 +7,7 @@
 # shards 1/2 and 2/2, the runner merges them, and the merged run holds
 # exactly the boots of the unsharded plan (--print-axis plan: each cell's
 # reps 0 .. reps-1, worked out here), each once; the shards are disjoint;
-# the run is kept in plots/runs/one. The comparison is seen to fail on
+# the run is kept in studies/one/run. The comparison is seen to fail on
 # the merged run less one shard's boots, and keep-run refuses that run.
 # A shard holding a symbolic link is refused and removed; complete shards
 # of other code (an uncommitted edit since) are refused before anything
@@ -70,11 +70,11 @@ fi
 [ "$(cat "$sd/seed" 2>/dev/null)" = "$(cat "$run/seed" 2>/dev/null)" ] && [ -s "$run/summary.csv" ] &&
 	ok "the shards ran with one seed, recorded in the merged run, and it has its summary" ||
 	bad "seed '$(cat "$sd/seed" 2>/dev/null)' against the merged run's '$(cat "$run/seed" 2>/dev/null)'"
-if cmp -s "$run/raw.csv" "$s/plots/runs/one/raw.csv" && [ ! -e "$s/plots/runs/one/boots" ] &&
-	[ "$(cat "$s/plots/runs/one/commit" 2>/dev/null)" = "$(git -C "$s" rev-parse HEAD)" ]; then
-	ok "the merged run is kept in plots/runs/one (no boots/), with the commit it was made from"
+if cmp -s "$run/raw.csv" "$s/studies/one/run/raw.csv" && [ ! -e "$s/studies/one/run/boots" ] &&
+	[ "$(cat "$s/studies/one/run/commit" 2>/dev/null)" = "$(git -C "$s" rev-parse HEAD)" ]; then
+	ok "the merged run is kept in studies/one/run (no boots/), with the commit it was made from"
 else
-	bad "plots/runs/one: $(ls "$s/plots/runs/one" 2>&1 | tr '\n' ' ')"
+	bad "studies/one/run: $(ls "$s/studies/one/run" 2>&1 | tr '\n' ' ')"
 fi
 
 # Run again: nothing is booted again.
@@ -108,9 +108,9 @@ fi
 
 # A sharded run whose shards were all made before this invocation is not
 # "made from its start" here: its merge is no cold time, and
-# plots/runs/reproduce-time.csv is left as it was (it was rewritten as a
+# studies/reproduce-time.csv is left as it was (it was rewritten as a
 # from-start time after both shards were skipped and nothing booted).
-rt=$s/plots/runs/reproduce-time.csv
+rt=$s/studies/reproduce-time.csv
 echo "commit,runs,stage,seconds" >"$rt"
 echo "0000000000000000000000000000000000000000,one,boots,999.0" >>"$rt"
 cp "$rt" "$tmp/rt.before"
@@ -166,7 +166,11 @@ if os.path.exists(p):
         w.writerows(r for r in rr if r["boot_id"] in ids)
 PY
 done
-rm -rf "$run" "$s/plots/runs/one"
-shards
-refused "shards whose run.matrix is not the matrix's (reps edited) are refused before any boot, naming the shard and the line" \
-	"shards/one/shard-1 was made from another bench/mini.matrix (its resolved matrix differs: reps = 3)"
+rm -rf "$run" "$s/studies/one/run"
+out=$(cd "$s" && make reproduce RUNS=one HOSTS=: SHARDS=2 QEMU=tests/lib/fake-qemu 2>&1)
+if [ $? -ne 0 ] && grep -q "shards/one/shard-1 was made from another bench/mini.matrix (its resolved matrix differs: reps = 3)" <<<"$out" &&
+	[ ! -e "$run/raw.csv" ] && [ ! -e "$s/studies/one/run" ]; then
+	ok "shards whose run.matrix is not the matrix's (reps edited) are refused before any boot, naming the shard and the line"
+else
+	bad "shards with reps edited: $(brief "$out")"
+fi

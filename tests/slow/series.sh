@@ -28,16 +28,16 @@ if ! tree=$(KERNEL_BASE=$base kernel/build.sh --tree "$(scripts/variants.sh --li
 	bad "base $base's tree: kernel/build.sh --tree failed: $(tail -n 2 "$tmp/err" | tr '\n' ' ')"
 	exit 0
 fi
-if ! plots/series.py plots/runs "$tmp/series" >"$tmp/out" 2>&1; then
-	bad "plots/series.py plots/runs failed: $(head -c 300 "$tmp/out")"
+if ! plots/series.py studies "$tmp/series" >"$tmp/out" 2>&1; then
+	bad "plots/series.py studies failed: $(head -c 300 "$tmp/out")"
 	exit 0
 fi
 if diff -r plots/series "$tmp/series" >"$tmp/diff"; then
-	ok "plots/series/ is what make post FROM=committed writes from plots/runs today"
+	ok "plots/series/ is what make post FROM=committed writes from studies today"
 else
 	bad "plots/series/ differs from what plots/series.py writes now (make post FROM=committed): $(head -c 400 "$tmp/diff")"
 fi
-if plots/series.py plots/runs "$tmp/again" >"$tmp/out" 2>&1 && diff -r "$tmp/series" "$tmp/again" >"$tmp/diff"; then
+if plots/series.py studies "$tmp/again" >"$tmp/out" 2>&1 && diff -r "$tmp/series" "$tmp/again" >"$tmp/diff"; then
 	ok "a second run of plots/series.py writes the same bytes"
 else
 	bad "a second run of plots/series.py differs: $(head -c 400 "$tmp/diff" "$tmp/out")"
@@ -57,7 +57,7 @@ cp "$h/home/.gitconfig" "$h/xdg/git/config"
 printf 'random.c\n*.c\n' >"$h/xdg/git/ignore"
 printf '*.c -diff\n* whitespace=-trailing-space\n' >"$h/xdg/git/attributes"
 if (umask 077 && HOME=$h/home XDG_CONFIG_HOME=$h/xdg GIT_DIR=$PWD/.git GIT_WORK_TREE=$PWD \
-	plots/series.py plots/runs "$h/series") >"$tmp/out" 2>&1 && diff -r "$tmp/series" "$h/series" >"$tmp/diff" &&
+	plots/series.py studies "$h/series") >"$tmp/out" 2>&1 && diff -r "$tmp/series" "$h/series" >"$tmp/diff" &&
 	[ ! -e "$h/hook-ran" ]; then
 	ok "another user's git config, ignore and attributes files, hooks, GIT_DIR and umask change no byte"
 else

@@ -151,7 +151,7 @@ cells() { paste -d, <(tests/lib/csvget.py "$1/raw.csv" cell) <(tests/lib/csvget.
 same_as_plan() { [ -n "$expected" ] && [ "$(cells "$1" 2>/dev/null)" = "$expected" ]; }
 run=$s/results/reproduce/one sd=$s/results/reproduce/shards/one rsd=$remote/results/reproduce/shards/one
 # fresh: the run, its kept copy and both hosts' results removed
-fresh() { rm -rf "$s/results" "$s/plots/runs/one" "$remote/results"; }
+fresh() { rm -rf "$s/results" "$s/studies/one/run" "$remote/results"; }
 # midrun CMD...: reproduce in the background; once B's shard has started
 # (its run.matrix: its first boot takes FAKE_DELAY s), CMD ... DIR, DIR the
 # shard in B's checkout; then the run's end (result)
@@ -169,8 +169,8 @@ midrun() {
 	result
 }
 merged_ok() {
-	if [ "$rc" = 0 ] && same_as_plan "$run" && [ -f "$s/plots/runs/one/raw.csv" ]; then
-		ok "$1: the merged run holds every boot of the plan once ($(wc -l <<<"$expected") boots), kept in plots/runs/one"
+	if [ "$rc" = 0 ] && same_as_plan "$run" && [ -f "$s/studies/one/run/raw.csv" ]; then
+		ok "$1: the merged run holds every boot of the plan once ($(wc -l <<<"$expected") boots), kept in studies/one/run"
 	else
 		bad "$1: exit $rc, merged run against the plan: $(diff <(echo "$expected") <(cells "$run" 2>&1) | head -4 | tr '\n' ' '); $(brief "$out")"
 	fi
@@ -213,7 +213,7 @@ git -C "$remote" reset -q --hard HEAD~1
 fresh
 midrun stop_b
 if [ "$rc" != 0 ] && grep -q "did not finish.*make reproduce again resumes it" <<<"$out" &&
-	[ ! -e "$run" ] && [ ! -e "$s/plots/runs/one" ] && compgen -G "$rsd/shard-*/run.matrix" >/dev/null; then
+	[ ! -e "$run" ] && [ ! -e "$s/studies/one/run" ] && compgen -G "$rsd/shard-*/run.matrix" >/dev/null; then
 	ok "a host that drops mid-run: the run is not merged, and make reproduce says it resumes it"
 else
 	bad "a host that drops mid-run: exit $rc, merged: $([ -e "$run" ] && echo yes || echo no): $(brief "$out")"

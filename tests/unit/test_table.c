@@ -97,7 +97,7 @@ static void base_axis_checked_against_kernel_bases(void)
 
 /*
  * The vDSO's getrandom() is x86_64's on a base of Linux 6.11+: asked on
- * bench/arches.matrix's machines (none x86) on base 6.12 alone, every such
+ * studies/arches/arches.matrix's machines (none x86) on base 6.12 alone, every such
  * read would be "unavailable", so the matrix is refused; x86_64 beside
  * them makes it possible.
  */
