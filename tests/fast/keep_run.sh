@@ -14,7 +14,7 @@
 # checkout of what it reads (scripts/, plots/*.py, bench/ with a
 # a study of its own, studies/one), with this tree's runner.
 # shellcheck source=tests/lib/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 t_begin "keep run"
 runner=${CRNGBENCH_RUNNER:-$PWD/build/crngbench-run}
 fx=tests/fixtures/run
