@@ -62,6 +62,8 @@ struct run_saved {
 struct run {
 	struct run_opts o;
 	struct matrix m;
+	/* --resume growing the run: the matrix it had (m adds values), or NULL */
+	struct matrix *grow_from;
 	char out_dir[PATH_MAX];
 	/* Each base's kernels directory, in the base axis' order (inputs.h). */
 	char kernels_dir[MAX_VALUES][PATH_MAX];
