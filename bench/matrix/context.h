@@ -71,6 +71,7 @@ struct run {
 	long tsc_khz;
 	int kvm_ok;
 	char kvm_why[512];
+	char kvm_fix[512]; /* what would make KVM usable (kvm_remedy) */
 	char **done_ids; /* boots raw.csv already holds */
 	size_t ndone;
 	int lock_fd; /* flock on the results directory, -1 if none */
