@@ -6,8 +6,8 @@
 # row, its detail rows and its files under its cell's new id; chart 3 then
 # has TCG and icount side by side. A matrix that drops a value or changes
 # a setting is refused, the run untouched. SIGKILL at every step of a grow
-# loses nothing: the next --resume finishes it. Against tests/lib/fake-qemu,
-# seconds.
+# loses nothing: the next --resume finishes it. make run RESUME=DIR passes
+# the grow to the runner. Against tests/lib/fake-qemu, seconds.
 # shellcheck source=tests/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 t_begin "grow"
@@ -128,7 +128,16 @@ done
 	ok "SIGKILL before any of a grow's $steps steps loses nothing: the next --resume finishes it, 4 boots, the 2 done kept" ||
 	bad "a grow killed midway: $steps steps, last exit $rc, lost at:$lost"
 
-# 5. A grow/ that is not the runner's (a directory from elsewhere) moves
+# 5. make run RESUME=DIR: the runner resumes DIR with the variables' --set
+# lines, and the matrix file only when MATRIX is given.
+cmd=$(make -n -s run RESUME="$tmp/r" ACCELS=icount,tcg 2>&1 | grep -A1 -- --resume)
+cmd2=$(make -n -s run RESUME="$tmp/r" MATRIX=quick 2>&1 | grep -A1 -- --resume)
+grep -qF -- "--resume --out '$tmp/r'" <<<"$cmd" && grep -q -- "--set accel=icount,tcg" <<<"$cmd" && ! grep -q -- --matrix <<<"$cmd" &&
+	grep -q -- "--matrix bench/quick.matrix" <<<"$cmd2" &&
+	ok "make run RESUME=DIR ACCELS=... resumes DIR with --set accel=..., its own matrix unless MATRIX is given" ||
+	bad "make run RESUME=: $(brief "$cmd / $cmd2")"
+
+# 6. A grow/ that is not the runner's (a directory from elsewhere) moves
 # nothing out of boots/: a line of grow/ids that is no pair of boot ids,
 # a grow/ without ids, or one that is a link, is refused, naming it.
 for how in ids none link; do
