@@ -132,7 +132,8 @@ help:
 	@echo "  make image       build the systemd guest initramfs ($(IMAGE))"
 	@echo "  make runner      build the boot runner ($(RUNNER))"
 	@echo "  make bench       everything: deps, kernels, image, runner, run MATRIX, plots"
-	@echo "  make run         run MATRIX only (kernels and image must be built); prints make plan first"
+	@echo "  make run         run MATRIX only (kernels and image must be built); prints make plan first;"
+	@echo "                   RESUME=DIR finishes the run in DIR, or grows it by the values ACCELS, VARIANTS... add"
 	@echo "  make plan        MATRIX's boots and estimated host time per arch and accelerator"
 	@echo "                   (from the runs in studies/ and the fixtures; plots/estimate.py)"
 	@echo "  make plots       render charts for RUN=<results dir> (default results/latest)"
@@ -272,8 +273,16 @@ AXIS_SETS = $(SETS) $(if $(VARIANTS),--set variant=$(VARIANTS)) $(if $(CPUS),--s
 	$(if $(ACCELS),--set accel=$(ACCELS)) $(if $(REPS),--set reps=$(REPS)) \
 	$(if $(filter command line,$(origin HZ)),--set hz=$(HZ)) $(if $(KERNEL_BASE),--set base=$(KERNEL_BASE))
 
+# RESUME=DIR: make run finishes the run in DIR, or grows it: VARIANTS,
+# ACCELS, ... and SETS are set over its matrix (MATRIX, given, names the
+# matrix file instead), which may only gain axis values; the boots it
+# holds are kept (docs/compare-accels.md). A path, quoted like RUN below.
+RESUME ?=
+unexport RESUME
+
 # The plan first (make plan): an estimate that fails is a warning, never
 # the end of the run.
+ifeq ($(value RESUME),)
 run: runner image
 	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(MATRICES)" >&2; exit 2; }
 	@$(ESTIMATE) || echo "warning: no estimate of the run's host time (plots/estimate.py failed above); running anyway" >&2
@@ -281,6 +290,13 @@ run: runner image
 	$(RUNNER) --matrix $(MATRIX_FILE) $(AXIS_SETS) --image $(IMAGE) --qemu $(call q,QEMU) \
 		--out $$out $(RUNFLAGS) && \
 	ln -sfn $$(basename $$out) $(RESULTS)/latest && echo "results: $$out"
+else
+# The runner prints what the grow adds and the boots still to do.
+run: runner image
+	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(basename $(notdir $(wildcard bench/*.matrix)))" >&2; exit 2; }
+	@$(RUNNER) --resume --out $(call q,RESUME) $(if $(filter command line,$(origin MATRIX)),--matrix $(MATRIX_FILE)) \
+		$(AXIS_SETS) --image $(IMAGE) --qemu $(call q,QEMU) $(RUNFLAGS) && echo "results: "$(call q,RESUME)
+endif
 
 # The boots of MATRIX (with AXIS_SETS and RUNFLAGS' --jobs, --parallel-jobs,
 # --shard) and their estimated host time: per arch and accelerator, the

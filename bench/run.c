@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include "machines/accel.h"
 #include "machines/arch.h"
+#include "results/grow.h"
 #include "results/inputs.h"
 #include "matrix/matrixcheck.h"
 #include "matrix/matrixfile.h"
@@ -105,12 +106,21 @@ static int summarize(struct run *r, FILE *out)
 	return 0;
 }
 
+/* DIR locked for a mode that reads its run; a grow the run was left in
+ * is finished first (grow.h). */
+static int lock_run(struct run *r, const char *dir, const char *mode)
+{
+	set_text(r->out_dir, "%s", dir);
+	return results_lock_dir(dir, mode, &r->lock_fd, r->err,
+				sizeof(r->err)) ||
+	       (results_is_run(dir) &&
+		results_finish_grow(dir, r->err, sizeof(r->err)));
+}
+
 /* --summarize DIR: the run's own seed, as --resume and --rescan use. */
 static int mode_summarize(struct run *r, const char *dir)
 {
-	set_text(r->out_dir, "%s", dir);
-	if (results_lock_dir(dir, "--summarize", &r->lock_fd, r->err,
-			     sizeof(r->err)))
+	if (lock_run(r, dir, "--summarize"))
 		die("cannot summarize: %s", r->err);
 	if (!r->o.seed_given &&
 	    results_read_seed(dir, &r->o.seed, r->err, sizeof(r->err)))
@@ -120,10 +130,7 @@ static int mode_summarize(struct run *r, const char *dir)
 
 static int mode_rescan(struct run *r, const char *dir)
 {
-	set_text(r->out_dir, "%s", dir);
-	if (results_lock_dir(dir, "--rescan", &r->lock_fd, r->err,
-			     sizeof(r->err)) ||
-	    results_rescan(r))
+	if (lock_run(r, dir, "--rescan") || results_rescan(r))
 		die("%s", r->err);
 	return summarize(r, r->o.quiet ? NULL : stdout);
 }
@@ -234,23 +241,15 @@ static void default_paths(struct run *r)
 		die("a path is longer than %d bytes", PATH_MAX - 1);
 }
 
-/* The matrix: from --resume's run.matrix, or the file and --set lines. */
-static void load_matrix(struct run *r)
+/* The matrix of --matrix FILE (else from, else the defaults) and --set. */
+static void given_matrix(struct run *r, const struct matrix *from)
 {
 	char err[1024];
 
-	if (r->o.resume) {
-		if (r->o.matrix_file || r->o.nsets)
-			die("--resume runs the matrix saved in %s/run.matrix; drop --matrix/--set",
-			    r->out_dir);
-		if (results_read_matrix(r->out_dir, &r->m, err, sizeof(err)) ||
-		    results_read_seed(r->out_dir, &r->o.seed, err,
-				      sizeof(err)) ||
-		    bases_check(&r->m, err, sizeof(err)))
-			die("cannot resume: %s", err);
-		return;
-	}
-	matrix_init(&r->m);
+	if (from && !r->o.matrix_file)
+		r->m = *from;
+	else
+		matrix_init(&r->m);
 	if (r->o.matrix_file &&
 	    matrix_load(&r->m, r->o.matrix_file, err, sizeof(err)))
 		die("%s", err);
@@ -259,6 +258,59 @@ static void load_matrix(struct run *r)
 	if (matrix_validate(&r->m, err, sizeof(err)) ||
 	    bases_check(&r->m, err, sizeof(err)))
 		die("%s", err);
+}
+
+/*
+ * --resume with --matrix or --set: the run's matrix (from) grown into the
+ * given one, which adds axis values and keeps the rest (matrix_grows);
+ * r->grow_from is then the run's. The same matrix again is a resume.
+ */
+static void grow_matrix(struct run *r, struct matrix *from)
+{
+	char err[1024], added[512];
+	int rc;
+
+	given_matrix(r, from);
+	rc = matrix_grows(from, &r->m, err, sizeof(err));
+	if (rc < 0)
+		die("cannot grow %s: %s", r->out_dir, err);
+	if (!rc) {
+		free(from);
+		return;
+	}
+	if (r->o.shard_n > 1)
+		die("cannot grow %s: it is shard %d/%d of a run, and the matrix deals the cells to the shards; merge the shards (--merge), then grow the merged run",
+		    r->out_dir, r->o.shard_k, r->o.shard_n);
+	r->grow_from = from;
+	matrix_added(from, &r->m, added, sizeof(added));
+	fprintf(stderr, "[grow] %s: adds %s%s\n", r->out_dir, added,
+		r->o.dry_run ? " (a dry run: the run is left as it is)" : "");
+}
+
+/* The matrix: from --resume's run.matrix (grown by --matrix and --set),
+ * or the file and --set lines. */
+static void load_matrix(struct run *r)
+{
+	char err[1024];
+
+	if (r->o.resume) {
+		struct matrix *m = malloc(sizeof(*m));
+
+		if (!m)
+			die("out of memory");
+		if (results_read_matrix(r->out_dir, m, err, sizeof(err)) ||
+		    results_read_seed(r->out_dir, &r->o.seed, err,
+				      sizeof(err)) ||
+		    bases_check(m, err, sizeof(err)))
+			die("cannot resume: %s", err);
+		r->m = *m;
+		if (r->o.matrix_file || r->o.nsets)
+			grow_matrix(r, m);
+		else
+			free(m);
+		return;
+	}
+	given_matrix(r, NULL);
 	if (!r->o.seed_given) {
 		if (getrandom(&r->o.seed, sizeof(r->o.seed), 0) !=
 		    sizeof(r->o.seed))
@@ -508,7 +560,8 @@ static int mode_run(struct run *r, int argc, char **argv)
 	default_paths(r);
 	set_jobs(r);
 	check_files(r);
-	if (r->o.resume && results_check_files(r))
+	if (r->o.resume &&
+	    results_check_files(r, r->grow_from ? r->grow_from : &r->m))
 		die("%s", r->err);
 	check_qemu(r);
 	r->tsc_khz = host_tsc_khz();
@@ -541,7 +594,8 @@ static int mode_run(struct run *r, int argc, char **argv)
 	if (!r->o.resume && results_open(r))
 		die("%s", r->err);
 	handle_signals();
-	if (results_start(r) || results_load_done(r) || sched_kvm_canary(r) ||
+	if (results_start(r) || results_load_done(r) ||
+	    (r->grow_from && results_grow(r)) || sched_kvm_canary(r) ||
 	    results_write_meta(r, argc, argv, nplan))
 		die("%s", r->err);
 	matrix_shift_speeds(&r->m, speeds, sizeof(speeds));

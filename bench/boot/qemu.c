@@ -14,12 +14,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <linux/kvm.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -361,33 +363,119 @@ int qemu_check_cpu(const char *qemu, const struct arch *ar, const char *kernel,
 	return -1;
 }
 
-int kvm_device_check(char *why, size_t whylen)
+/* Is flag one of the space-separated words of flags? */
+static int has_flag(const char *flags, const char *flag)
 {
-	int fd, api, vmfd;
+	size_t n = strlen(flag);
+
+	for (const char *p = flags; p && *p; p += strcspn(p, " ")) {
+		p += strspn(p, " ");
+		if (!strncmp(p, flag, n) && (p[n] == ' ' || !p[n]))
+			return 1;
+	}
+	return 0;
+}
+
+void kvm_remedy(enum kvm_stage stage, int e, const char *flags,
+		const char *group, char *buf, size_t len)
+{
+	int vmx = has_flag(flags, "vmx"), svm = has_flag(flags, "svm");
+
+	if (stage == KVM_OPEN && e == ENOENT && (vmx || svm))
+		text_printf(
+			buf, len,
+			"the CPU has %s but no KVM module is loaded: as root, modprobe %s",
+			vmx ? "VT-x (vmx)" : "AMD-V (svm)",
+			vmx ? "kvm_intel" : "kvm_amd");
+	else if (stage == KVM_OPEN && e == ENOENT &&
+		 has_flag(flags, "hypervisor"))
+		text_printf(
+			buf, len,
+			"this is a VM whose CPU shows no vmx or svm flag: enable nested virtualization on its host (kvm_intel or kvm_amd nested=1) and give the VM a CPU model with vmx/svm (-cpu host), then modprobe kvm_intel or kvm_amd in it");
+	else if (stage == KVM_OPEN && e == ENOENT)
+		text_printf(
+			buf, len,
+			"the CPU shows no vmx or svm flag: enable virtualization (VT-x, AMD-V/SVM) in the firmware setup, then modprobe kvm_intel or kvm_amd as root");
+	else if (stage == KVM_OPEN && (e == EACCES || e == EPERM))
+		text_printf(
+			buf, len,
+			"join /dev/kvm's group: as root, usermod -aG %s USER, then log in again (or run as root)",
+			group && *group ? group : "kvm");
+	else if (stage == KVM_CREATE && e == EBUSY)
+		text_printf(
+			buf, len,
+			"another hypervisor (VirtualBox, VMware) holds the CPU's virtualization: stop it");
+	else if (stage == KVM_CANARY)
+		text_printf(
+			buf, len,
+			"KVM opens but the guest does not run: in a VM, enable nested virtualization on its host (cat /sys/module/kvm_intel/parameters/nested there says Y) and give the VM the host's CPU model; or leave kvm out (ACCELS=tcg,icount)");
+	else
+		text_printf(
+			buf, len,
+			"the kernel's log says why (dmesg | grep -i kvm); in a VM, enable nested virtualization on its host");
+}
+
+/* The first CPU's flags (/proc/cpuinfo), "" if unknown. */
+static void cpu_flags(char *buf, size_t len)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *f = fopen("/proc/cpuinfo", "re");
+
+	buf[0] = '\0';
+	while (f && getline(&line, &cap, f) > 0)
+		if (!strncmp(line, "flags", 5) && strchr(line, ':')) {
+			text_printf(buf, len, "%s", strchr(line, ':') + 1);
+			buf[strcspn(buf, "\n")] = '\0';
+			break;
+		}
+	free(line);
+	if (f)
+		fclose(f);
+}
+
+/* why, and what would fix it (kvm_remedy) into fix; returns -1. */
+static int kvm_failed(enum kvm_stage stage, int e, char *fix, size_t fixlen)
+{
+	char flags[4096], group[64] = "";
+	struct stat st;
+	struct group *g;
+
+	cpu_flags(flags, sizeof(flags));
+	if (!stat("/dev/kvm", &st) && (g = getgrgid(st.st_gid)))
+		text_printf(group, sizeof(group), "%s", g->gr_name);
+	kvm_remedy(stage, e, flags, group, fix, fixlen);
+	return -1;
+}
+
+int kvm_device_check(char *why, size_t whylen, char *fix, size_t fixlen)
+{
+	int fd, api, vmfd, e;
 
 	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return err_set(
-			why, whylen,
-			errno == ENOENT ?
-				"/dev/kvm does not exist (no KVM module or no hardware virtualization)" :
-			errno == EACCES ?
-				"/dev/kvm: permission denied (run as root or join the kvm group)" :
-				"/dev/kvm: %s",
-			strerror(errno));
+	if (fd < 0) {
+		e = errno;
+		err_set(why, whylen,
+			e == ENOENT ? "/dev/kvm does not exist" :
+			e == EACCES ? "/dev/kvm: permission denied" :
+				      "/dev/kvm: %s",
+			strerror(e));
+		return kvm_failed(KVM_OPEN, e, fix, fixlen);
+	}
 	api = ioctl(fd, KVM_GET_API_VERSION, 0);
 	if (api != KVM_API_VERSION) {
 		close(fd);
-		return err_set(why, whylen,
-			       "/dev/kvm: API version %d, expected %d", api,
-			       KVM_API_VERSION);
+		err_set(why, whylen, "/dev/kvm: API version %d, expected %d",
+			api, KVM_API_VERSION);
+		return kvm_failed(KVM_API, 0, fix, fixlen);
 	}
 	vmfd = ioctl(fd, KVM_CREATE_VM, 0);
 	if (vmfd < 0) {
+		e = errno;
 		err_set(why, whylen, "/dev/kvm: KVM_CREATE_VM failed: %s",
-			strerror(errno));
+			strerror(e));
 		close(fd);
-		return -1;
+		return kvm_failed(KVM_CREATE, e, fix, fixlen);
 	}
 	close(vmfd);
 	close(fd);

@@ -58,9 +58,22 @@ int qemu_check_cpu(const char *qemu, const struct arch *ar, const char *kernel,
 
 /*
  * Can /dev/kvm run a VM at all (exists, permission, API version, VM
- * creation)? 0, or -1 with why. The canary boot that tells whether a
- * standard guest makes progress is the scheduler's (sched.h).
+ * creation)? 0, or -1 with why, and what would fix it in fix
+ * (kvm_remedy). The canary boot that tells whether a standard guest makes
+ * progress is the scheduler's (sched.h).
  */
-int kvm_device_check(char *why, size_t whylen);
+int kvm_device_check(char *why, size_t whylen, char *fix, size_t fixlen);
+
+/* Where KVM failed: /dev/kvm's open, its API version, VM creation, or
+ * the canary boot (the device fine, the guest silent). */
+enum kvm_stage { KVM_OPEN, KVM_API, KVM_CREATE, KVM_CANARY };
+/*
+ * What would make KVM usable, into buf: for a failure at stage with errno
+ * e, on a host CPU with these /proc/cpuinfo flags (vmx, svm, hypervisor:
+ * load the module, enable virtualization or nested virtualization), and
+ * /dev/kvm's group (permission).
+ */
+void kvm_remedy(enum kvm_stage stage, int e, const char *flags,
+		const char *group, char *buf, size_t len);
 
 #endif /* CRNGBENCH_QEMU_H */

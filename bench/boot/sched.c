@@ -484,7 +484,8 @@ int sched_kvm_canary(struct run *r)
 	r->kvm_ok = 1;
 	if (first_kvm_cell(r, &s.cell) < 0)
 		return 0;
-	if (checked && kvm_device_check(r->kvm_why, sizeof(r->kvm_why))) {
+	if (checked && kvm_device_check(r->kvm_why, sizeof(r->kvm_why),
+					r->kvm_fix, sizeof(r->kvm_fix))) {
 		r->kvm_ok = 0;
 		goto said;
 	}
@@ -521,6 +522,8 @@ int sched_kvm_canary(struct run *r)
 		canary_reason(s.vm.err, s.vm.exited && !s.vm.killed,
 			      s.vm.status, r->o.canary_s, checked, r->kvm_why,
 			      sizeof(r->kvm_why));
+		kvm_remedy(KVM_CANARY, 0, NULL, NULL, r->kvm_fix,
+			   sizeof(r->kvm_fix));
 	}
 	vm_free(&s.vm);
 	end_leftovers(r, &s, 0, "the KVM canary");
@@ -532,8 +535,9 @@ said:
 		/* the reason may quote QEMU's stderr */
 		fputs("[bench] KVM cells will be SKIPPED: ", stderr);
 		put_terminal_text(stderr, r->kvm_why);
-		fprintf(stderr, " (decided in %.1f s)\n",
-			(double)(host_now_ns() - t) / 1e9);
+		fprintf(stderr,
+			" (decided in %.1f s)\n[bench] to measure them: %s (docs/compare-accels.md)\n",
+			(double)(host_now_ns() - t) / 1e9, r->kvm_fix);
 	}
 	return 0;
 }

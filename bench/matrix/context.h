@@ -62,6 +62,8 @@ struct run_saved {
 struct run {
 	struct run_opts o;
 	struct matrix m;
+	/* --resume growing the run: the matrix it had (m adds values), or NULL */
+	struct matrix *grow_from;
 	char out_dir[PATH_MAX];
 	/* Each base's kernels directory, in the base axis' order (inputs.h). */
 	char kernels_dir[MAX_VALUES][PATH_MAX];
@@ -69,6 +71,7 @@ struct run {
 	long tsc_khz;
 	int kvm_ok;
 	char kvm_why[512];
+	char kvm_fix[512]; /* what would make KVM usable (kvm_remedy) */
 	char **done_ids; /* boots raw.csv already holds */
 	size_t ndone;
 	int lock_fd; /* flock on the results directory, -1 if none */

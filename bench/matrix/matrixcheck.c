@@ -363,6 +363,144 @@ int matrix_load_run(const char *path, struct matrix *m, char *err,
 	return 0;
 }
 
+/* --- a run's matrix, grown ----------------------------------------------------- */
+
+/* m as run.matrix's text (matrix_write), malloc'd; NULL out of memory. */
+static char *matrix_text(const struct matrix *m)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	if (!mem)
+		return NULL;
+	if ((matrix_write(m, mem) | fclose(mem)) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* The first line of text a that text b does not hold ("" if none). */
+static void line_not_in(const char *a, const char *b, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (const char *p = a; *p;) {
+		size_t n = strcspn(p, "\n");
+		int found = 0;
+
+		for (const char *q = b; *q && !found;) {
+			size_t k = strcspn(q, "\n");
+
+			found = k == n && !strncmp(p, q, n);
+			q += k + (q[k] == '\n');
+		}
+		if (!found) {
+			text_printf(buf, len, "%.*s", (int)n, p);
+			return;
+		}
+		p += n + (p[n] == '\n');
+	}
+}
+
+/* The values of `from` that `to` lacks: 0, or -1 naming the first. */
+static int values_kept(const struct matrix *from, const struct matrix *to,
+		       char *err, size_t errlen)
+{
+	for (int a = 0; a < AX_N; a++)
+		for (int i = 0; i < from->nvalues[a]; i++) {
+			char all[512] = "";
+			int j = 0;
+
+			while (j < to->nvalues[a] &&
+			       strcmp(to->values[a][j], from->values[a][i]))
+				j++;
+			if (j < to->nvalues[a])
+				continue;
+			for (j = 0; j < from->nvalues[a]; j++)
+				text_printf(all + strlen(all),
+					    sizeof(all) - strlen(all), "%s%s",
+					    j ? "," : "", from->values[a][j]);
+			return err_set(
+				err, errlen,
+				"the new matrix drops %s=%s, which the run holds boots of; a run grows by adding values: keep all of its %s=%s",
+				axis_name((enum axis)a), from->values[a][i],
+				axis_name((enum axis)a), all);
+		}
+	return 0;
+}
+
+void matrix_added(const struct matrix *from, const struct matrix *to, char *buf,
+		  size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int a = 0; a < AX_N; a++) {
+		int first = 1;
+
+		for (int j = 0; j < to->nvalues[a]; j++) {
+			int i = 0;
+
+			while (i < from->nvalues[a] &&
+			       strcmp(from->values[a][i], to->values[a][j]))
+				i++;
+			if (i < from->nvalues[a] || off >= len)
+				continue;
+			off += (size_t)snprintf(
+				buf + off, len - off, "%s%s%s%s",
+				first && off ? ", " : "",
+				first ? axis_name((enum axis)a) : "",
+				first ? "=" : ",", to->values[a][j]);
+			first = 0;
+		}
+	}
+}
+
+int matrix_grows(const struct matrix *from, const struct matrix *to, char *err,
+		 size_t errlen)
+{
+	struct matrix *t = malloc(sizeof(*t));
+	char *a = NULL, *b = NULL, *c = NULL, was[512], now[512];
+	int rc;
+
+	if (!t)
+		return err_set(err, errlen, "out of memory");
+	/* to with from's axis values: the rest must be the same text */
+	*t = *to;
+	memcpy(t->values, from->values, sizeof(t->values));
+	memcpy(t->nvalues, from->nvalues, sizeof(t->nvalues));
+	a = matrix_text(from);
+	b = matrix_text(t);
+	c = matrix_text(to);
+	if (!a || !b || !c) {
+		rc = err_set(err, errlen, "out of memory");
+	} else if (!strcmp(a, c)) {
+		rc = 0;
+	} else if (values_kept(from, to, err, errlen)) {
+		rc = -1;
+	} else if (strcmp(a, b)) {
+		line_not_in(a, b, was, sizeof(was));
+		line_not_in(b, a, now, sizeof(now));
+		rc = err_set(
+			err, errlen,
+			"the new matrix %s '%s'%s%s%s; a run grows by axis values only, its name, settings and exclude lines kept (start a new run for another setting)",
+			now[0] ? "has" : "lacks", now[0] ? now : was,
+			now[0] && was[0] ? " where the run's run.matrix has '" :
+			now[0] ? ", which the run's run.matrix has not" :
+				 " of the run's run.matrix",
+			now[0] && was[0] ? was : "",
+			now[0] && was[0] ? "'" : "");
+	} else {
+		rc = 1;
+	}
+	free(a);
+	free(b);
+	free(c);
+	free(t);
+	return rc;
+}
+
 /* --- the base axis against kernel/bases ---------------------------------------- */
 
 /*

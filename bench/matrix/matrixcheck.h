@@ -21,6 +21,18 @@ int matrix_load_run(const char *path, struct matrix *m, char *err,
 		    size_t errlen);
 
 /*
+ * May a run of matrix `from` grow into `to`: every axis value of `from`
+ * kept, values only added, every other line of run.matrix (name, reps,
+ * settings, exclude lines) the same? 1 if `to` adds values, 0 if the two
+ * are the same matrix, -1 with a message naming the first difference.
+ */
+int matrix_grows(const struct matrix *from, const struct matrix *to, char *err,
+		 size_t errlen);
+/* The values `to` adds to `from`, as "accel=tcg, variant=a,b", into buf. */
+void matrix_added(const struct matrix *from, const struct matrix *to, char *buf,
+		  size_t len);
+
+/*
  * Every value of m's base axis is a row of kernel/bases (table_path): 0,
  * or -1 with a message naming the value and the known bases.
  */

@@ -153,6 +153,43 @@ void boot_id(const struct boot_plan *p, char *buf, size_t len)
 	snprintf(buf, len, "c%zu-r%d", p->cell, p->rep);
 }
 
+/* A decimal number without sign or leading zero, at most 9 digits. */
+static const char *id_number(const char *p, long *v)
+{
+	const char *s = p;
+
+	*v = 0;
+	while (*p >= '0' && *p <= '9' && p - s < 9)
+		*v = *v * 10 + (*p++ - '0');
+	return p == s || (*s == '0' && p - s > 1) ? NULL : p;
+}
+
+int boot_id_parse(const char *id, long *cell, long *rep)
+{
+	const char *p = id;
+
+	return *p++ != 'c' || !(p = id_number(p, cell)) || *p++ != '-' ||
+			       *p++ != 'r' || !(p = id_number(p, rep)) || *p ?
+		       -1 :
+		       0;
+}
+
+long matrix_cell_find(const struct matrix *m, const char *const *v)
+{
+	size_t index = 0;
+
+	for (int a = 0; a < AX_N; a++) {
+		int i = 0;
+
+		while (i < m->nvalues[a] && strcmp(m->values[a][i], v[a]))
+			i++;
+		if (i == m->nvalues[a])
+			return -1;
+		index = index * (size_t)m->nvalues[a] + (size_t)i;
+	}
+	return (long)index;
+}
+
 /*
  * The shard of each cell: the planned cells, shuffled by a fixed seed
  * (so no axis lines up with the shards: TCG cells in one, icount in the

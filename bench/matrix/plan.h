@@ -30,6 +30,12 @@ struct boot_plan {
 
 /* The "c<cell>-r<rep>" id of a planned boot (boots/<id>, raw.csv). */
 void boot_id(const struct boot_plan *p, char *buf, size_t len);
+/* An id of that form (digits, no sign nor leading zero) into its cell and
+ * rep: 0, or -1 if id is not one. */
+int boot_id_parse(const char *id, long *cell, long *rep);
+/* The index of the cell whose value of each axis a is v[a], or -1 if a
+ * value is not on its axis (matrix_cell's inverse). */
+long matrix_cell_find(const struct matrix *m, const char *const *v);
 
 /*
  * The 0-based shard of each cell of m among n shards (-1: not planned):

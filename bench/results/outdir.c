@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "outdir.h"
+#include "grow.h"
 #include "results.h"
 
 #include <dirent.h>
@@ -230,5 +231,6 @@ int results_open(struct run *r)
 	if (r->o.resume && !file_exists(path))
 		return ERR(r, "cannot resume: %s holds no run (no raw.csv)",
 			   r->out_dir);
-	return 0;
+	/* a grow this run was left in is finished before it resumes */
+	return results_finish_grow(r->out_dir, r->err, sizeof(r->err));
 }

@@ -37,8 +37,7 @@ int results_write_out(struct run *r, const char *name, const char *buf,
 	return 0;
 }
 
-/* The resolved matrix, so --resume and shard merges run exactly this. */
-static int save_matrix(struct run *r)
+int results_save_matrix(struct run *r, const char *name)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -51,7 +50,7 @@ static int save_matrix(struct run *r)
 	if (fclose(mem) || rc)
 		rc = ERR(r, "out of memory");
 	else
-		rc = results_write_out(r, "run.matrix", buf, len);
+		rc = results_write_out(r, name, buf, len);
 	free(buf);
 	return rc;
 }
@@ -117,9 +116,9 @@ int results_start(struct run *r)
 	if (!r->o.resume) {
 		/* run.matrix first: it marks the directory as a run. */
 		snprintf(line, sizeof(line), "%" PRIu64 "\n", r->o.seed);
-		if (save_matrix(r) ||
+		if (results_save_matrix(r, "run.matrix") ||
 		    results_write_out(r, "seed", line, strlen(line)) ||
-		    results_save_args(r))
+		    results_save_args(r, "run.args"))
 			return -1;
 	}
 	mem = open_memstream(&hdr, &hlen);

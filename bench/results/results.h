@@ -31,6 +31,9 @@ int results_start(struct run *r);
 int results_load_done(struct run *r);
 int results_is_done(const struct run *r, const char *id);
 int results_write_meta(struct run *r, int argc, char **argv, size_t nplan);
+/* The resolved matrix as NAME (run.matrix), so --resume and shard merges
+ * run exactly this. */
+int results_save_matrix(struct run *r, const char *name);
 /* A whole file NAME in the results directory, replaced atomically. */
 int results_write_out(struct run *r, const char *name, const char *buf,
 		      size_t len);

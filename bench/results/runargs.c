@@ -39,21 +39,21 @@ static int file_crc(const char *path, uint32_t *crc)
 	return n < 0 ? -1 : 0;
 }
 
-/* Every file the run boots: the image and each variant's kernel. */
-static int for_each_file(struct run *r,
+/* Every file the cells of m boot: the image and each variant's kernel. */
+static int for_each_file(struct run *r, const struct matrix *m,
 			 int (*fn)(struct run *, const char *, void *),
 			 void *ctx)
 {
 	char p[PATH_MAX];
 
-	for (int a = 0; a < r->m.nvalues[AX_arch]; a++)
-		if (guest_image(r, r->m.values[AX_arch][a], p, sizeof(p)) ||
+	for (int a = 0; a < m->nvalues[AX_arch]; a++)
+		if (guest_image(r, m->values[AX_arch][a], p, sizeof(p)) ||
 		    fn(r, p, ctx))
 			return -1;
-	for (size_t i = 0; i < matrix_nkernels(&r->m); i++) {
+	for (size_t i = 0; i < matrix_nkernels(m); i++) {
 		struct kernel_ref k;
 
-		if (!matrix_kernel(&r->m, i, &k))
+		if (!matrix_kernel(m, i, &k))
 			continue;
 		if (kernel_file(r, &k, NULL, p, sizeof(p)) || fn(r, p, ctx))
 			return -1;
@@ -79,7 +79,7 @@ static int one_line(struct run *r, const char *what, const char *v)
 	return 0;
 }
 
-int results_save_args(struct run *r)
+int results_save_args(struct run *r, const char *name)
 {
 	struct strbuf b = { 0 };
 	char path[PATH_MAX];
@@ -113,14 +113,14 @@ int results_save_args(struct run *r)
 		sb_printf(&b, "qemu_arg = %s\n", r->o.qemu_args[i]);
 	if (r->o.commit)
 		sb_printf(&b, "commit = %s\n", r->o.commit);
-	if (for_each_file(r, print_file, &b)) {
+	if (for_each_file(r, &r->m, print_file, &b)) {
 		sb_free(&b);
 		return -1;
 	}
-	rc = b.oom || path_fmt(path, sizeof(path), "%s/run.args", r->out_dir) ||
+	rc = b.oom || path_fmt(path, sizeof(path), "%s/%s", r->out_dir, name) ||
 	     write_file_atomic(path, b.p, b.len);
 	sb_free(&b);
-	return rc ? ERR(r, "cannot write %s/run.args: %s", r->out_dir,
+	return rc ? ERR(r, "cannot write %s/%s: %s", r->out_dir, name,
 			strerror(errno)) :
 		    0;
 }
@@ -330,7 +330,7 @@ static int check_file(struct run *r, const char *path, void *ctx)
 	return 0;
 }
 
-int results_check_files(struct run *r)
+int results_check_files(struct run *r, const struct matrix *m)
 {
 	struct strbuf b = { 0 };
 	char path[PATH_MAX];
@@ -340,7 +340,7 @@ int results_check_files(struct run *r)
 	    slurp(path, &b))
 		return ERR(r, "cannot read %s/run.args", r->out_dir);
 	sb_printf(&b, "\n");
-	rc = for_each_file(r, check_file, b.p);
+	rc = for_each_file(r, m, check_file, b.p);
 	sb_free(&b);
 	return rc;
 }

@@ -12,12 +12,14 @@
 #include <stddef.h>
 
 /*
- * Save how the run was started; on --resume take it back into r->o
- * (options given again must match), then check that the kernels and the
- * image are the files the run started with.
+ * Save how the run was started (as NAME: run.args); on --resume take it
+ * back into r->o (options given again must match), then check that the
+ * kernels and the image the cells of m boot are the files the run
+ * started with (m: r->m, or the matrix a grown run had, whose files
+ * run.args holds).
  */
-int results_save_args(struct run *r);
+int results_save_args(struct run *r, const char *name);
 int results_load_args(struct run *r);
-int results_check_files(struct run *r);
+int results_check_files(struct run *r, const struct matrix *m);
 
 #endif /* CRNGBENCH_RUNARGS_H */

@@ -378,17 +378,6 @@ int row_print_plan(const struct matrix *m, int shard_k, int shard_n, FILE *out,
 		       0;
 }
 
-/* A decimal number without sign or leading zero, at most 9 digits. */
-static const char *id_number(const char *p, long *v)
-{
-	const char *s = p;
-
-	*v = 0;
-	while (*p >= '0' && *p <= '9' && p - s < 9)
-		*v = *v * 10 + (*p++ - '0');
-	return p == s || (*s == '0' && p - s > 1) ? NULL : p;
-}
-
 /*
  * The row is of a boot of the run's plan: the runner's id (c<cell>-r<rep>,
  * plan.c's boot_id), a planned cell and rep, its cell, rep and axis
@@ -398,13 +387,11 @@ static int row_in_plan(const struct matrix *m, const struct row *r,
 		       const char *path, size_t lineno, char *err,
 		       size_t errlen)
 {
-	const char *p = r->boot_id;
 	long cell, rep;
 	struct cell c;
 	struct row want;
 
-	if (*p++ != 'c' || !(p = id_number(p, &cell)) || *p++ != '-' ||
-	    *p++ != 'r' || !(p = id_number(p, &rep)) || *p)
+	if (boot_id_parse(r->boot_id, &cell, &rep))
 		return err_set(
 			err, errlen,
 			"%s line %zu: boot_id '%.40s' is not one of the runner's (c<cell>-r<rep>, e.g. c0-r1); fix or move that line (nothing was changed)",

@@ -142,6 +142,10 @@ assert len(rows) > 1 and all(len(r) == len(rows[0]) for r in rows), [len(r) for 
 note = [r[rows[0].index("note")] for r in rows[1:]]
 assert all(n.startswith("not measured: ") and "," in n for n in note), note
 PY
+# The terminal says what would make KVM usable, beside why it is not.
+grep -q "^\[bench\] to measure them: KVM opens but the guest does not run: in a VM, enable nested virtualization" "$tmp/canary-warn.log" &&
+	ok "a failed KVM canary says what would fix it (nested virtualization), and where to read more" ||
+	bad "KVM canary's fix: $(grep -A1 SKIPPED "$tmp/canary-warn.log" | tr '\n' ' ')"
 re=$(get "$tmp/canary-error/raw.csv" reason)
 grep -q "error: failed to set MSR 0x38d" <<<"$re" && ! grep -q "host doesn't support" <<<"$re" &&
 	ok "a KVM canary that failed keeps QEMU's error line ($re)" || bad "KVM canary with an error: '$re'"

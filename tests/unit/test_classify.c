@@ -10,6 +10,7 @@
 #include "../../guest-image/record.h"
 #include "check.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,6 +309,31 @@ static void canary_reason_skips_warnings(void)
 		"KVM canary boot failed: QEMU exited with status 1: qemu-system-x86_64: Could not access KVM kernel module: Permission denied"));
 }
 
+/* What would make KVM usable: said for each way it fails. */
+static void kvm_remedy_says_the_fix(void)
+{
+	char fix[512];
+
+	kvm_remedy(KVM_OPEN, ENOENT, "fpu vme vmx sse", "kvm", fix,
+		   sizeof(fix));
+	CHECK(strstr(fix, "modprobe kvm_intel") != NULL);
+	kvm_remedy(KVM_OPEN, ENOENT, "fpu svm", "kvm", fix, sizeof(fix));
+	CHECK(strstr(fix, "modprobe kvm_amd") != NULL);
+	kvm_remedy(KVM_OPEN, ENOENT, "fpu sse hypervisor", NULL, fix,
+		   sizeof(fix));
+	CHECK(strstr(fix, "nested virtualization") != NULL);
+	/* a word that holds "vmx" is not the flag */
+	kvm_remedy(KVM_OPEN, ENOENT, "fpu vmxx", NULL, fix, sizeof(fix));
+	CHECK(strstr(fix, "in the firmware setup") != NULL);
+	kvm_remedy(KVM_OPEN, EACCES, "vmx", "kvmusers", fix, sizeof(fix));
+	CHECK(strstr(fix, "usermod -aG kvmusers USER") != NULL);
+	kvm_remedy(KVM_CREATE, EBUSY, "vmx", "kvm", fix, sizeof(fix));
+	CHECK(strstr(fix, "another hypervisor") != NULL);
+	kvm_remedy(KVM_CANARY, 0, NULL, NULL, fix, sizeof(fix));
+	CHECK(strstr(fix, "nested virtualization") != NULL &&
+	      strstr(fix, "ACCELS=tcg,icount") != NULL);
+}
+
 /*
  * A read kind the guest does not have (getrandom-vdso on a 6.1 kernel) is
  * recorded as unavailable (errno ENOSYS) and breaks nothing: the same
@@ -445,6 +471,7 @@ int main(void)
 	TEST(runner_stall_leaves_host_times_out);
 	TEST(flooded_console_is_corrupt);
 	TEST(canary_reason_skips_warnings);
+	TEST(kvm_remedy_says_the_fix);
 	TEST(unavailable_read_is_not_a_failure);
 	TEST(unfinished_child_is_said_and_censored);
 	{
