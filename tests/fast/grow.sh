@@ -133,7 +133,7 @@ done
 cmd=$(make -n -s run RESUME="$tmp/r" ACCELS=icount,tcg 2>&1 | grep -A1 -- --resume)
 cmd2=$(make -n -s run RESUME="$tmp/r" MATRIX=quick 2>&1 | grep -A1 -- --resume)
 grep -qF -- "--resume --out '$tmp/r'" <<<"$cmd" && grep -q -- "--set accel=icount,tcg" <<<"$cmd" && ! grep -q -- --matrix <<<"$cmd" &&
-	grep -q -- "--matrix bench/quick.matrix" <<<"$cmd2" &&
+	grep -q -- "--matrix studies/quick/quick.matrix" <<<"$cmd2" &&
 	ok "make run RESUME=DIR ACCELS=... resumes DIR with --set accel=..., its own matrix unless MATRIX is given" ||
 	bad "make run RESUME=: $(brief "$cmd / $cmd2")"
 
