@@ -162,3 +162,30 @@ if plots/post.py "$tmp/withar" --arches "$tmp/arches" >/dev/null 2>&1 &&
 else
 	echo "FAIL: post: --arches did not add chart 7, or added one from a run that is not an arches run"
 fi
+
+# The terminal summary's columns stay in line after a six-digit CI (the
+# bases run's 554358 [554358, 554358]), and a CRNG ready the kernel logged
+# before its clock started reads as such, never 0.000 (the arches run's
+# seeded machines: every boot; the bases run's TCG -cpu max: some).
+for r in bases arches; do
+	cp -r "plots/runs/$r" "$tmp/sum-$r"
+	"$runner" --summarize "$tmp/sum-$r" >"$tmp/sum-$r.txt" 2>&1
+done
+/usr/bin/python3 - "$tmp/sum-bases.txt" "$tmp/sum-arches.txt" <<'PY' && echo "PASS: terminal summary: columns in line after a six-digit CI; a CRNG ready before timekeeping reads so, never 0.000" || echo "FAIL: terminal summary: a column out of line, or a clamped CRNG ready shown as 0.000"
+import sys
+wide = clamped = 0
+for path in sys.argv[1:]:
+    text = open(path).read().splitlines()
+    lines = text[next(i for i, l in enumerate(text) if l.startswith("variant accel condition")):]
+    head = lines[0]
+    col = head.index("CRNG ready (ms)")
+    for l in lines[1:]:
+        if not l or l.startswith("skipped:"):
+            break
+        assert l[col - 1] == " " and l[col] != " ", (path, l)
+        ready = l[col:]
+        assert not ready.startswith("0.000") and "[0.000" not in ready, (path, l)
+        wide += "554358 [554358, 554358]" in l
+        clamped += "before timekeeping" in ready
+assert wide and clamped >= 4, (wide, clamped)
+PY
