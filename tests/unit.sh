@@ -108,6 +108,7 @@ lane "the chart tools' facts, each from one place" tests/plots_facts.sh
 lane "gnuplot quoting of run text (plots/gpquote.py), drawn" tests/gpquote.sh
 lane "charts and tables of a run's own variants, known to kernel/variants or not" tests/run_variants.sh
 lane "the series' authors and dates (plots/series.py, no kernel tree)" tests/series_mail.sh
+lane "your own patch, measured and mailed: make post RUN= (a stand-in kernel tree)" tests/own_patch.sh
 lane "kernel build progress" tests/kernel_progress.sh
 lane "fact tables and their reader" tests/tables.sh
 lane "the commands of README.md and docs/" tests/docs_commands.sh
