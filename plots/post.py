@@ -19,7 +19,7 @@ import argparse
 import os
 import textwrap
 
-from cells import micro, ms, summary_rows
+from cells import BEFORE_CLOCK, before_clock, micro, ms, summary_rows
 from runlib import (CHARTS, CLOCK_WORDS, CONTROL, JITTER_TICKS, charts_for, check_path, die, headline_accel,
                     jitter_rows, jitter_ticks_ms, kernel_base, open_new, open_run_file, pick, read_meta, read_table,
                     refuse_link, release, run_main, run_variants)
@@ -34,9 +34,12 @@ def wrap(text, indent=""):
 
 def med(r):
     """A summary row's median as the tables print it ('>' when censored;
-    under a millisecond in us, cells.micro)."""
+    under a millisecond in us, cells.micro; a clamped CRNG ready in
+    words, cells.BEFORE_CLOCK)."""
     if r is None or not r["median_ms"]:
         return None
+    if before_clock(r):
+        return BEFORE_CLOCK
     small = None if r["median_censored"] == "1" else micro(r)
     return small[0] if small else (">" if r["median_censored"] == "1" else "") + ms(r["median_ms"])
 
@@ -44,12 +47,17 @@ def med(r):
 def timed(r):
     """med(r) with its unit: "12.5 ms", or "3.5 us" as med() gives it."""
     m = med(r)
-    return m if m.endswith(" us") else f"{m} ms"
+    return m if m.endswith(" us") or m == BEFORE_CLOCK else f"{m} ms"
 
 
 def ci(r):
-    small = None if r["median_censored"] == "1" else micro(r)
-    return f"{small[1]} - {small[2]} us" if small else f"{ms(r['ci95_lo_ms'])} - {ms(r['ci95_hi_ms'])}"
+    """A summary row's CI "lo - hi" (us as med() gives them; a clamped
+    CRNG ready bound in words)."""
+    small = None if r["median_censored"] == "1" or before_clock(r, "ci95_lo_ms") else micro(r)
+    if small:
+        return f"{small[1]} - {small[2]} us"
+    lo, hi = ((BEFORE_CLOCK if before_clock(r, k) else ms(r[k])) for k in ("ci95_lo_ms", "ci95_hi_ms"))
+    return lo if lo == hi == BEFORE_CLOCK else f"{lo} - {hi}"
 
 
 def columns(head, rows):

@@ -48,7 +48,7 @@ import sys
 import textwrap
 
 import series
-from cells import fmt, summary_rows
+from cells import BEFORE_CLOCK, CLAMPED_MEASURES, fmt, summary_rows
 from formats import axis_names, measure_columns
 from runlib import (CLOCK_WORDS, INTEGER, ROOT, check_path, die, fact_table, headline_accel, kernel_base, measured,
                     open_run_file, pick, read_meta, read_table, refuse_link, releases, run_main, value, variant_order)
@@ -250,7 +250,8 @@ def comparison(rows, v, b):
 def chart(run, v, b, measure, cells):
     """A text chart (textcharts.strip_chart) of every boot of v and b in
     the cells where their medians differ most: the measure's values from
-    raw.csv, '>' a boot still waiting at its bound."""
+    raw.csv, '>' a boot still waiting at its bound, '<' a CRNG ready
+    logged before timekeeping (a clamped 0, at the axis' left end)."""
     col, cens = measure_columns()[measure]
     raw = measured(read_table(run, "raw.csv"))
     axes = [a for a in axis_names() if a not in ("variant", "accel")]
@@ -258,14 +259,16 @@ def chart(run, v, b, measure, cells):
     for accel, cond, rb, _ in cells[:6]:
         per = []
         for name in (b, v):
-            pts = [(int(r[col]) / 1e6, ">" if cens and r.get(cens) == "1" else "o") for r in raw
+            pts = [(int(r[col]) / 1e6, ">" if cens and r.get(cens) == "1" else
+                    "<" if measure in CLAMPED_MEASURES and int(r[col]) == 0 else "o") for r in raw
                    if r["variant"] == name and r["accel"] == accel and INTEGER.match(r.get(col) or "")
                    and int(r[col]) >= 0 and all(value(r, a) == value(rb, a) for a in axes)]
             per.append((name, pts))
         groups.append((where(accel, cond), per))
     words = dict(MEASURES)[measure].rsplit(", ms", 1)[0]
     return strip_chart(f"{v} against {b}: {words}"[:80], "guest ms", groups, [],
-                       "o: one boot   >: still waiting at its bound") + [""]
+                       "o: one boot   >: still waiting at its bound"
+                       + (f"   <: {BEFORE_CLOCK}" if measure in CLAMPED_MEASURES else "")) + [""]
 
 
 def measured_words(rows, meta, release):
