@@ -146,8 +146,9 @@ help:
 	@echo "  make unit        the fast tier: unit tests (plain, ASan+UBSan), fuzz smoke,"
 	@echo "                   the runner against tests/lib/fake-qemu, plots on the fixture, no real QEMU"
 	@echo "                   (104 s in a fresh clone on the idle 2-core reference machine)"
-	@echo "  make post        RUN/post.txt (plain-text mail) and post.mbox (charts attached)"
-	@echo "                   FROM=committed: the series for the list, plots/series/ ([PATCH 0/N] and kernel/series)"
+	@echo "  make post        RUN's mail for the list, from your git identity: RUN/series/*.patch, its patches"
+	@echo "                   and a cover letter of its figures (an [RFC] without one; git send-email takes them)"
+	@echo "                   FROM=committed: the project's series, plots/series/ ([PATCH 0/N] and kernel/series)"
 	@echo "  make check       unit, then kernels and real boots; ends 'N passed, N failed, N skipped'"
 	@echo "  make lint        clang-format check, cppcheck, checkpatch on every base's patches"
 	@echo "  make bench-build kernel build speed figures per base (cold builds: ~15 min a base;"
@@ -374,23 +375,25 @@ report: runner
 	$(WITH_RUNNER) plots/report.sh $(call q,RUN)
 endif
 
-# A plain-text mail of RUN (and HZRUN's CONFIG_HZ table, ARCHESRUN's chart
-# 7; make report FROM=committed adds the answer): RUN/post.txt,
-# post.mbox. The charts are drawn again first: a run from elsewhere may
-# bring charts and text charts of its own, which are never mailed.
+# The mail for the list, a patch series git send-email takes once read,
+# From and Signed-off-by the user's git identity (none: refused, nothing
+# written). RUN: its patches (what its variants add over their baselines,
+# kernel/measurement) as [PATCH k/N] under a cover letter of RUN's
+# figures, or an [RFC] of them when it has none, into RUN/series/ (RUN
+# resolved once: results/latest is a link the next run moves);
+# plots/runmail.py. FROM=committed: the project's series, kernel/series'
+# patches under the cover letter of the committed runs, into
+# plots/series/ (plots/series.py). To and Cc: the base tree's
+# get_maintainer.pl.
 ifeq ($(FROM),committed)
-# The mail for the list as a patch series (plots/series.py): [PATCH 0/N]
-# from the committed runs, [PATCH k/N] the patches of kernel/series, To
-# and Cc from the base tree's get_maintainer.pl; into plots/series/.
 post: runner
 	$(WITH_RUNNER) plots/series.py studies plots/series
+else ifneq ($(FROM),)
+post:
+	@echo "error: FROM='"$(call qv,FROM)"': give FROM=committed (the project's series), or RUN=<a results directory>" >&2; exit 2
 else
 post: runner
-	@r=$(call q,RUN); h=$(call q,HZRUN); a=$(call q,ARCHESRUN); \
-	$(WITH_RUNNER) plots/render.sh "$$r" && \
-	{ [ -z "$$h" ] || [ "$$h" = "$$r" ] || $(WITH_RUNNER) plots/render.sh "$$h"; } && \
-	{ [ -z "$$a" ] || $(WITH_RUNNER) plots/render.sh "$$a"; } && \
-	$(WITH_RUNNER) plots/post.py $${h:+--hz="$$h"} $${a:+--arches="$$a"} -- "$$r"
+	$(WITH_RUNNER) plots/runmail.py $(call q,RUN)
 endif
 
 bench-build:

@@ -3,7 +3,8 @@
 # urandom read's own wait (open), ms from kernel start on a log scale; black
 # marks are still waiting at their bound (the report's, the read's budget). One
 # panel per clock: instruction time (icount) above, emulation time (TCG)
-# below. CRNG ready before PID 1 ran (0 ms) sits on the floor. A group per
+# below. A CRNG ready logged before timekeeping (the probe's 0 ms, no time:
+# cells.BEFORE_CLOCK) sits on the floor, said in the title. A group per
 # machine and condition, a slot per variant of the run (prepare.py: the
 # ticks' places).
 load 'plots/style.gp'
@@ -20,7 +21,7 @@ do for [p=0:npanels-1] {
 	set xtics () rotate by -20 font ',8'
 	do for [i=0:n-1] { set xtics add (value(sprintf('g%d_%d', p, i)) value(sprintf('g%dx_%d', p, i))) }
 	set xrange [-1:n*(nvariants+1)-1]
-	set title value(sprintf('panel_%d', p)).': guest ms from kernel start (log; 0 drawn at the floor)'
+	set title value(sprintf('panel_%d', p)).': guest ms from kernel start (log; ready before timekeeping: on the floor)'
 	set ylabel 'ms: filled = CRNG ready, open = read waited'
 	if (p == 0) { set key inside left top opaque box font ',8' spacing 0.9 maxrows 4 width -6 } else { unset key }
 	eval 'plot '.value(sprintf('arches_%d', p)).", 750 with lines dt 3 lc rgb '#aa0000' title '750 ms: the complaint'"

@@ -1,33 +1,29 @@
 #!/usr/bin/env python3
-"""Write a run's results as a plain-text mail for a kernel list (make post).
+"""Write a run's results as plain text for a kernel list: the report's
+companion, studies/<study>/run/post.txt (make report FROM=committed,
+scripts/regen-report.sh). The mail make post writes is plots/runmail.py's.
 
-    plots/post.py RUN_DIR [--hz HZ_RUN_DIR]
+    plots/post.py RUN_DIR [--hz HZ_RUN_DIR] [--arches DIR] [--answer RUNS]
 
 Writes RUN_DIR/post.txt (Documentation/process/email-clients.rst: plain
 text, lines of at most 80 columns, no trailing white space, no HTML or
-Markdown tables) and RUN_DIR/post.mbox (the same text with the PNG and SVG
-charts attached, for a mail client to import). Every figure comes from
-summary.csv and meta.json as the runner wrote them; the text charts are
-RUN_DIR/plots/<chart>.txt (make post draws them first). Nothing measured is
-typed in. Only the charts that fit the run (runlib.CHARTS) are read and
-attached, never another file of its plots/, and a text chart holding a
+Markdown tables, no attachment). Every figure comes from summary.csv and
+meta.json as the runner wrote them; the text charts are
+RUN_DIR/plots/<chart>.txt (plots/render.sh draws them first). Nothing
+measured is typed in. Only the charts that fit the run (runlib.CHARTS)
+are read, never another file of its plots/, and a text chart holding a
 control character is refused. Nothing is read or written through a
-symbolic link (a chart linked to a file elsewhere would be mailed; a
-post.txt linked elsewhere overwritten).
+symbolic link (a post.txt linked elsewhere would be overwritten).
 """
 import argparse
-import email.message
-import email.policy
-import mailbox
 import os
-import re
-import subprocess
 import textwrap
 
-from cells import micro, ms, summary_rows
-from runlib import (CHARTS, CLOCK_WORDS, CONTROL, JITTER_TICKS, ROOT, charts_for, check_path, die, headline_accel,
+from cells import BEFORE_CLOCK, before_clock, micro, ms, summary_rows
+from runlib import (CHARTS, CLOCK_WORDS, CONTROL, JITTER_TICKS, charts_for, check_path, die, headline_accel,
                     jitter_rows, jitter_ticks_ms, kernel_base, open_new, open_run_file, pick, read_meta, read_table,
-                    refuse_link, release, replacing, run_label, run_main, run_variants)
+                    refuse_link, release, run_label, run_main, run_variants)
+from runmail import reproduce
 from tables_runs import ANSWER_FLOOR_MS, ANSWER_NO_STOCK, answer_rows
 
 
@@ -38,9 +34,12 @@ def wrap(text, indent=""):
 
 def med(r):
     """A summary row's median as the tables print it ('>' when censored;
-    under a millisecond in us, cells.micro)."""
+    under a millisecond in us, cells.micro; a clamped CRNG ready in
+    words, cells.BEFORE_CLOCK)."""
     if r is None or not r["median_ms"]:
         return None
+    if before_clock(r):
+        return BEFORE_CLOCK
     small = None if r["median_censored"] == "1" else micro(r)
     return small[0] if small else (">" if r["median_censored"] == "1" else "") + ms(r["median_ms"])
 
@@ -48,12 +47,17 @@ def med(r):
 def timed(r):
     """med(r) with its unit: "12.5 ms", or "3.5 us" as med() gives it."""
     m = med(r)
-    return m if m.endswith(" us") else f"{m} ms"
+    return m if m.endswith(" us") or m == BEFORE_CLOCK else f"{m} ms"
 
 
 def ci(r):
-    small = None if r["median_censored"] == "1" else micro(r)
-    return f"{small[1]} - {small[2]} us" if small else f"{ms(r['ci95_lo_ms'])} - {ms(r['ci95_hi_ms'])}"
+    """A summary row's CI "lo - hi" (us as med() gives them; a clamped
+    CRNG ready bound in words)."""
+    small = None if r["median_censored"] == "1" or before_clock(r, "ci95_lo_ms") else micro(r)
+    if small:
+        return f"{small[1]} - {small[2]} us"
+    lo, hi = ((BEFORE_CLOCK if before_clock(r, k) else ms(r[k])) for k in ("ci95_lo_ms", "ci95_hi_ms"))
+    return lo if lo == hi == BEFORE_CLOCK else f"{lo} - {hi}"
 
 
 def columns(head, rows):
@@ -213,30 +217,6 @@ CAVEATS = [
 ]
 
 
-def revision(run):
-    """The crngbench commit to reproduce the run from: the one it was made
-    from when the run records it (RUN/commit: a committed run,
-    scripts/keep-run.sh), else the checkout's own. So a committed run's
-    mail is the same text at every later commit."""
-    f = open_run_file(os.path.join(run, "commit"), missing_ok=True)
-    if f is not None:
-        with f:
-            rev = f.read().strip()
-        if not re.fullmatch("[0-9a-f]{7,40}", rev):
-            die(f"{run}/commit: {rev[:60]!r} is not a git commit id (7 to 40 lowercase hex digits)")
-        return rev[:12]
-    return subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=12", "HEAD"],
-                          capture_output=True, text=True).stdout.strip() or "?"
-
-
-def reproduce(meta, run):
-    rev = revision(run)
-    return ["To reproduce (Debian 12, as root, from a clone of crngbench at " + rev + "):", "",
-            f"  scripts/deps.sh && make bench MATRIX={meta.get('matrix', 'quick')} \\",
-            f"      RUNFLAGS='--seed {meta.get('seed', 0)}'",
-            "  make post RUN=results/latest", ""]
-
-
 def text_chart(run, c):
     """RUN/plots/<c>.txt, checked (no control character), or None."""
     path = os.path.join(run, "plots", c + ".txt")
@@ -248,7 +228,7 @@ def text_chart(run, c):
     m = CONTROL.search(chart.replace("\n", ""))
     if m:
         die(f"{path} holds a control character (U+{ord(m.group()):04X}): a text chart from elsewhere? "
-            f"make post RUN={run} draws the charts again")
+            f"plots/render.sh {run} draws the charts again")
     return chart
 
 
@@ -286,7 +266,7 @@ def body(run, hz, runs_dir=None, arches=None):
     out += ["Caveats", ""]
     for c in CAVEATS:
         out += wrap(c, "  ") + [""]
-    out += reproduce(meta, run)
+    out += reproduce(meta, run, "plots/post.py")
     return "\n".join(l.rstrip() for l in out).rstrip("\n") + "\n", meta
 
 
@@ -304,34 +284,6 @@ def subject(meta):
 ARCHES_CHART = "7-arches"
 
 
-def mbox(run, hz, text, meta, arches=None):
-    msg = email.message.EmailMessage(policy=email.policy.SMTP)
-    msg["From"] = "crngbench <crngbench@localhost>"
-    msg["Subject"] = subject(meta)
-    msg.set_content(text, cte="8bit")
-    charts = [os.path.join(run, "plots", f"{c}.{e}") for c in run_charts(run) for e in ("png", "svg")]
-    if hz and "5-jitter-vs-hz" in run_charts(hz):
-        # the HZ run's chart 5 only where that run draws one (make post
-        # redraws it first): never a file an HZ run of another kind brought
-        charts += [os.path.join(refuse_link(os.path.join(hz, "plots")), "5-jitter-vs-hz." + e) for e in ("png", "svg")]
-    if arches and ARCHES_CHART in run_charts(arches):
-        charts += [os.path.join(refuse_link(os.path.join(arches, "plots")), f"{ARCHES_CHART}.{e}")
-                   for e in ("png", "svg")]
-    for p in charts:
-        f = open_run_file(p, binary=True, missing_ok=True)
-        if f is not None:
-            with f:
-                sub = "png" if p.endswith(".png") else "svg+xml"
-                msg.add_attachment(f.read(), maintype="image", subtype=sub, filename=os.path.basename(p))
-    # Written beside it and renamed over it: never through a link.
-    path = refuse_link(os.path.join(run, "post.mbox"))
-    with replacing(path) as tmp:
-        box = mailbox.mbox(tmp)
-        box.add(msg)
-        box.close()
-    return path
-
-
 def main():
     ap = argparse.ArgumentParser(description="A run as a plain-text mail for a kernel list.")
     ap.add_argument("run")
@@ -344,12 +296,11 @@ def main():
             die(f"{d}/summary.csv not found (a results/<run> directory?)")
     if not os.path.isdir(refuse_link(os.path.join(args.run, "plots"))):
         die(f"{args.run}/plots not found: run make plots RUN={args.run} first")
-    for name in ("post.txt", "post.mbox"):
-        refuse_link(os.path.join(args.run, name))  # before any work
+    refuse_link(os.path.join(args.run, "post.txt"))  # before any work
     text, meta = body(args.run, args.hz, args.answer, args.arches)
     with open_new(os.path.join(args.run, "post.txt")) as f:
         f.write("Subject: " + subject(meta) + "\n\n" + text)
-    print(f"[post] {args.run}/post.txt and {mbox(args.run, args.hz, text, meta, args.arches)}")
+    print(f"[post] {args.run}/post.txt")
 
 
 if __name__ == "__main__":

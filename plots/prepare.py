@@ -40,6 +40,7 @@ from runfiles import summary_rows
 import bases
 import fixchart
 import marginchart
+from cells import BEFORE_CLOCK, before_clock
 from gpquote import gp_str, label, tic_str  # noqa: F401 (the chart strings' one definition)
 
 MS = 1e-6
@@ -223,7 +224,9 @@ def cdf_xrange(span):
 
 def accel_table(summary, path):
     """Chart 3: the runner's median CRNG-ready time per cell under TCG,
-    icount and KVM (summary.csv), with which medians are lower bounds."""
+    icount and KVM (summary.csv), with which medians are lower bounds and
+    which a ready logged before timekeeping (cells.before_clock: a 0 the
+    log axis would drop without a word)."""
     ready = [r for r in summary if r["measure"] == "crng_ready"]
     # timer=auto gives each accelerator its own tick (TCG and KVM the LAPIC,
     # icount the PIT): the same cell, so the tick is left out of its label
@@ -235,7 +238,8 @@ def accel_table(summary, path):
     keys = sorted({(r["_cond"], r["variant"]) for r in ready}, key=lambda k: (k[0], variant_order(k[1])))
     by = pick_index(ready, "_cond", "variant", "accel")  # one pass, not a pick per label
     with open_new(path) as f:
-        f.write("# x tcg_ms icount_ms kvm_ms kvm_state label tcg_censored icount_censored variant condition\n")
+        f.write("# x tcg_ms icount_ms kvm_ms kvm_state label tcg_censored icount_censored variant condition "
+                "tcg_before_clock icount_before_clock\n")
         for i, (c, v) in enumerate(keys):
             t, ic, k = (by.get((c, v, a)) or {} for a in ("tcg", "icount", "kvm"))
             state = "measured" if k.get("median_ms") else (
@@ -245,7 +249,8 @@ def accel_table(summary, path):
             text = label(v)[:-1] + "\\n" + label(c)[1:]
             f.write(f"{i} {t.get('median_ms') or 'NaN'} {ic.get('median_ms') or 'NaN'} "
                     f"{k.get('median_ms') or 'NaN'} {state} {text} "
-                    f"{t.get('median_censored') or 0} {ic.get('median_censored') or 0} {label(v)} {label(c)}\n")
+                    f"{t.get('median_censored') or 0} {ic.get('median_censored') or 0} {label(v)} {label(c)} "
+                    f"{int(bool(t) and before_clock(t))} {int(bool(ic) and before_clock(ic))}\n")
     return len(keys)
 
 
@@ -377,6 +382,12 @@ def series_accel(path):
     for col, cens, off in ((2, 7, -0.3), (3, 8, 0.0)):
         if any(r[cens - 1] == "1" for r in rows):
             parts.append(f"dat using ($1{off:+.1f}):(${col}):(strcol({cens}) eq '1' ? ' still waiting' : \"\") "
+                         "with labels rotate by 90 left font ',8' notitle")
+    # a ready logged before timekeeping: no bar on the log axis, its words
+    # from the axis' floor instead
+    for clamp, off in ((11, -0.3), (12, 0.0)):
+        if any(len(r) >= clamp and r[clamp - 1] == "1" for r in rows):
+            parts.append(f"dat using ($1{off:+.1f}):(1):(strcol({clamp}) eq '1' ? ' {BEFORE_CLOCK}' : \"\") "
                          "with labels rotate by 90 left font ',8' notitle")
     # KVM labels only beside KVM bars; with none anywhere, the chart says
     # so once (vars.gp's kvm_note).

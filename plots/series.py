@@ -1,31 +1,39 @@
 #!/usr/bin/env python3
-"""Write the mail for the list as a patch series: git format-patch
---cover-letter --thread=shallow's own output (make post FROM=committed).
+"""Write a patch series for the list: git format-patch --cover-letter
+--thread=shallow's own output. The machinery of every mail make post
+writes; its command line is the project's own series (make post
+FROM=committed), plots/runmail.py a run's (make post RUN=...).
 
     plots/series.py RUNS_DIR OUT_DIR
 
 Git makes the series. In a scratch repository holding the base's
 pristine copies of the files the patches touch (kernel/build.sh --tree
-keeps them beside the tree, as TREE.orig), git am applies the patches of
-kernel/series, each with its own author, date and message, and git
-format-patch writes OUT_DIR/0000-cover-letter.patch and 000k-*.patch.
-The patches therefore differ from the files in the base's series only in
-what rebasing onto the pristine base changes: the diff's index line (the
-pristine file's blob) and the hunks' line numbers (the base's series
-makes them on top of the test-only patches), besides the headers. So a
-maintainer's git am -3 on the released tree applies them exactly.
+keeps them beside the tree, as TREE.orig), git am applies the patches,
+each with its own date and message, and git format-patch writes
+OUT_DIR/0000-cover-letter.patch and 000k-*.patch. The patches therefore
+differ from the files in the base's series only in what rebasing onto
+the pristine base changes: the diff's index line (the pristine file's
+blob) and the hunks' line numbers (the base's series makes them on top
+of the test-only patches), besides the headers. So a maintainer's git am
+-3 on the released tree applies them exactly.
 
-The cover letter's Subject and body are plots/cover-letter.txt with
-every figure recomputed from the committed runs in RUNS_DIR
-(plots/quoted, plots/cover-quoted) and the answer table written from
-tables_runs.ANSWER's cells (given to git as the branch description,
---cover-from-description=subject); git adds its shortlog, diffstat and
-signature. To and Cc come from the base tree's own
-scripts/get_maintainer.pl run on the patches; In-Reply-To and References
-name the 2022 RFC (REPLY_TO, as the list archive has it), the patches
-reply to the cover letter. Same runs and patches, same bytes: git's
-author, committer and dates are the patches', and the time git puts in
-each Message-Id is rewritten to the newest patch's Date.
+From and Signed-off-by are the sender's: the user's git identity (git
+var GIT_AUTHOR_IDENT, nothing guessed from the host name), else a
+refusal before anything is written. Each patch's author becomes the
+sender, its Signed-off-by of its own author is dropped, and git am
+--signoff adds the sender's. No placeholder identity is written.
+
+Here the patches are kernel/series' and the cover letter's Subject and
+body are plots/cover-letter.txt with every figure recomputed from the
+committed runs in RUNS_DIR (plots/quoted, plots/cover-quoted) and the
+answer table written from tables_runs.ANSWER's cells (given to git as
+the branch description, --cover-from-description=subject); git adds its
+shortlog, diffstat and signature. To and Cc come from the base tree's
+own scripts/get_maintainer.pl run on the patches; In-Reply-To and
+References name the 2022 RFC (REPLY_TO, as the list archive has it), the
+patches reply to the cover letter. Same runs, patches and sender, same
+bytes: git's dates are the patches', and the time git puts in each
+Message-Id is rewritten to the newest patch's Date.
 """
 import email.errors
 import email.header
@@ -193,15 +201,41 @@ def identity(path, text):
     return name, addr
 
 
+# What make post says when git knows no identity of the user's.
+NO_IDENTITY = ("git knows no identity of yours (git var GIT_AUTHOR_IDENT: {why}): the mail's From and "
+               "Signed-off-by are yours, and make post writes no placeholder in their place. Set it with "
+               "git config --global user.name 'Your Name' and git config --global user.email you@example.org "
+               "(or export GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL), then run make post again")
+
+
+def sender():
+    """(name, address): the user's git identity, as git var
+    GIT_AUTHOR_IDENT gives it in the checkout (GIT_AUTHOR_NAME and
+    GIT_AUTHOR_EMAIL, else user.name and user.email), with
+    user.useConfigOnly: nothing guessed from the host's name
+    (root@host.(none), crngbench@localhost). Checked as a patch's From is
+    (identity); none is a refusal, NO_IDENTITY."""
+    p = subprocess.run(["git", "-C", ROOT, "-c", "user.useConfigOnly=true", "var", "GIT_AUTHOR_IDENT"],
+                       capture_output=True, encoding="utf-8", errors="replace")
+    m = re.fullmatch(r"(.*) <([^<>]*)> [0-9]+ [+-][0-9]{4}", p.stdout.strip())
+    if p.returncode != 0 or not m or not m.group(1).strip():
+        why = (p.stderr.strip().splitlines() or ["no name"])[-1].removeprefix("fatal: ")
+        die(NO_IDENTITY.format(why=why))
+    return identity("git var GIT_AUTHOR_IDENT", email.utils.formataddr((m.group(1).strip(), m.group(2)),
+                                                                       charset="utf-8"))
+
+
 def read_patch(path):
-    """A patch file's mail headers: {path, from (name, address), date}; it
+    """A patch file's mail headers: {path, from (name, address), date,
+    subject, files (the diff's (a, b) paths)}; it
     must be git format-patch's (a 'From <sha>' line, then From, Date and
     Subject)."""
     with open(path, "rb") as f:
         raw = f.read()
     first, _, rest = raw.partition(b"\n")
     if not first.startswith(b"From "):
-        die(f"{path}: not a git format-patch file (no 'From <sha>' line first)")
+        die(f"{path}: not a git format-patch file (no 'From <sha>' line first): a mailed patch has its "
+            "author, date and message; write it with git commit and git format-patch -1")
     msg = email.parser.BytesParser(policy=email.policy.compat32).parsebytes(rest)
     for h in ("From", "Date", "Subject"):
         if not msg[h]:
@@ -211,6 +245,7 @@ def read_patch(path):
     except (TypeError, ValueError, OverflowError):
         die(f"{path}: Date '{msg['Date']}' is not an RFC 2822 date of years 1 to 9999")
     return {"path": path, "from": identity(path, str(msg["From"])), "date": str(msg["Date"]),
+            "subject": re.sub(r"\r?\n(?=[ \t])", "", str(msg["Subject"])),
             "files": re.findall(rb"^diff --git a/(\S+) b/(\S+)$", raw, re.M)}
 
 
@@ -228,12 +263,14 @@ def tree_of(base):
     return tree
 
 
-def maintainers(tree, paths):
-    """(To, Cc) as the tree's get_maintainer.pl gives them for the patches:
-    the maintainers, then the reviewers and the lists."""
+def maintainers(tree, paths, files=False):
+    """(To, Cc) as the tree's get_maintainer.pl gives them for the patches
+    (files: for files of the tree, get_maintainer.pl -f): the
+    maintainers, then the reviewers and the lists."""
     def ask(*flags):
         p = subprocess.run(["perl", "scripts/get_maintainer.pl", "--nogit", "--nogit-fallback", "--norolestats",
-                            *flags, *paths], cwd=tree, capture_output=True, encoding="utf-8", errors="replace")
+                            *flags, *(["-f"] if files else []), *paths], cwd=tree, capture_output=True,
+                           encoding="utf-8", errors="replace")
         lines = [l.strip() for l in p.stdout.splitlines() if l.strip()]
         if p.returncode != 0 or not lines:
             die(f"{tree}/scripts/get_maintainer.pl {' '.join(flags)} gave nothing: {p.stderr.strip()[:200]}")
@@ -331,15 +368,34 @@ def timestamps(text, stamp):
     return head + sep + body
 
 
-def format_patch(tmp, tree, patches, description, reply_to, to, cc):
+def as_sender(p, who, path):
+    """Patch p rewritten into path for git am: its From the sender's (who:
+    (name, address)), and no Signed-off-by of its own author's address in
+    its message (git am --signoff then adds the sender's, last)."""
+    with open(p["path"], "rb") as f:
+        head, sep, rest = f.read().partition(b"\n\n")
+    head = re.sub(rb"^From: .*(?:\n[ \t].*)*", lambda m: b"From: " + email.utils.formataddr(
+        who, charset="utf-8").encode(), head, count=1, flags=re.M)
+    msg, cut, diff = rest.partition(b"\n---\n")
+    own = re.escape(p["from"][1].encode())
+    msg = re.sub(rb"(?im)^Signed-off-by:[^\n]*<" + own + rb">[ \t]*\n?", b"", msg)
+    with open(path, "wb") as f:
+        f.write(head + sep + msg + cut + diff)
+    return path
+
+
+def format_patch(tmp, tree, patches, description, reply_to, to, cc, who, rfc=False):
     """[(file name, text)]: the patches applied by git am, each with its
-    own author, date and message, to a repository of the base's pristine
-    files (TREE.orig, beside the base's TREE), and git format-patch --cover-letter of them: the cover letter's
-    Subject and body are DESCRIPTION's first paragraph and the rest (git's
-    --cover-from-description=subject), then git's shortlog and diffstat.
-    Git's configuration is none but the kernel tree's .gitattributes (C
-    hunks name their function) and core.abbrev=12, the kernel's."""
-    name, addr = patches[0]["from"]
+    own date and message, its author and Signed-off-by the sender's (who,
+    as_sender), to a repository of the base's pristine files (TREE.orig,
+    beside the base's TREE), and git format-patch --cover-letter of them:
+    the cover letter's Subject and body are DESCRIPTION's first paragraph
+    and the rest (git's --cover-from-description=subject), then git's
+    shortlog and diffstat; reply_to (or None) threads them under a mail;
+    rfc: [RFC PATCH]. Git's configuration is none but the kernel tree's
+    .gitattributes (C hunks name their function) and core.abbrev=12, the
+    kernel's."""
+    name, addr = who
     first = min((p["date"] for p in patches), key=when)
     last = max((p["date"] for p in patches), key=when)
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
@@ -355,14 +411,16 @@ def format_patch(tmp, tree, patches, description, reply_to, to, cc):
         os.makedirs(os.path.join(repo, ".git", "info"), exist_ok=True)
         shutil.copy(attributes, os.path.join(repo, ".git", "info", "attributes"))
     seed(repo, env, tree + ".orig", patches)
-    for p in patches:
-        git(repo, env, "am", "-q", "--committer-date-is-author-date", os.path.abspath(p["path"]),
+    os.makedirs(os.path.join(tmp, "in"), exist_ok=True)
+    for i, p in enumerate(patches):
+        git(repo, env, "am", "-q", "--signoff", "--committer-date-is-author-date",
+            as_sender(p, who, os.path.join(tmp, "in", f"{i:04d}.patch")),
             what=f"of {p['path']} on the base's pristine files (and the series' patches before it)")
     git(repo, env, "config", "core.abbrev", "12")
     git(repo, env, "config", "branch.series.description", description)
     git(repo, env, "format-patch", "-q", "-o", out, "--cover-letter", "--cover-from-description=subject",
-        "--numbered", "--thread=shallow", f"--in-reply-to={reply_to}", *(f"--to={a}" for a in to),
-        *(f"--cc={a}" for a in cc), f"-{len(patches)}")
+        "--numbered", "--thread=shallow", *([f"--in-reply-to={reply_to}"] if reply_to else []),
+        *(["--rfc"] if rfc else []), *(f"--to={a}" for a in to), *(f"--cc={a}" for a in cc), f"-{len(patches)}")
     stamp = when(last)
     mails = []
     for f in sorted(os.listdir(out)):
@@ -413,27 +471,26 @@ def cover(runs_dir, base):
     return title, "\n".join(fill(body, figures))
 
 
-def build(runs_dir, base, paths, tree):
-    """[(file name, text)]: git format-patch's series of the patches,
-    rebased onto the base's pristine files, under the cover letter."""
+def build(tree, paths, title, body, who, reply_to=None, rfc=False):
+    """[(file name, text)]: git format-patch's series of the patch files
+    paths, rebased onto the base's pristine files and sent by who, under
+    the cover letter TITLE and BODY; To and Cc the tree's
+    get_maintainer.pl's for them."""
     patches = [read_patch(p) for p in paths]
-    senders = {p["from"] for p in patches}
-    if len(senders) != 1:
-        die(f"kernel/series: the patches have {len(senders)} authors; the series is sent by one")
     to, cc = maintainers(tree, paths)
-    title, body = cover(runs_dir, base)
     with tempfile.TemporaryDirectory(prefix="crngbench-series.") as tmp:
-        return format_patch(tmp, tree, patches, f"{title}\n\n{body}\n", REPLY_TO, to, cc)
+        return format_patch(tmp, tree, patches, f"{title}\n\n{body}\n", reply_to, to, cc, who, rfc=rfc)
 
 
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: plots/series.py RUNS_DIR OUT_DIR (make post FROM=committed: studies plots/series)")
     runs_dir, out_dir = sys.argv[1], sys.argv[2]
+    who = sender()  # first: without one, nothing is written
     base, paths = series_rows()
     tree = tree_of(base)
-    mails = build(runs_dir, base, paths, tree)
-    write_mails(out_dir, mails)
+    title, body = cover(runs_dir, base)
+    write_mails(out_dir, build(tree, paths, title, body, who, REPLY_TO))
 
 
 def write_mails(out_dir, mails):

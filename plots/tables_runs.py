@@ -5,7 +5,7 @@ of machine; answer_rows() also feeds the mail) and the runs themselves
 import os
 import re
 
-from cells import fmt, ms
+from cells import BEFORE_CLOCK, fmt, ms
 from markup import code, md, row
 from runlib import die, studies, study_run, value
 from runlib import summary_rows as _summary_rows
@@ -98,7 +98,9 @@ ANSWER_NOTE = ("Linux 6.1; ms, median [95% CI]; n boots; instruction time (icoun
                "row (TCG); '>': still waiting at the bound; added by block: block's median minus stock's "
                f"(~0: under {ANSWER_FLOOR_MS:g} ms, where stock waits as long or neither waits; "
                "'none: x less': stock's read waited longer than block's, the two kernels' trials having counted "
-               "different samples per bit (jitter_per_bit in raw.csv)); a CRNG ready of 0.0 us: ready as the kernel's clock started (a credited seed); "
+               "different samples per bit (jitter_per_bit in raw.csv)); "
+               f"'{BEFORE_CLOCK}': the kernel logged CRNG ready before its clock started (a credited seed), "
+               "so it has no time, only that bound; "
                f"'{ANSWER_NO_STOCK}': the run booted block alone. Each row is "
                "a cell of the committed run named (`studies/<run>/run/summary.csv`), chosen in "
                "`plots/tables_runs.py` (ANSWER).")

@@ -14,6 +14,7 @@ import os
 import shlex
 import sys
 
+from cells import BEFORE_CLOCK
 from runlib import CHARTS, JITTER_TICKS, accel_title, die, jitter_ticks_ms, open_new, refuse_link, run_main, variants
 
 WIDTH = 80
@@ -188,7 +189,9 @@ def accel(data):
         items.append((f"{r[8]} {r[9]}", None, ""))  # variant, condition
         for col, cens, name in ((1, 6, "tcg"), (2, 7, "icount"), (3, None, "kvm")):
             val = None if r[col] == "NaN" else float(r[col])
-            if val is not None:
+            if cens is not None and len(r) > cens + 4 and r[cens + 4] == "1":
+                val, text = None, BEFORE_CLOCK  # a clamped 0: no bar, its words
+            elif val is not None:
                 text = (">" if cens is not None and r[cens] == "1" else "") + f"{r[col]} ms"
             elif name == "kvm":
                 text = "not measured (KVM unusable here)" if r[4] == "not_measured" else "not in this run"
@@ -252,7 +255,7 @@ def arches(data):
         out += ([""] if out else []) + strip_chart(
             f"The revert's architectures on {var(data, 'kernel_base')}: {var(data, f'panel_{p}')}",
             "guest ms from kernel start", groups, [(750, "750 ms, the complaint")],
-            "o: CRNG ready (0: at the floor)  .: the read's wait  >: waiting at its bound")
+            f"o: CRNG ready (floor: {BEFORE_CLOCK})  .: the read's wait  >: at its bound")
     return out
 
 

@@ -290,8 +290,29 @@ static void fmt_short(char *buf, size_t len, double ns, int censored)
 		 censored ? ">" : "", v);
 }
 
-/* "median [lo, hi]" of a result, or what stands in for it. */
-static void fmt_result(char *buf, size_t len, const struct result *r)
+/*
+ * A CRNG ready the kernel logged before its clock started: the probe
+ * clamps that time to 0 (guest-image/emit.c), which is no measurement
+ * of it, only a bound. Shown in words, never as 0.000 ms.
+ */
+#define BEFORE_CLOCK "before timekeeping"
+
+/* A time of a result: fmt_short's, or BEFORE_CLOCK for a clamped 0. */
+static void fmt_time(char *buf, size_t len, double ns, int censored,
+		     int clamped)
+{
+	if (clamped && ns == 0 && !censored)
+		snprintf(buf, len, BEFORE_CLOCK);
+	else
+		fmt_short(buf, len, ns, censored);
+}
+
+/*
+ * "median [lo, hi]" of a result, or what stands in for it; clamped: a
+ * time of 0 is one the kernel could not stamp (the CRNG ready measures).
+ */
+static void fmt_result(char *buf, size_t len, const struct result *r,
+		       int clamped)
 {
 	char med[24], lo[24], hi[24];
 
@@ -299,9 +320,14 @@ static void fmt_result(char *buf, size_t len, const struct result *r)
 		snprintf(buf, len, "-");
 		return;
 	}
-	fmt_short(med, sizeof(med), r->su.median, r->su.median_censored);
-	fmt_short(lo, sizeof(lo), r->su.ci_lo, 0);
-	fmt_short(hi, sizeof(hi), r->su.ci_hi, r->su.ci_censored);
+	if (clamped && r->su.ci_hi == 0 && !r->su.ci_censored) {
+		snprintf(buf, len, BEFORE_CLOCK); /* every boot's median */
+		return;
+	}
+	fmt_time(med, sizeof(med), r->su.median, r->su.median_censored,
+		 clamped);
+	fmt_time(lo, sizeof(lo), r->su.ci_lo, 0, clamped);
+	fmt_time(hi, sizeof(hi), r->su.ci_hi, r->su.ci_censored, clamped);
 	text_printf(buf, len, "%s [%s, %s]", med, lo, hi);
 }
 
@@ -472,14 +498,15 @@ static void print_comparisons(FILE *out, const struct cellrows *cells, size_t n,
  * One line per measured cell: n, the first blocking urandom read's
  * duration and when the CRNG became ready (median [95% CI], ms, guest
  * clock); skipped cells collapsed; then the comparisons. --verbose (or
- * summary.csv) has every measure.
+ * summary.csv) has every measure. Each column is as wide as its widest
+ * cell (a six-digit CI once pushed the next column out of line).
  */
 static void print_compact(FILE *out, const struct cellrows *cells, size_t n,
 			  const struct result *res)
 {
 	size_t lat = measure_index("first_urandom_latency"),
 	       ready = measure_index("crng_ready");
-	int vary[AX_N], w = 9;
+	int vary[AX_N], w = 9, wa = 22;
 	char(*label)[320] = calloc(n + 1, sizeof(*label));
 
 	if (!label)
@@ -494,18 +521,25 @@ static void print_compact(FILE *out, const struct cellrows *cells, size_t n,
 			    cells[c].first->axis[AX_accel], cond);
 		if (cells[c].n && (int)strlen(label[c]) > w)
 			w = (int)strlen(label[c]);
+		if (cells[c].n || cells[c].failed) {
+			char a[80];
+
+			fmt_result(a, sizeof(a), &res[c * NMEASURES + lat], 0);
+			if ((int)strlen(a) > wa)
+				wa = (int)strlen(a);
+		}
 	}
-	fprintf(out, "\n%-*s %4s  %-22s %s\n", w, "variant accel condition",
-		"n", "urandom read (ms)", "CRNG ready (ms)");
+	fprintf(out, "\n%-*s %4s  %-*s %s\n", w, "variant accel condition", "n",
+		wa, "urandom read (ms)", "CRNG ready (ms)");
 	for (size_t c = 0; c < n; c++) {
 		char a[80], b[80];
 
 		if (!cells[c].n && !cells[c].failed)
 			continue;
-		fmt_result(a, sizeof(a), &res[c * NMEASURES + lat]);
-		fmt_result(b, sizeof(b), &res[c * NMEASURES + ready]);
-		fprintf(out, "%-*s %4zu  %-22s %s", w, label[c], cells[c].n, a,
-			b);
+		fmt_result(a, sizeof(a), &res[c * NMEASURES + lat], 0);
+		fmt_result(b, sizeof(b), &res[c * NMEASURES + ready], 1);
+		fprintf(out, "%-*s %4zu  %-*s %s", w, label[c], cells[c].n, wa,
+			a, b);
 		if (cells[c].failed)
 			fprintf(out, "  %zu failed", cells[c].failed);
 		fprintf(out, "\n");

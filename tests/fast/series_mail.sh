@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # test: the series' authors and dates (plots/series.py, no kernel tree)
 # plots/series.py on patches of its own making, without a kernel tree
-# (tests/slow/series.sh, the full tier, checks the committed series): a series
+# (tests/slow/series.sh, the full tier, checks the project's series): a series
 # whose patches are dated -0000 and +0100 is made (no TypeError), its
-# Message-Id time the newest patch's, -0000 read as UTC; a From whose
+# Message-Id time the newest patch's, -0000 read as UTC; patches of the
+# placeholder author crngbench <crngbench@example.invalid> with its
+# Signed-off-by are sent From the sender, each with the sender's
+# Signed-off-by alone, and no mail holds the placeholder; the sender is
+# the git identity, none (an EMAIL, a host name) guessed; a From whose
 # RFC 2047 encoded name decodes to more than one line, or to an address,
 # and a From of two addresses are refused, naming the patch, before git
 # runs (git am put the address after an encoded newline in the patch
@@ -51,7 +55,7 @@ tmp, paths = sys.argv[1], sys.argv[2:]
 work = os.path.join(tmp, "work")
 os.makedirs(work, exist_ok=True)
 mails = s.format_patch(work, os.path.join(tmp, "tree"), [s.read_patch(p) for p in paths], "the title\n\nthe body\n",
-                       s.REPLY_TO, ["m@t.invalid"], [])
+                       s.REPLY_TO, ["m@t.invalid"], [], ("Grace Hopper", "grace@navy.test"))
 for name, text in mails:
     open(os.path.join(tmp, "out-" + name), "w").write(text)
 PY
@@ -79,6 +83,29 @@ c=$(heads "$tmp"/out-0000-cover-letter.patch 2>&1)
 [ "${c##* }" = 1704106800 ]
 verdict $? "patches dated -0000: the Message-Id's time is the newest Date read as UTC, in any local zone" \
 	"'$c': $(brief "$out")"
+
+# the placeholder author and its Signed-off-by: the sender's instead
+placeholder='crngbench <crngbench@example.invalid>'
+patch 1 "$placeholder" 'Mon, 1 Jan 2024 10:00:00 +0000'
+patch 2 "$placeholder" 'Mon, 1 Jan 2024 11:00:00 +0000'
+sed -i "s/^---\$/Signed-off-by: $placeholder\n---/" "$tmp"/p/000[12]-*.patch
+rm -f "$tmp"/out-*
+out=$(make 2>&1)
+sobs=$(grep -h '^Signed-off-by:' "$tmp"/out-0001-*.patch "$tmp"/out-0002-*.patch | sort | uniq -c | awk '{$1=$1}1')
+[ "$(grep -h '^From: ' "$tmp"/out-*.patch | sort -u)" = "From: Grace Hopper <grace@navy.test>" ] &&
+	[ "$sobs" = "2 Signed-off-by: Grace Hopper <grace@navy.test>" ] && ! grep -q 'example\.invalid' "$tmp"/out-*.patch
+verdict $? "patches of the placeholder author are sent From the sender, with the sender's Signed-off-by alone" \
+	"$sobs: $(brief "$out")"
+# the sender: the git identity, nothing guessed from EMAIL or the host
+mkdir -p "$tmp/home"
+out=$(cd plots && HOME=$tmp/home EMAIL=someone@host.test env -u GIT_AUTHOR_NAME -u GIT_AUTHOR_EMAIL \
+	python3 -c 'import series; print(series.sender())' 2>&1)
+rc=$?
+out2=$(cd plots && HOME=$tmp/home GIT_AUTHOR_NAME='Jörg' GIT_AUTHOR_EMAIL=j@x.test \
+	python3 -c 'import series; print(series.sender())' 2>&1)
+[ $rc -ne 0 ] && grep -q "user.email" <<<"$out" && ! grep -q someone <<<"$out" && [ "$out2" = "('Jörg', 'j@x.test')" ]
+verdict $? "the sender is the git identity (GIT_AUTHOR_*, user.*); none is refused, EMAIL and the host name are not guessed" \
+	"rc $rc: $(brief "$out") | $(brief "$out2")"
 
 # refused FROM WHAT: a From that read_patch refuses, naming the patch
 refused() {

@@ -21,8 +21,21 @@ def shown(ms):
     return f"{x:.{0 if x >= 100 else 1 if x >= 1 else 3}f}"
 
 
+# A CRNG ready the kernel logged before its clock started: the probe's 0,
+# printed in these words (issue 47), never as 0.000.
+CLOCK = "before timekeeping"
+
+
+def clamped(r, key="median_ms"):
+    """A CRNG ready figure of 0 ms (not censored): printed as CLOCK."""
+    return (r.get("measure") in ("crng_ready", "crng_ready_kmsg") and r[key] != "" and float(r[key]) == 0
+            and not (key == "median_ms" and r["median_censored"] == "1"))
+
+
 def median(r):
     """A summary row's median as printed: '>' first when it is censored."""
+    if clamped(r):
+        return CLOCK
     return (">" if r["median_censored"] == "1" else "") + shown(r["median_ms"])
 
 
@@ -62,7 +75,8 @@ def agrees(text, r):
     return bool(m) and r["median_censored"] != "1" and float(r["median_ms"]) < 1 and near(m.group(1), r["median_ms"])
 
 
-CELL = re.compile(r"(>?[0-9.]+) \[([0-9.]+), ([0-9.]+)\]; n=([0-9]+)( \(([0-9]+) censored\))?\Z")
+CELL = re.compile(r"(>?[0-9.]+) \[([0-9.]+|before timekeeping), ([0-9.]+)\]; n=([0-9]+)( \(([0-9]+) censored\))?\Z")
+CELL_CLOCK = re.compile(r"before timekeeping; n=([0-9]+)\Z")
 
 
 def check(cell, r, censored=True):
@@ -71,6 +85,10 @@ def check(cell, r, censored=True):
     median says why ('not measured', 'no data') and its n."""
     m = CELL.match(cell)
     u = CELL_US.match(cell)
+    c = CELL_CLOCK.match(cell)
+    if c is not None:
+        assert clamped(r) and clamped(r, "ci95_hi_ms") and c.group(1) == r["n"], (cell, r)
+        return 1
     if u is not None:
         med, lo, hi, n, _, cens = u.groups()
         assert float(r["median_ms"]) < 1 and r["median_censored"] != "1", (cell, r)
@@ -81,7 +99,8 @@ def check(cell, r, censored=True):
         assert r["median_ms"] == "" and cell in (f"not measured; n={r['n']}", f"no data; n={r['n']}"), (cell, r)
         return 0
     med, lo, hi, n, _, cens = m.groups()
-    assert (med, lo, hi, n) == (median(r), shown(r["ci95_lo_ms"]), shown(r["ci95_hi_ms"]), r["n"]), (cell, r)
+    want_lo = CLOCK if clamped(r, "ci95_lo_ms") else shown(r["ci95_lo_ms"])
+    assert (med, lo, hi, n) == (median(r), want_lo, shown(r["ci95_hi_ms"]), r["n"]), (cell, r)
     if censored:
         assert (cens or "0") == r["censored"], (cell, r["censored"])
     return 1

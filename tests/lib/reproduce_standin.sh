@@ -63,16 +63,10 @@ standin() {
 		*) echo "KERNEL_BASE=\$KERNEL_BASE KERNEL_ARCH=\$KERNEL_ARCH KERNEL_HZ=\$KERNEL_HZ build.sh \$*" >>"$dir/build.log" ;;
 		esac
 	EOF
-	# the runner is linked from build/unit/plain's objects: without them
-	# make reproduce's make runner compiled every one again (~10 s of CPU)
-	if [ -d build/unit/plain ]; then
-		mkdir -p "$dir/build/unit" && cp -a build/unit/plain "$dir/build/unit/" &&
-			find "$dir/build/unit/plain" -type f -exec touch {} + || return 1
-	fi
-	cp build/crngbench-run "$dir/build/crngbench-run"
+	runner_copy "$dir" || return 1
 	: >"$dir/build/probe"
 	: >"$dir/build/guest.cpio"
-	touch "$dir/build/crngbench-run" "$dir/build/probe" "$dir/build/guest.cpio"
+	touch "$dir/build/probe" "$dir/build/guest.cpio"
 	# the stand-in's build log is no code (scripts/shard-run.sh --commit
 	# counts every file .gitignore does not name)
 	echo /build.log >>"$dir/.gitignore"

@@ -1,0 +1,496 @@
+#!/usr/bin/env python3
+"""A run as a mail for the list, ready for git send-email once read
+(make post RUN=...):
+
+    plots/runmail.py RUN_DIR      -> REAL_RUN_DIR/series/*.patch
+
+RUN_DIR is resolved once (results/latest is a link the next run moves):
+the real directory is where the mail goes and the run it names. Nothing
+else is written (plots/, REPORT.md and the checkout are left as they
+are), and nothing at all without the user's git identity (plots/series.py's
+sender()), which is the mail's From and Signed-off-by.
+
+The run's patches: each kernel the run booted carries the patches its
+meta.json names (file and sha256, as kernel/build.sh built it). A
+variant's baseline is the run's variant with the same patches of the
+measurement (kernel/measurement) and the most of its other ones, but not
+all (stock for stock-fix, and for yours); what a variant adds over its
+baseline are the run's patches. They are mailed as the project's series
+is (plots/series.py): git am on the base's pristine files, git
+format-patch --cover-letter, [PATCH k/N], To and Cc from the base tree's
+get_maintainer.pl. A patch file that changed since the run booted it
+(another sha256) is refused: the mail would send what was not measured.
+A run whose variants add only the measurement's patches over one another
+(the quick run) has no patch: it is one [RFC] mail of its figures, each
+variant set against the one it adds a patch to (block against stock).
+
+The cover letter ([PATCH 0/N], or the [RFC]) is written from the run's
+summary.csv and raw.csv alone: what was measured (kernel, QEMU, clocks,
+-cpu models), then for each variant and its baseline every cell where
+their medians differ, with the cell's conditions, median, 95% CI and n
+(or "identical in k boots", cells.fmt), a text chart of their boots where
+they differ most, the base release, and the command that reproduces the
+run: the crngbench commit and every override the run was started with
+(meta.json's command line), with a warning when the checkout holds
+changes that commit lacks. No attachment: the run's charts stay in
+RUN/plots/ (make plots RUN=...).
+"""
+import email.message
+import email.policy
+import email.utils
+import hashlib
+import math
+import os
+import re
+import shlex
+import subprocess
+import sys
+import textwrap
+
+import series
+from cells import BEFORE_CLOCK, CLAMPED_MEASURES, fmt, summary_rows
+from formats import axis_names, measure_columns
+from runlib import (CLOCK_WORDS, INTEGER, ROOT, check_path, die, fact_table, headline_accel, kernel_base, measured,
+                    open_run_file, pick, read_meta, read_table, refuse_link, releases, run_main, value, variant_order)
+from textcharts import strip_chart
+
+WIDTH = 72
+# The measures the cover letter sets side by side, in its order, with
+# their words.
+MEASURES = (("crng_ready", "CRNG ready, ms from kernel start"),
+            ("first_urandom_latency", "the first blocking /dev/urandom read's own duration, ms"),
+            ("kernel_to_init", "kernel start to PID 1, ms"))
+ACCEL_WORDS = {"icount": "icount", "tcg": "TCG", "kvm": "KVM"}
+# meta.json's name of a kernel: [<base>/]<variant>-hz<HZ>[-<arch>]
+KERNEL_KEY = re.compile(r"(?:(?P<base>[^/]+)/)?(?P<variant>.+?)-hz(?P<hz>[0-9]+)(?:-(?P<arch>[A-Za-z0-9_.-]+))?")
+# What make bench's variables put on the runner's command line (the
+# Makefile's AXIS_SETS): the reproduce line gives them back as those.
+SET_VARS = {"variant": "VARIANTS", "cpu": "CPUS", "accel": "ACCELS", "reps": "REPS", "hz": "HZ",
+            "base": "KERNEL_BASE"}
+# The runner's options that change what a run measures, given back in
+# RUNFLAGS; the options that take no value.
+RUN_OPTIONS = ("--seed", "--jobs", "--parallel-jobs", "--append", "--qemu-arg", "--kvm-canary")
+SWITCHES = ("--perf", "--quiet", "--verbose", "--resume", "--dry-run")
+
+
+def wrap(text, indent=""):
+    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent,
+                         break_long_words=False, break_on_hyphens=False)
+
+
+# --- the run's patches -----------------------------------------------------
+
+
+def run_patches(meta):
+    """{base: {variant: {number: (file name, sha256)}}}: the patches of
+    every kernel the run booted (meta.json's kernels), by base; a
+    variant's kernels of one base (HZ, architectures) must agree."""
+    out = {}
+    for key, k in meta.get("kernels", {}).items():
+        m = KERNEL_KEY.fullmatch(key)
+        if not m or not isinstance(k, dict):
+            die(f"meta.json: kernel '{key}' is not named <base>/<variant>-hz<HZ>[-<arch>] (the runner's names)")
+        base = str(k.get("base") or m["base"] or kernel_base(meta))
+        have = {}
+        for item in filter(None, str(k.get("patches", "")).split("; ")):
+            name, _, sha = item.partition(" ")
+            have[name.split("-", 1)[0]] = (name, sha)
+        prev = out.setdefault(base, {}).setdefault(m["variant"], have)
+        if prev != have:
+            die(f"meta.json: variant {m['variant']}'s kernels of base {base} carry different patches "
+                f"({', '.join(sorted(prev))} and {', '.join(sorted(have))}): which did the run measure?")
+    return out
+
+
+def roles():
+    """The measurement's own patches (kernel/measurement): {number: row}."""
+    return fact_table("measurement")
+
+
+def pairs(sets):
+    """([(variant, baseline, added numbers)], patched) of one base's
+    variants (sets: {variant: {number: ...}}). A variant's baseline holds
+    the same patches of the measurement and the most of its other ones,
+    not all: what a variant adds over it is a patch of the run (patched).
+    Without one, every variant is set against the variant of the most of
+    its patches, not all (block-v0 against block, block against stock):
+    the [RFC]'s figures."""
+    own = set(roles())
+    order = sorted(sets, key=variant_order)
+
+    def best(v, fits):
+        cands = [b for b in order if b != v and set(sets[b]) < set(sets[v]) and fits(b)]
+        return max(cands, key=lambda b: len(sets[b])) if cands else None  # max keeps a tie's first
+
+    for patched, fits in ((True, lambda v, b: set(sets[b]) & own == set(sets[v]) & own), (False, lambda v, b: True)):
+        out = [(v, b, sorted(set(sets[v]) - set(sets[b]))) for v in order
+               for b in [best(v, lambda b, v=v: fits(v, b))] if b]
+        if out:
+            return out, patched
+    return [], False
+
+
+def alone(sets):
+    """Refuse a variant that adds patches of its own over no variant of
+    the run: there is nothing to set its figures against."""
+    own = set(roles())
+    for v, have in sets.items():
+        extra = sorted(set(have) - own)
+        if extra and not any(set(sets[b]) & own == set(have) & own and set(sets[b]) < set(have)
+                             for b in sets if b != v):
+            die(f"variant {v} adds patch{'es' if len(extra) > 1 else ''} {', '.join(extra)}, but the run booted "
+                "no variant without them to set it against (its baseline, such as stock): run both, e.g. "
+                f"make bench VARIANTS=stock,{v}")
+
+
+def mail_base(by_base):
+    """The base the mail is against: the run's, or of a run of several
+    bases the newest (kernel/bases' last row of them)."""
+    known = list(fact_table("bases"))
+    bases = sorted(by_base, key=lambda b: known.index(b) if b in known else -1)
+    if not bases:
+        die("meta.json names no kernel: which kernels did the run boot?")
+    if bases[-1] not in known:
+        die(f"meta.json: base '{bases[-1]}' is not a row of kernel/bases ({', '.join(known)})")
+    return bases[-1]
+
+
+def patch_file(base, name, sha):
+    """The base's series file of that name, which must be what the run
+    booted (its sha256)."""
+    series_dir = fact_table("bases")[base]["patches"]
+    path = refuse_link(os.path.join(ROOT, series_dir, name))
+    if "/" in name or not os.path.isfile(path):
+        die(f"the run booted patch {name!r}, which is not a file of base {base}'s series ({series_dir}/): "
+            "put yours there and name it in kernel/variants")
+    with open(path, "rb") as f:
+        now = hashlib.sha256(f.read()).hexdigest()
+    if now != sha:
+        die(f"{series_dir}/{name} has changed since the run booted it (sha256 {sha[:12]} in its meta.json, "
+            f"{now[:12]} now): the mail would send a patch that was not measured; restore it, or run again")
+    return path
+
+
+# --- the cover letter --------------------------------------------------------
+
+
+def cell_figure(r):
+    """A cell as the tables give it: median [CI] or 'identical in k
+    boots' (cells.fmt), then n and the censored count."""
+    cens = f" ({r['censored']} censored)" if r["censored"] not in ("0", "") else ""
+    return f"{fmt(r)}; n={r['n']}{cens}"
+
+
+def overlap(a, b):
+    """Whether two cells' 95% CIs overlap (a difference within the noise)."""
+    try:
+        return not (float(a["ci95_hi_ms"]) < float(b["ci95_lo_ms"]) or float(b["ci95_hi_ms"]) < float(a["ci95_lo_ms"]))
+    except ValueError:
+        return True
+
+
+def differing(rows, v, b, measure):
+    """[(accel, condition, baseline's row, variant's row)] of the cells of
+    measure where both were measured and differ: their medians as shown
+    differ and their 95% CIs do not overlap (a cell whose boots were all
+    alike has its value as its CI); and the count of the other cells,
+    alike within the noise. The headline clock first."""
+    first = headline_accel(rows)
+    sel = [r for r in rows if r["measure"] == measure and r["n"] not in ("", "0") and r["median_ms"] != ""]
+    keys = sorted({(r["accel"], r["_cond"]) for r in sel}, key=lambda k: (k[0] != first, k[0] != "tcg", k))
+    out, same = [], 0
+    for accel, cond in keys:
+        rb, rv = pick(sel, accel=accel, _cond=cond, variant=b), pick(sel, accel=accel, _cond=cond, variant=v)
+        if rb is None or rv is None:
+            continue
+        if fmt(rb).split(" ")[0] == fmt(rv).split(" ")[0] or overlap(rb, rv):
+            same += 1
+        else:
+            out.append((accel, cond, rb, rv))
+    return out, same
+
+
+def gap(cell):
+    """How far apart a differing cell's two medians are: |log10 ratio|
+    (0 where one is 0)."""
+    lb, lv = float(cell[2]["median_ms"]), float(cell[3]["median_ms"])
+    return abs(math.log10(lv / lb)) if lb > 0 and lv > 0 else 0
+
+
+def where(accel, cond):
+    """A cell's clock and conditions, in words."""
+    return ", ".join(x for x in (ACCEL_WORDS.get(accel, accel), cond) if x)
+
+
+def comparison(rows, v, b):
+    """The lines setting variant v against its baseline b, a block per
+    measure, and (measure, its differing cells, widest apart first): the
+    measure whose cells differ most, for the chart."""
+    w = max(len(v), len(b))
+    out, most = [], (0, None, [])
+    for measure, words in MEASURES:
+        cells, same = differing(rows, v, b, measure)
+        if not cells and not same:
+            continue
+        out += [f"{words}:"]
+        for accel, cond, rb, rv in cells:
+            out += wrap(where(accel, cond), "  ")
+            out.append(f"    {b:<{w}}  {cell_figure(rb)}")
+            out.append(f"    {v:<{w}}  {cell_figure(rv)}")
+        if same:
+            out += wrap(f"{'every' if not cells else 'the other'} {same} cell{'s' if same > 1 else ''}: alike "
+                        "(the same median, or 95% CIs that overlap)", "  ")
+        out.append("")
+        widest = max((gap(c) for c in cells), default=0)
+        if cells and (most[1] is None or widest > most[0]):
+            most = (widest, measure, sorted(cells, key=gap, reverse=True))
+    return out, most[1:]
+
+
+def chart(run, v, b, measure, cells):
+    """A text chart (textcharts.strip_chart) of every boot of v and b in
+    the cells where their medians differ most: the measure's values from
+    raw.csv, '>' a boot still waiting at its bound, '<' a CRNG ready
+    logged before timekeeping (a clamped 0, at the axis' left end)."""
+    col, cens = measure_columns()[measure]
+    raw = measured(read_table(run, "raw.csv"))
+    axes = [a for a in axis_names() if a not in ("variant", "accel")]
+    groups = []
+    for accel, cond, rb, _ in cells[:6]:
+        per = []
+        for name in (b, v):
+            pts = [(int(r[col]) / 1e6, ">" if cens and r.get(cens) == "1" else
+                    "<" if measure in CLAMPED_MEASURES and int(r[col]) == 0 else "o") for r in raw
+                   if r["variant"] == name and r["accel"] == accel and INTEGER.match(r.get(col) or "")
+                   and int(r[col]) >= 0 and all(value(r, a) == value(rb, a) for a in axes)]
+            per.append((name, pts))
+        groups.append((where(accel, cond), per))
+    words = dict(MEASURES)[measure].rsplit(", ms", 1)[0]
+    return strip_chart(f"{v} against {b}: {words}"[:80], "guest ms", groups, [],
+                       "o: one boot   >: still waiting at its bound"
+                       + (f"   <: {BEFORE_CLOCK}" if measure in CLAMPED_MEASURES else "")) + [""]
+
+
+def measured_words(rows, meta, release):
+    """What was measured, in a paragraph: kernel, QEMU, clocks, -cpu."""
+    ran = [r for r in rows if r["n"] not in ("", "0")]
+    accels = sorted({r["accel"] for r in ran}, key=lambda a: (a != "icount", a))
+    cpus = sorted({r["cpu"] for r in ran if r["cpu"] != "default"})
+    arches = sorted({value(r, "arch") for r in ran})
+    ns = sorted({int(r["n"]) for r in ran})
+    qemu = str(meta.get("qemu", "QEMU")).replace("QEMU emulator version", "QEMU")
+    return (f"Measured with crngbench: Debian's Linux {release} booted under {qemu} "
+            f"({', '.join(arches)}{'; -cpu ' + ', '.join(cpus) if cpus else ''}) into a minimal guest, "
+            f"in {' and '.join(CLOCK_WORDS.get(a, a) for a in accels)}; "
+            f"{'-'.join(str(n) for n in sorted({ns[0], ns[-1]})) if ns else 0} boots a cell. "
+            "Times are the guest's CLOCK_BOOTTIME: under icount one instruction a ns, free of the host's load; "
+            "under TCG emulation time, several times slower than hardware.")
+
+
+def carried(sets, b):
+    """The measurement's patches the baseline carries, in words."""
+    own = roles()
+    return ", ".join(f"{n} ({own[n]['role']})" for n in sorted(sets[b]) if n in own) or "none"
+
+
+# --- reproducing the run ---------------------------------------------------
+
+
+def revision(run):
+    """(the crngbench commit the run is reproduced from, 12 hex digits;
+    the checkout's changes that commit lacks). A committed run records
+    its commit (RUN/commit, scripts/keep-run.sh), so its mail is the same
+    at every later commit, with no changes; any other run is the
+    checkout's HEAD, with git status's changed and new files."""
+    f = open_run_file(os.path.join(run, "commit"), missing_ok=True)
+    if f is not None:
+        with f:
+            rev = f.read().strip()
+        if not re.fullmatch("[0-9a-f]{7,40}", rev):
+            die(f"{run}/commit: {rev[:60]!r} is not a git commit id (7 to 40 lowercase hex digits)")
+        return rev[:12], []
+    head = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True)
+    if head.returncode != 0:
+        return "?", ["(this checkout is no git clone: no commit holds it)"]
+    st = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=all"],
+                        capture_output=True, text=True)
+    return head.stdout.strip(), [l[3:] for l in st.stdout.splitlines() if l.strip()]
+
+
+def make_args(meta):
+    """(the words after make bench that start the run again, notes): MATRIX
+    and every override meta.json's command line shows (VARIANTS, CPUS,
+    ACCELS, REPS, HZ, KERNEL_BASE; SETS for other --set), RUNFLAGS with the
+    seed and the runner's options that change what is measured; the notes
+    say what no make variable gives back (a kernel built elsewhere, a
+    shard, a matrix outside bench/)."""
+    argv = [str(a) for a in meta.get("command_line") or []][1:]
+    args, sets, flags, notes = {"MATRIX": str(meta.get("matrix") or "quick")}, [], [], []
+    i = 0
+    while i < len(argv):
+        opt, eq, val = argv[i].partition("=")
+        if not eq and opt not in SWITCHES:
+            val, i = (argv[i + 1] if i + 1 < len(argv) else ""), i + 1
+        i += 1
+        if opt == "--matrix":
+            name = os.path.basename(val).removesuffix(".matrix")
+            if val != f"bench/{name}.matrix":
+                notes.append(f"its matrix was {val}, not one of bench/: copy it there as bench/{name}.matrix")
+            args["MATRIX"] = name
+        elif opt == "--set":
+            key, _, v = val.partition("=")
+            if key in SET_VARS:
+                args[SET_VARS[key]] = v
+            else:
+                sets += ["--set", val]
+        elif opt in RUN_OPTIONS:
+            flags += [opt, val]
+        elif opt == "--perf":
+            flags.append(opt)
+        elif opt == "--kernels":
+            notes.append("its kernels were built elsewhere (--kernels): give the runner the same ones")
+        elif opt == "--shard":
+            notes.append(f"it was shard {val} of a run: the line above boots every shard")
+    if "--seed" not in flags and meta.get("seed") is not None:
+        flags += ["--seed", str(meta["seed"])]
+    words = [f"{k}={shlex.quote(v)}" for k, v in args.items()]
+    words += [f"SETS={shlex.quote(shlex.join(sets))}"] if sets else []
+    words += [f"RUNFLAGS={shlex.quote(shlex.join(flags))}"] if flags else []
+    return words, notes
+
+
+def command(words, first="  scripts/deps.sh && make bench"):
+    """A shell command of words, continued with backslashes within WIDTH."""
+    lines, cur = [], first
+    for w in words:
+        if len(cur) + 1 + len(w) + 2 > WIDTH:
+            lines.append(cur + " \\")
+            cur = "      " + w
+        else:
+            cur += " " + w
+    return lines + [cur]
+
+
+def reproduce(meta, run, who="plots/runmail.py"):
+    """The lines that say how to make the run again: the commit, the
+    command, and what the checkout holds that the commit lacks (also
+    said on stderr, by who)."""
+    rev, changes = revision(run)
+    words, notes = make_args(meta)
+    out = [f"To reproduce, with crngbench at {rev} (Debian 12, as root):", ""] + command(words) + [""]
+    for n in notes:
+        out += wrap(f"Note: {n}.")
+    if changes:
+        shown = ", ".join(changes[:6]) + (f" and {len(changes) - 6} more" if len(changes) > 6 else "")
+        warn = (f"WARNING: the crngbench checkout held changes {rev} lacks ({shown}): the line above "
+                "reproduces this run only once they are committed and published.")
+        print(f"{who}: {warn}", file=sys.stderr)
+        out += wrap(warn)
+    return out
+
+
+# --- the mail ----------------------------------------------------------------
+
+
+def rfc_mail(who, to, cc, title, body):
+    """[(file name, text)]: one [RFC] mail, no patch, as git send-email
+    reads it (an mbox of one message)."""
+    msg = email.message.EmailMessage(policy=email.policy.default.clone(linesep="\n", max_line_length=78))
+    msg["From"] = email.utils.formataddr(who, charset="utf-8")
+    msg["To"] = ", ".join(to)
+    if cc:
+        msg["Cc"] = ", ".join(cc)
+    msg["Subject"] = f"[RFC] {title}"
+    msg.set_content(body + "\n", cte="7bit" if body.isascii() else "8bit")
+    return [("0000-rfc.patch", "From crngbench Mon Sep 17 00:00:00 2001\n" + msg.as_string())]
+
+
+def touched(sets, base):
+    """The files the run's patches of base touch (an [RFC]'s To and Cc)."""
+    files = set()
+    for have in sets.values():
+        for name, _ in have.values():
+            path = os.path.join(ROOT, fact_table("bases")[base]["patches"], name)
+            if "/" not in name and os.path.isfile(path) and not os.path.islink(path):
+                files |= {f.decode("utf-8", "replace") for pair in series.read_patch(path)["files"] for f in pair}
+    if not files:
+        die(f"the run's kernels of base {base} carry no patch of its series: To and Cc come from "
+            "get_maintainer.pl on the files the patches touch")
+    return sorted(files)
+
+
+def clean(subject):
+    """A patch's Subject without its [PATCH ...] tags, as git am takes it."""
+    return re.sub(r"^(\s*\[[^]]*\]\s*)+", "", " ".join(subject.split()))
+
+
+def sides(found, paths, patched):
+    """Per pair, what the variant is: its baseline and the patches."""
+    own = roles()
+    out = []
+    for v, b, added in found:
+        if patched:
+            nums = [f"{i + 1}/{len(paths)}" for i, p in enumerate(paths) if os.path.basename(p).split("-", 1)[0] in added]
+            out.append(f"{v} is {b} with patch{'es' if len(nums) > 1 else ''} {', '.join(nums)}")
+        else:
+            out.append(f"{v} is {b} with crngbench's patch{'es' if len(added) > 1 else ''} "
+                       + ", ".join(n + (f" ({own[n]['role']})" if n in own else "") for n in added))
+    return out
+
+
+def mails(run, who):
+    """[(file name, text)]: the run's mail, sent by who."""
+    meta = read_meta(run)
+    by_base = run_patches(meta)
+    base = mail_base(by_base)
+    sets = by_base[base]
+    alone(sets)
+    found, patched = pairs(sets)
+    if not found:
+        die(f"the run's variants ({', '.join(sorted(sets, key=variant_order))}) add no patch over one another: "
+            "nothing to set side by side (boot a variant and its baseline, e.g. VARIANTS=stock,yours)")
+    paths = [patch_file(base, *next(sets[v][n] for v, _, added in found if n in added))
+             for n in sorted({n for _, _, added in found for n in added})] if patched else []
+    tree = series.tree_of(base)  # before the figures: a base without its tree is named at once
+    rows = summary_rows(run)
+    release = ([x for x in releases(meta).split(" and ") if x.startswith(base + ".")] or ["?"])[0]
+    body, charted = wrap(measured_words(rows, meta, release)) + [""], []
+    for (v, b, _), what in zip(found, sides(found, paths, patched)):
+        lines, (measure, cells) = comparison(rows, v, b)
+        body += wrap(f"{v} against {b}, where they differ:") + [""]
+        body += wrap(f"{what}; both carry crngbench's own patches {carried(sets, b)}, not sent.") + [""]
+        body += lines
+        if not charted and measure:
+            charted = chart(run, v, b, measure, cells)
+    version = f" {meta['kernel_package']}" if meta.get("kernel_package") and kernel_base(meta) == base else ""
+    body += charted + wrap(f"Base: Linux {release} as Debian's {fact_table('bases')[base]['package']}{version} "
+                           "ships it" + (": the patches are against its pristine files." if patched else ".")) + [""]
+    body += wrap(f"The run: {os.path.basename(run)} (its raw.csv holds every boot, its summary.csv every "
+                 "figure above).") + [""]
+    text = "\n".join(l.rstrip() for l in body + reproduce(meta, run)).rstrip("\n")
+    if patched:
+        subjects = [series.read_patch(p)["subject"] for p in paths]
+        title = clean(subjects[0]) if len(paths) == 1 else \
+            f"measured: {', '.join(v for v, _, _ in found)} against {', '.join(dict.fromkeys(b for _, b, _ in found))}"
+        rfc = any(re.match(r"\s*\[[^]]*\bRFC\b", s) for s in subjects)
+        return series.build(tree, paths, title, text, who, rfc=rfc)
+    to, cc = series.maintainers(tree, touched(sets, base), files=True)
+    return rfc_mail(who, to, cc, f"crngbench: {', '.join(v for v, _, _ in found)} under QEMU, Linux {release}", text)
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: plots/runmail.py RUN_DIR (make post RUN=...)")
+    given = check_path(sys.argv[1])
+    run = os.path.realpath(given)  # once: results/latest moves with the next run
+    if not os.path.isfile(os.path.join(run, "summary.csv")):
+        die(f"{given}/summary.csv not found (a results/<run> directory?)")
+    who = series.sender()  # before anything is read or written
+    out = refuse_link(os.path.join(run, "series"))
+    series.write_mails(out, mails(run, who))
+    if os.path.abspath(given) != run:
+        print(f"[post] {given} is {run}: the mail is of that run")
+
+
+if __name__ == "__main__":
+    run_main(main)

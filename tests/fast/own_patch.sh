@@ -1,0 +1,229 @@
+#!/usr/bin/env bash
+# test: your own patch, measured and mailed: make post RUN= (a stand-in kernel tree)
+# Issue 47: a new user's own random.c patch, measured and mailed. In a
+# scratch copy of the checkout (a git clone of its own), the patch, which
+# is not in the repository, goes into base 6.1's series with a variant of
+# its own (kernel/variants), as README's "Your own kernel or patch" says;
+# the fixture run stands in for a run of it (its block-v0 renamed to that
+# variant, meta.json naming the patch by file and sha256), reached through
+# results/latest; a stand-in kernel/build.sh --tree gives a stand-in tree
+# (the pristine random.c and a get_maintainer.pl). Then make post
+# RUN=results/latest:
+# - without a git identity: refused, saying how to set one; nothing
+#   written, no tracked file changed;
+# - with one: the run's real directory gets series/: the cover letter and
+#   exactly that patch as [PATCH 1/1], From and Signed-off-by the
+#   identity (no placeholder anywhere), To and Cc get_maintainer.pl's;
+#   the cover letter quotes the run's figures for that variant against
+#   its baseline (stock), each as summary.csv's cell (cells.fmt), every
+#   cell whose CIs do not overlap, names the run's real directory, and
+#   reproduces it with its overrides (VARIANTS, ACCELS, the seed);
+#   plain text, no attachment, lines of at most 80 columns; no tracked
+#   file changed;
+# - the checkout's uncommitted patch and variant are named as a warning,
+#   gone once committed (the reproduce line then names that commit);
+# - the patch file changed after the run: refused (not what was measured).
+# shellcheck source=tests/lib/lib.sh
+. "$(dirname "$0")/../lib/lib.sh"
+t_begin "own patch"
+unset MAKEFLAGS MAKELEVEL GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL GIT_DIR GIT_WORK_TREE
+export GIT_CONFIG_NOSYSTEM=1 HOME=$tmp/home
+mkdir -p "$HOME"
+co=$tmp/co
+if ! { tree_copy "$co" && runner_copy "$co"; }; then
+	bad "cannot copy the checkout and its runner"
+	exit 0
+fi
+# the stand-in kernel tree: the pristine random.c beside it (TREE.orig)
+k=$tmp/kernel
+mkdir -p "$k/tree/scripts" "$k/tree.orig/drivers/char"
+cat >"$k/tree/scripts/get_maintainer.pl" <<'EOF'
+print((grep { $_ eq "--nom" } @ARGV) ? "rng-list\@lists.test\n" : "Rng Maintainer <rng\@maintainers.test>\n");
+EOF
+printf 'static int crng_ready(void)\n{\n\treturn 0;\n}\n' >"$k/tree.orig/drivers/char/random.c"
+cat >"$co/kernel/build.sh" <<EOF
+#!/bin/sh
+# a stand-in (tests/fast/own_patch.sh): --tree names the stand-in tree
+[ "\$1" = --tree ] && echo "$k/tree"
+EOF
+g() { git -C "$co" -c user.name=standin -c user.email=standin@checkout.test "$@"; }
+if ! { g init -q && g add -A && g commit -qm "stand-in checkout"; }; then
+	bad "git init in the copy failed"
+	exit 0
+fi
+# the user's patch, as git format-patch writes it
+u=$tmp/user
+mkdir -p "$u/drivers/char" && cp "$k/tree.orig/drivers/char/random.c" "$u/drivers/char/"
+ug() { git -C "$u" -c user.name="Grace Hopper" -c user.email=grace@navy.test "$@"; }
+if ! { ug init -q && ug add -A && ug commit -qm base && sed -i 's/return 0;/return 1;/' "$u/drivers/char/random.c" &&
+	ug commit -qa -s -m "random: report the CRNG ready at once" -m "A one-line change, measured." &&
+	ug format-patch -q -o "$tmp/fp" -1; }; then
+	bad "git format-patch of the user's patch failed"
+	exit 0
+fi
+patch=kernel/patches/0010-random-report-the-CRNG-ready-at-once.patch
+cp "$tmp"/fp/0001-*.patch "$co/$patch"
+echo "mine        0001 0005 0007 0010" >>"$co/kernel/variants"
+sha=$(sha256sum <"$co/$patch" | cut -c1-64)
+# the fixture run, block-v0 renamed mine: a run of stock and the patch
+name=quick-20260101T000000Z
+run=$co/results/$name
+mkdir -p "$co/results" && cp -r tests/fixtures/run "$run" && ln -s "$name" "$co/results/latest"
+python3 - "$run" "$patch" "$sha" <<'PY'
+import csv, json, os, sys
+run, patch, sha = sys.argv[1:]
+for f in ("raw.csv", "summary.csv", "reads.csv", "traces.csv"):
+    p = os.path.join(run, f)
+    if not os.path.exists(p):
+        continue
+    rows = list(csv.DictReader(open(p, newline="")))
+    head = open(p).readline().strip().split(",")
+    for r in rows:
+        if r.get("variant") == "block-v0":
+            r["variant"] = "mine"
+        if "release" in r:
+            r["release"] = r["release"].replace("-block-v0", "-mine")
+    with open(p, "w", newline="") as fh:
+        w = csv.DictWriter(fh, head, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+m = json.load(open(os.path.join(run, "meta.json")))
+k = m["kernels"]
+k["mine-hz250"] = dict(k.pop("block-v0-hz250"), release="6.1.192-crngbench-mine",
+                       patches=k["stock-hz250"]["patches"] + f"; {os.path.basename(patch)} {sha}")
+m["command_line"] = ["build/crngbench-run", "--matrix", "bench/quick.matrix", "--set", "variant=stock,legacy,block,mine",
+                     "--set", "accel=tcg,kvm", "--image", "build/guest.cpio", "--out", "results/x"]
+json.dump(m, open(os.path.join(run, "meta.json"), "w"), indent=1)
+mx = open(os.path.join(run, "run.matrix")).read().replace("block-v0", "mine")
+open(os.path.join(run, "run.matrix"), "w").write(mx)
+PY
+state() { git -C "$co" status --porcelain --untracked-files=all; }
+before=$(state)
+files() { find "$run" | sort; }
+had=$(files)
+
+# --- no identity: refused, nothing written -----------------------------------
+out=$(make -s -C "$co" post RUN=results/latest 2>&1)
+rc=$?
+[ $rc -ne 0 ] && grep -q "git config --global user.email" <<<"$out" && [ "$(files)" = "$had" ] &&
+	[ "$(state)" = "$before" ]
+verdict $? "without a git identity make post refuses, says how to set one, and writes nothing" "rc $rc: $(brief "$out")"
+
+# --- with one ----------------------------------------------------------------
+export GIT_AUTHOR_NAME="Grace Hopper" GIT_AUTHOR_EMAIL=grace@navy.test
+out=$(make -s -C "$co" post RUN=results/latest 2>&1)
+rc=$?
+s=$run/series
+verdict $rc "make post RUN=results/latest with a git identity writes the mail" "$(brief "$out")"
+[ "$(state)" = "$before" ]
+verdict $? "make post changes no tracked file and adds none git would see" "$(state | head -n 5 | tr '\n' ' ')"
+py=$(python3 - "$s" "$co/$patch" "$run" "$co" <<'PY' 2>&1
+import email, email.policy, glob, os, re, sys
+sys.path.insert(0, os.path.join(sys.argv[4], "plots"))
+from cells import fmt, summary_rows
+s, patch, run, co = sys.argv[1:]
+fails = []
+def check(ok, what):
+    print(("PASS" if ok else "FAIL") + ": own patch: " + what)
+names = sorted(os.listdir(s))
+check(names == ["0000-cover-letter.patch", "0001-random-report-the-CRNG-ready-at-once.patch"],
+      f"the series is the cover letter and exactly the user's patch: {names}")
+mails = {n: open(os.path.join(s, n), encoding="utf-8").read() for n in names}
+msgs = {n: email.message_from_string(t.split("\n", 1)[1], policy=email.policy.default) for n, t in mails.items()}
+p1 = msgs.get(names[-1])
+check(p1 is not None and p1["Subject"] == "[PATCH 1/1] random: report the CRNG ready at once",
+      f"the patch is [PATCH 1/1] with its own subject: {p1 and p1['Subject']}")
+want = "Grace Hopper <grace@navy.test>"
+froms = {n: str(m["From"]) for n, m in msgs.items()}
+check(set(froms.values()) == {want}, f"every mail is From the git identity: {froms}")
+sob = re.findall(r"^Signed-off-by: .*$", mails.get(names[-1], ""), re.M)
+check(sob == [f"Signed-off-by: {want}"], f"the patch's Signed-off-by is the identity's, once: {sob}")
+every = "".join(mails.values())
+check(not re.search(r"crngbench@|example\.invalid|localhost", every), "no placeholder identity in any mail")
+diff = open(patch).read().split("\ndiff --git", 1)[1].split("\n-- \n")[0]
+check(diff.split("\n", 2)[2].split("@@", 1)[1] in mails.get(names[-1], ""), "the patch mail carries the patch's diff")
+check(all(str(m["To"]) == "Rng Maintainer <rng@maintainers.test>" and str(m["Cc"]) == "rng-list@lists.test"
+          for m in msgs.values()), "To and Cc are the tree's get_maintainer.pl's")
+check(all(not m.is_multipart() and m.get_content_type() == "text/plain" and not m.get_filename()
+          for m in msgs.values()), "no mail part is an attachment: plain text, one part")
+wide = [l for t in mails.values() for l in t.splitlines() if len(l) > 80 and not l.startswith(("To:", "Cc:", "Message-Id"))]
+check(not wide, f"every line of the mails is at most 80 columns: {wide[:2]}")
+# the figures: every line under a condition is summary.csv's cell
+cover = mails["0000-cover-letter.patch"]
+rows = summary_rows(run)
+words = {"CRNG ready, ms from kernel start:": "crng_ready",
+         "the first blocking /dev/urandom read's own duration, ms:": "first_urandom_latency",
+         "kernel start to PID 1, ms:": "kernel_to_init"}
+measure = cond = None
+quoted, bad = 0, []
+for line in cover.splitlines():
+    if line in words:
+        measure = words[line]
+    elif measure and re.match(r"  \S", line) and not line.startswith("  the other") and not line.startswith("  every"):
+        cond = line.strip()
+    elif measure and cond and re.match(r"    (stock|mine) ", line):
+        v, fig = line.split(None, 1)
+        accel, _, c = cond.partition(", ")
+        r = [x for x in rows if x["measure"] == measure and x["variant"] == v and x["accel"] == accel.lower()
+             and x["_cond"] == c]
+        exp = f"{fmt(r[0])}; n={r[0]['n']}" + (f" ({r[0]['censored']} censored)" if r and r[0]["censored"] != "0" else "") if len(r) == 1 else None
+        quoted += 1
+        if fig != exp:
+            bad.append((cond, v, fig, exp))
+    elif not line.strip():
+        cond = None
+check(quoted >= 4 and not bad, f"the cover letter quotes {quoted} figures of mine and stock, each summary.csv's "
+      f"cell: {bad[:2]}")
+apart = [r for r in rows if r["variant"] == "mine" and r["measure"] in words.values() and r["n"] not in ("", "0")
+         for b in [next((x for x in rows if x["variant"] == "stock" and x["measure"] == r["measure"]
+                         and x["accel"] == r["accel"] and x["_cond"] == r["_cond"]), None)]
+         if b and b["n"] not in ("", "0") and (float(r["ci95_hi_ms"]) < float(b["ci95_lo_ms"])
+                                               or float(b["ci95_hi_ms"]) < float(r["ci95_lo_ms"]))]
+check(apart and all(re.search(rf"^    mine +{re.escape(fmt(r))};", cover, re.M) for r in apart),
+      f"every cell where mine's and stock's CIs do not overlap is quoted ({len(apart)})")
+check(f"The run: {os.path.basename(run)} " in cover and "latest" not in cover,
+      "the cover letter names the run's real directory, not results/latest")
+check("VARIANTS=stock,legacy,block,mine" in cover and "ACCELS=tcg,kvm" in cover and "--seed 8770380678979" in cover,
+      "the reproduce line has the run's VARIANTS, ACCELS and seed")
+check("mine is stock with patch 1/1" in cover, "the cover letter sets mine against its baseline, stock")
+PY
+)
+echo "$py"
+grep -q '^PASS: .*the patch is \[PATCH 1/1\]' <<<"$py" || bad "the mail could not be read: $(brief "$py")"
+grep -q "WARNING: the crngbench checkout held changes" "$s/0000-cover-letter.patch" &&
+	grep -q "kernel/variants" "$s/0000-cover-letter.patch" && grep -q "WARNING" <<<"$out"
+verdict $? "the patch and variant not committed: the mail and make post warn, naming them" "$(brief "$out")"
+
+# committed: no warning, and the reproduce line names that commit
+g add -A && g commit -qm "my patch, as a variant"
+out=$(make -s -C "$co" post RUN="$run" 2>&1)
+rc=$?
+head=$(git -C "$co" rev-parse --short=12 HEAD)
+[ $rc -eq 0 ] && ! grep -q WARNING "$s/0000-cover-letter.patch" && grep -q "crngbench at $head " "$s/0000-cover-letter.patch"
+verdict $? "once committed: no warning, the reproduce line names the commit" "rc $rc: $(brief "$out")"
+
+# the patch changed since the run booted it: refused, nothing rewritten
+echo "# changed" >>"$co/$patch"
+cp "$s/0000-cover-letter.patch" "$tmp/cover.before"
+out=$(make -s -C "$co" post RUN="$run" 2>&1)
+rc=$?
+[ $rc -ne 0 ] && grep -q "has changed since the run booted it" <<<"$out" && cmp -s "$tmp/cover.before" "$s/0000-cover-letter.patch"
+verdict $? "a patch file changed since the run is refused: the mail would send what was not measured" "rc $rc: $(brief "$out")"
+
+# a run of the project's variants alone (the fixture as it is: stock,
+# legacy, block, block-v0) has no patch: one [RFC] of its figures, each
+# variant against the one it adds a patch to
+rfc=$co/results/rfc
+cp -r tests/fixtures/run "$rfc"
+out=$(make -s -C "$co" post RUN="$rfc" 2>&1)
+rc=$?
+[ $rc -eq 0 ] && [ "$(ls "$rfc/series")" = 0000-rfc.patch ] &&
+	grep -q '^Subject: \[RFC\] ' "$rfc/series/0000-rfc.patch" && ! grep -q PATCH "$rfc/series/0000-rfc.patch" &&
+	grep -q "^From: Grace Hopper <grace@navy.test>" "$rfc/series/0000-rfc.patch" &&
+	grep -q "^To: Rng Maintainer <rng@maintainers.test>" "$rfc/series/0000-rfc.patch" &&
+	grep -q "block is stock with crngbench's patch 0003 (rfc)" "$rfc/series/0000-rfc.patch"
+verdict $? "a run without a patch of its own is one [RFC] of its figures, block against stock" "rc $rc: $(brief "$out")"
+# a run of several bases is mailed against its newest (kernel/bases' order)
+b=$(cd plots && python3 -c 'import runmail; print(runmail.mail_base({"6.12": {}, "6.1": {}}))' 2>&1)
+[ "$b" = 6.12 ]
+verdict $? "a run of several bases is mailed against its newest" "$b"
