@@ -162,13 +162,13 @@ for line in "jobs = +1" "jobs =  1" "perf = 1x" "shard = 1/1 " "shard = +1/1"; d
 		ok "run.args '$line' is refused by --resume, naming the line and what is accepted" || bad "run.args '$line': exit $rc: $(brief "$out")"
 done
 # the Python readers too: '²' is a digit to str.isdigit(), not to int()
-cp plots/runs/quick/run.args "$tmp/q9/run.args"
+cp studies/quick/run/run.args "$tmp/q9/run.args"
 sed -i 's|^shard = .*|shard = ²/²|' "$tmp/q9/run.args"
 out=$(CRNGBENCH_RUNNER=$runner plots/runstate.py "$tmp/q9" 2>&1)
 rc=$?
 [ $rc -ne 0 ] && grep -qF "q9/run.args: shard '²/²' is not K/N" <<<"$out" && ! grep -q Traceback <<<"$out" &&
 	ok "plots/runstate.py refuses run.args 'shard = ²/²' by name (no traceback)" || bad "runstate.py shard ²/²: exit $rc: $(brief "$out")"
-cp plots/runs/quick/run.args "$tmp/q9/run.args"
+cp studies/quick/run/run.args "$tmp/q9/run.args"
 sed -i 's/"release": "6\.1\.[0-9]*/"release": "6.1.²/' "$tmp/q9/meta.json"
 mkdir -p "$tmp/q9/plots/data"
 out=$(CRNGBENCH_RUNNER=$runner python3 plots/prepare.py "$tmp/q9" "$tmp/q9/plots/data" 2>&1)

@@ -160,7 +160,7 @@ fi
 # before its clock started reads as such, never 0.000 (the arches run's
 # seeded machines: every boot; the bases run's TCG -cpu max: some).
 for r in bases arches; do
-	cp -r "plots/runs/$r" "$tmp/sum-$r"
+	cp -r "studies/$r/run" "$tmp/sum-$r"
 	"$runner" --summarize "$tmp/sum-$r" >"$tmp/sum-$r.txt" 2>&1
 done
 /usr/bin/python3 - "$tmp/sum-bases.txt" "$tmp/sum-arches.txt" <<'PY' && echo "PASS: terminal summary: columns in line after a six-digit CI; a CRNG ready before timekeeping reads so, never 0.000" || echo "FAIL: terminal summary: a column out of line, or a clamped CRNG ready shown as 0.000"

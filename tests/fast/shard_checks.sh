@@ -12,7 +12,7 @@
 #    with an untracked source file (the Makefile compiles bench/*/*.c by
 #    wildcard), not with an ignored one, and
 #    the commit alone when only make reproduce's own output changed
-#    (plots/runs/, REPORT.md).
+#    (studies/*/run/, REPORT.md).
 # shellcheck source=tests/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 t_begin "shard checks"
@@ -57,9 +57,9 @@ fi
 
 # --- --commit ----------------------------------------------------------------------
 c=$tmp/checkout
-mkdir -p "$c/scripts" "$c/plots/runs/one"
+mkdir -p "$c/scripts" "$c/studies/one/run"
 cp scripts/shard-run.sh "$c/scripts/"
-echo a >"$c/plots/runs/one/raw.csv"
+echo a >"$c/studies/one/run/raw.csv"
 echo report >"$c/REPORT.md"
 git -C "$c" init -q && git -C "$c" add -A &&
 	git -C "$c" -c user.name=t -c user.email=t@localhost commit -qm checkout || bad "cannot make a checkout"
@@ -85,8 +85,8 @@ out=$(code)
 [[ $out =~ ^$head\+[0-9a-f]{40}$ ]] && rm "$c/bench/ground/extra.c" && [ "$(code)" = "$head" ] &&
 	ok "--commit with an untracked bench/ground/extra.c is COMMIT+TREE; an ignored build/ changes nothing" ||
 	bad "--commit with an untracked source file: '$out' (HEAD $head), then without it: '$(code)'"
-echo b >>"$c/plots/runs/one/raw.csv"
+echo b >>"$c/studies/one/run/raw.csv"
 echo again >>"$c/REPORT.md"
 out=$(code)
-[ "$out" = "$head" ] && ok "--commit leaves out make reproduce's own output (plots/runs/, REPORT.md)" ||
-	bad "--commit with plots/runs/ and REPORT.md changed: '$out', HEAD $head"
+[ "$out" = "$head" ] && ok "--commit leaves out make reproduce's own output (studies/*/run/, REPORT.md)" ||
+	bad "--commit with studies/*/run/ and REPORT.md changed: '$out', HEAD $head"

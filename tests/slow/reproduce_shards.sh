@@ -34,7 +34,7 @@ shards() { out=$(cd "$s" && make reproduce RUNS=one HOSTS=: SHARDS=2 QEMU=tests/
 # refused NAME PATTERN: that make reproduce failed, saying PATTERN, and
 # neither merged the run nor kept it
 refused() {
-	if [ $rc -ne 0 ] && grep -q "$2" <<<"$out" && [ ! -e "$run/raw.csv" ] && [ ! -e "$s/plots/runs/one" ]; then
+	if [ $rc -ne 0 ] && grep -q "$2" <<<"$out" && [ ! -e "$run/raw.csv" ] && [ ! -e "$s/studies/one/run" ]; then
 		ok "$1"
 	else
 		bad "$1: exit $rc: $(brief "$out")"
@@ -124,7 +124,7 @@ fi
 
 # A shard here holding a symbolic link (to /etc) is refused before the
 # merge, naming it, and removed; make reproduce again runs it again.
-rm -rf "$run" "$s/plots/runs/one"
+rm -rf "$run" "$s/studies/one/run"
 ln -s /etc "$sd/shard-2/boots/etc"
 shards
 refused "a shard holding a symbolic link is refused before the merge, naming it" \
@@ -136,7 +136,7 @@ shards
 
 # Complete shards of other code (this checkout has an uncommitted edit to
 # a script since) are refused before anything runs, naming one.
-rm -rf "$run" "$s/plots/runs/one"
+rm -rf "$run" "$s/studies/one/run"
 echo "# an edit" >>"$s/scripts/keep-run.sh"
 shards
 refused "complete shards of other code are refused before anything runs, naming one" \
