@@ -16,8 +16,11 @@
 # Also run as a command: scripts/studies.sh --list, --matrix NAME,
 # --matrices, NAME FIELD.
 
+# Each function that walks the folders turns pathname expansion on for
+# itself, in a subshell: a caller may have turned it off (scripts/deps.sh
+# runs under set -f, so that a matrix's value is never a glob).
 studies() {
-	_sm_list=$(for _sm_d in studies/*/; do
+	_sm_list=$(set +f; for _sm_d in studies/*/; do
 		[ -d "$_sm_d" ] || continue
 		_sm_d=${_sm_d%/}
 		[ -f "$_sm_d/study" ] && [ ! -L "$_sm_d/study" ] && [ ! -L "$_sm_d" ] || {
@@ -40,13 +43,14 @@ study_get() {
 	table_get "studies/$1/study" "$2" value
 }
 
-matrices() {
+matrices() (
+	set +f
 	for _sm_f in bench/*.matrix studies/*/*.matrix; do
 		[ -f "$_sm_f" ] || continue
 		_sm_f=${_sm_f##*/}
 		echo "${_sm_f%.matrix}"
 	done | sort
-}
+)
 
 matrix_file() {
 	case $1 in
@@ -54,7 +58,7 @@ matrix_file() {
 		echo "no matrix '$1' (a matrix's name is [a-z0-9][a-z0-9_-]*; matrices: $(matrices | tr '\n' ' '))" >&2
 		return 2 ;;
 	esac
-	_sm_hits=$(for _sm_f in "bench/$1.matrix" studies/*/"$1.matrix"; do [ ! -f "$_sm_f" ] || echo "$_sm_f"; done)
+	_sm_hits=$(set +f; for _sm_f in "bench/$1.matrix" studies/*/"$1.matrix"; do [ ! -f "$_sm_f" ] || echo "$_sm_f"; done)
 	case $_sm_hits in
 	'') echo "no matrix '$1' (bench/*.matrix, studies/*/*.matrix; matrices: $(matrices | tr '\n' ' '))" >&2; return 2 ;;
 	*"

@@ -70,3 +70,10 @@ mkdir -p "$c/studies/stray"
 out=$(cd "$c" && scripts/studies.sh --list 2>&1)
 [ $? -ne 0 ] && grep -q "studies/stray holds no study file" <<<"$out" && ok "a folder without a study file is refused, naming it" ||
 	bad "studies/stray: $(brief "$out")"
+
+# scripts/deps.sh (under set -f: a matrix's value is no glob) finds a
+# study's matrix by name, as the test command's `--matrix arches` asks
+out=$(scripts/deps.sh --list --matrix arches 2>&1)
+[ $? -eq 0 ] && grep -qx "qemu-system-arm" <<<"$out" &&
+	ok "scripts/deps.sh --matrix finds a study's matrix by name (arches: qemu-system-arm)" ||
+	bad "scripts/deps.sh --matrix arches: $(brief "$out")"
