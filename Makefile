@@ -302,7 +302,7 @@ endif
 # The boots of MATRIX (with AXIS_SETS and RUNFLAGS' --jobs, --parallel-jobs,
 # --shard) and their estimated host time: per arch and accelerator, the
 # median host time of the most alike boots of the reference runs
-# (studies/*/run/ and the fixture runs; DESIGN.md).
+# (studies/*/run/ and the fixture runs; plots/estimate.py).
 ESTIMATE = $(WITH_RUNNER) plots/estimate.py --matrix $(MATRIX_FILE) $(AXIS_SETS) -- $(RUNFLAGS)
 plan: runner
 	@test -f $(MATRIX_FILE) || { echo "error: no matrix '$(MATRIX)'; matrices: $(MATRICES)" >&2; exit 2; }

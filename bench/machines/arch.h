@@ -72,9 +72,9 @@ struct arch {
 	/*
 	 * Where the RTC's date reaches the guest (the rtc axis: QEMU's
 	 * -rtc base=), checked under QEMU 7.2 by booting the machine with a
-	 * fixed base and tracing what its kernel read (DESIGN.md); NULL: it
-	 * never does, so rtc=fixed would boot the same as rtc=host and is
-	 * refused.
+	 * fixed base and tracing what its kernel read
+	 * (studies/entropy/NOTES.md); NULL: it never does, so rtc=fixed would
+	 * boot the same as rtc=host and is refused.
 	 */
 	const char *rtc;
 	/*

@@ -96,7 +96,7 @@ out=$(plots/render.sh "$tmp/s-digests0" 2>&1)
 # --- 6: quoted.py's numbers ----------------------------------------------
 mkdir -p "$tmp/runs/quick"
 cp -r studies/quick/run "$tmp/runs/quick/"
-head -n 9 plots/quoted | grep -v '^#' >"$tmp/head"
+grep -v -m1 '^#' plots/quoted >"$tmp/head"
 q() { { cat "$tmp/head"; printf '%s\n' "$@"; } >"$tmp/q"; python3 plots/quoted.py "$tmp/runs" "$tmp/q" 2>&1; }
 val() { awk -F' \\| ' '/^\| `/ {print $2}' <<<"$1"; }
 out=$(q "neg computed - - - - - hms 0 -5 -")

@@ -47,7 +47,7 @@ fresh
 tiny_rows "$run/raw.csv" $((boots + 1))
 refused_by_all "a raw.csv of $((boots + 1)) rows" \
 	"raw.csv: $((boots + 1)) rows, over the limit of $boots rows a run may hold (MAX_RUN_BOOTS in bench/ground/runlimits.h)" raw
-head -n 9 plots/quoted | grep -v '^#' >"$tmp/q"
+grep -v -m1 '^#' plots/quoted >"$tmp/q"
 echo "r  measured  quick  raw.csv  status=ok  crng_ready_ns  median  s  1  -  -" >>"$tmp/q"
 out=$(python3 plots/quoted.py "$tmp/runs" "$tmp/q" 2>&1)
 clean_error $? "$out" "over the limit of $boots rows a run may hold (MAX_RUN_BOOTS" &&
