@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# REPORT.md's tables and the committed charts (plots/figures/) from the
-# main run, and from the runs of the studies beside it (make report
-# FROM=committed: scripts/regen-report.sh):
+# The tables of REPORT.md and of the study pages (each block in the page
+# holding its markers: studies/<name>/README.md, studies/README.md or
+# REPORT.md) and the committed charts (plots/figures/) from the main run,
+# and from the runs of the studies beside it (make report FROM=committed:
+# scripts/regen-report.sh):
 #   plots/report.sh RUN [--STUDY DIR]... [--answer STUDIES] [--runs STUDIES] [--quoted STUDIES]
 #   plots/report.sh --run RUN   (make report RUN=...: RUN/report.md alone)
 # STUDY is a study of studies/ with a block of its own (the folders are

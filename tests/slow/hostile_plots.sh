@@ -400,8 +400,8 @@ rc=$?
 p=$(pwned)
 [ -z "$p" ] && [ $rc -eq 0 ] && cmp -s "$ea/plots/7-arches.png" "$cl/plots/figures/7-arches.png" &&
 	cmp -s "$ee/plots/8-trial-margin.png" "$cl/plots/figures/8-trial-margin.png" &&
-	cmp -s "$r/plots/5-jitter-vs-hz.png" "$cl/plots/figures/5-jitter-vs-hz.png" && grep -qF "e b;touch" "$cl/REPORT.md" &&
-	grep -qF "### What ready holds" "$cl/REPORT.md"
+	cmp -s "$r/plots/5-jitter-vs-hz.png" "$cl/plots/figures/5-jitter-vs-hz.png" && grep -qF "e b;touch" "$cl/studies/quick/README.md" &&
+	grep -qF "### What ready holds" "$cl/studies/entropy/README.md"
 verdict $? "plots/report.sh with that name as RUN, --hz, --guest, --sources, --longwait, --arches, --entropy runs nothing and reports" \
 	"rc $rc, created: '$p': $(brief "$out")"
 
@@ -571,12 +571,14 @@ echo EVILPNG >"$hr/plots/5-jitter-vs-hz.png"
 # plots/report.sh --hz <a run that draws no chart 5>: refused before REPORT.md
 # is rewritten, no planted PNG copied into plots/figures.
 cp REPORT.md "$tmp/report.before"
+pages_before=$(cat studies/*.md studies/*/README.md | sha256sum)
 fig_before=$(cat plots/figures/5-jitter-vs-hz.png | sha256sum)
 plots/report.sh "$pr" --hz "$hr" >"$tmp/hzr.out" 2>&1
 r1=$?
-cmp -s REPORT.md "$tmp/report.before" && [ "$(sha256sum <plots/figures/5-jitter-vs-hz.png)" = "$fig_before" ] &&
+cmp -s REPORT.md "$tmp/report.before" && [ "$(cat studies/*.md studies/*/README.md | sha256sum)" = "$pages_before" ] &&
+	[ "$(sha256sum <plots/figures/5-jitter-vs-hz.png)" = "$fig_before" ] &&
 	[ $r1 -ne 0 ] && grep -q "is not a run that draws 5-jitter-vs-hz" "$tmp/hzr.out"
-verdict $? "plots/report.sh takes chart 5 only from an HZ run that draws one (refused first, REPORT.md and plots/figures unchanged)" \
+verdict $? "plots/report.sh takes chart 5 only from an HZ run that draws one (refused first, REPORT.md, the study pages and plots/figures unchanged)" \
 	"rc $r1: $(brief "$(cat "$tmp/hzr.out")")"
 cp "$tmp/report.before" REPORT.md
 git checkout -q -- plots/figures 2>/dev/null || true
