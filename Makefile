@@ -137,8 +137,8 @@ help:
 	@echo "  make plan        MATRIX's boots and estimated host time per arch and accelerator"
 	@echo "                   (from the runs in studies/ and the fixtures; plots/estimate.py)"
 	@echo "  make plots       render charts for RUN=<results dir> (default results/latest)"
-	@echo "  make report      REPORT.md's main tables and plots/figures from RUN;"
-	@echo "                   FROM=committed: every block from the committed runs (studies/<name>/run), and post.txt"
+	@echo "  make report      RUN's report beside it: RUN/report.md, its tables and charts (RUN/plots/);"
+	@echo "                   FROM=committed: REPORT.md's blocks, plots/figures and post.txt from studies/<name>/run"
 	@echo "  make reproduce   every study's run (studies/) into $(RESULTS)/reproduce/ (a complete one skipped, a"
 	@echo "                   partial one resumed), kept in studies/, then REPORT.md, charts, post.txt (~1 h 30 min from cold here);"
 	@echo "                   RUNS=a,b some; HOSTS=':,user@host2' [SHARDS=N] shards across hosts (GNU parallel)"
@@ -358,10 +358,13 @@ endif
 plots: runner
 	$(WITH_RUNNER) plots/render.sh $(call q,RUN)
 
-# plots/report.sh checks every chart it copies (a file of the run, by its
-# known name, never a link or a FIFO) before REPORT.md is rewritten.
-# FROM=committed: every block, chart and post.txt from the committed runs
-# instead (scripts/regen-report.sh: studies/<name>/run of each study).
+# RUN's own report beside it, RUN/report.md: its tables and charts
+# (plots/report.sh --run checks every chart it names: a file of the run,
+# by its known name, never a link or a FIFO); REPORT.md and plots/figures
+# are left alone. FROM=committed: every block of REPORT.md and the study
+# pages, the charts and post.txt from the committed runs instead
+# (scripts/regen-report.sh: studies/<name>/run of each study), the only
+# way they are written.
 FROM ?=
 unexport RUN HZRUN ARCHESRUN
 ifeq ($(FROM),committed)
@@ -372,7 +375,7 @@ report:
 	@echo "error: FROM='"$(call qv,FROM)"': give FROM=committed (the runs of studies/), or RUN=... and the others" >&2; exit 2
 else
 report: runner
-	$(WITH_RUNNER) plots/report.sh $(call q,RUN)
+	$(WITH_RUNNER) plots/report.sh --run $(call q,RUN)
 endif
 
 # The mail for the list, a patch series git send-email takes once read,

@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """The numbers in REPORT.md's prose that no generated table holds.
 
-    plots/prose_numbers.py [REPORT.md] [--count]
+    plots/prose_numbers.py [PAGE...] [--count]
+
+PAGE: a page of the report; without one, REPORT.md and its pages beside
+it (studies/README.md, studies/<name>/README.md: runlib.pages()), read as
+one text: a prose figure may be in a block of any page.
 
 REPORT.md's generated blocks (between "<!-- tables:NAME:begin -->" and
 "<!-- tables:NAME:end -->") are made from the committed runs
@@ -27,6 +31,7 @@ paragraph that names a row of it (`name`) must give its value, and every
 row must be named by the prose or used by another row's formula.
 --count prints only how many numbers were listed.
 """
+import os
 import re
 import signal
 import sys
@@ -111,12 +116,22 @@ def main(argv):
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # | head: no traceback
     args = [a for a in argv if not a.startswith("--")]
     count = "--count" in argv
-    path = args[0] if args else "REPORT.md"
-    try:
-        text = open(path, encoding="utf-8").read()
-    except OSError as e:
-        sys.exit(f"prose_numbers.py: {path}: {e.strerror}")
-    prose, tables, quoted, used = split(text)
+    if not args:  # REPORT.md and its pages: one text (a figure's block may be in any)
+        from runlib import pages
+        args = [os.path.relpath(p) for p in pages(os.path.join(os.path.dirname(__file__), "..", "REPORT.md"))]
+    prose, tables, quoted, used = [], [], {}, set()
+    for path in args:
+        try:
+            text = open(path, encoding="utf-8").read()
+        except OSError as e:
+            sys.exit(f"prose_numbers.py: {path}: {e.strerror}")
+        p, t, q, u = split(text)
+        prose += [(f"{path}:{i}", line) for i, line in p]
+        tables.append(t)
+        quoted.update(q)
+        used |= u
+    tables = "\n".join(t for t in tables if t)
+    path = args[0] + (f" and its {len(args) - 1} pages" if len(args) > 1 else "")
     if not tables:
         sys.exit(f"prose_numbers.py: {path} has no generated block (<!-- tables:NAME:begin -->): nothing to check against")
     in_tables = set()
@@ -131,11 +146,10 @@ def main(argv):
         if missing:
             n += len(missing)
             if not count:
-                print(f"{path}:{i}: {' '.join(dict.fromkeys(missing))}")
+                print(f"{i}: {' '.join(dict.fromkeys(missing))}")
     n += named(path, prose, quoted, count)
     n += orphans(path, prose, quoted, used, count)
     print(n if count else f"{n} prose numbers in no generated table of {path}")
-
 
 def paragraphs(prose):
     """The prose's paragraphs (a blank line or a new list item or heading
@@ -188,7 +202,7 @@ def named(path, prose, quoted, count):
                 n += 1
                 if not count:
                     at = next(i for i, t in lines if f"`{name}`" in t)
-                    print(f"{path}:{at}: names `{name}` ({quoted[name]}) but does not give {' '.join(want)}")
+                    print(f"{at}: names `{name}` ({quoted[name]}) but does not give {' '.join(want)}")
     return n
 
 

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# REPORT.md's tables and the committed charts (plots/figures/) from the
-# main run, and from the runs of the studies beside it (make report
-# FROM=committed: scripts/regen-report.sh):
+# The tables of REPORT.md and of the study pages (each block in the page
+# holding its markers: studies/<name>/README.md, studies/README.md or
+# REPORT.md) and the committed charts (plots/figures/) from the main run,
+# and from the runs of the studies beside it (make report FROM=committed:
+# scripts/regen-report.sh):
 #   plots/report.sh RUN [--STUDY DIR]... [--answer STUDIES] [--runs STUDIES] [--quoted STUDIES]
+#   plots/report.sh --run RUN   (make report RUN=...: RUN/report.md alone)
 # STUDY is a study of studies/ with a block of its own (the folders are
 # the registry: an unknown name is refused with their list); STUDIES the
 # studies folder (--quoted: the figures of plots/quoted). A chart a
@@ -37,7 +40,55 @@ for s in $all; do
 	for c in $(field "$s" charts | tr , ' '); do claims[$c]=$s; done
 done
 usage="usage: plots/report.sh RUN$(printf ' [--%s DIR]' $kinds) [--answer RUNS_DIR] [--runs RUNS_DIR] [--quoted RUNS_DIR]"
+# The charts: the repository's chart names only (plots/runlib.py's
+# CHARTS, in their order), never a name found in a run.
+known=()
+while read -r name; do
+	[[ $name =~ ^[1-9][0-9]?-[a-z0-9-]+$ ]] || die "runlib.CHARTS: '$name' is not a chart name"
+	known+=("$name")
+done < <(cd "$root/plots" && python3 -c 'from runlib import CHARTS; print("\n".join(CHARTS))')
+[ ${#known[@]} -gt 0 ] || die "no chart names from plots/runlib.py"
 [ $# -ge 1 ] || die "$usage"
+# rundir DIR: DIR is a results directory named by printable text
+rundir() {
+	case $1 in *[[:cntrl:]]*) die "the path $(printf '%q' "$1") holds a control character: give a results directory whose path is printable text" ;; esac
+	[ -d "$1" ] || die "$(printf '%q' "$1") is not a directory (a results/<run> directory?)"
+}
+# plotsdir DIR: DIR/plots, the run's charts, is a directory of the run
+plotsdir() {
+	[ ! -L "$1/plots" ] || die "$1/plots is a symbolic link: refused (copy charts, not links)"
+	[ -d "$1/plots" ] || die "$1/plots is not a directory: draw the charts first (make plots RUN=...)"
+}
+# chart FILE: FILE is a chart of the run (a regular file, never a link or
+# a FIFO, which would block); status 1 when it does not exist
+chart() {
+	if [ -L "$1" ]; then
+		die "$1 is a symbolic link: refused (copy charts, not links)"
+	elif [ ! -e "$1" ]; then
+		return 1
+	elif [ ! -f "$1" ]; then
+		die "$1 is not a regular file: refused (a chart is a file of the run)"
+	fi
+}
+
+# --run RUN: the run's own report, RUN/report.md (make report RUN=...):
+# its tables and the charts of RUN/plots/ it draws (drawn first when
+# absent), each checked as below; REPORT.md and plots/figures/ are the
+# committed runs' (make report FROM=committed) and are left as they are.
+if [ "$1" = --run ]; then
+	[ $# -eq 2 ] && [ -n "$2" ] || die "usage: plots/report.sh --run RUN (RUN/report.md, beside the run)"
+	run=$2
+	rundir "$run"
+	[ -e "$run/plots" ] || [ -L "$run/plots" ] || "$root/plots/render.sh" "$run" ||
+		die "drawing the charts of $(printf '%q' "$run") failed: see above"
+	plotsdir "$run"
+	charts=()
+	for name in "${known[@]}"; do
+		! chart "$run/plots/$name.png" || charts+=("$name")
+	done
+	[ ${#charts[@]} -gt 0 ] || die "$run/plots holds none of the repository's charts: draw them first (make plots RUN=...)"
+	exec python3 "$root/plots/report_tables.py" --run-report "$run" "${charts[@]}"
+fi
 run=$1
 shift
 declare -A opt=()
@@ -57,19 +108,9 @@ while [ $# -gt 0 ]; do
 done
 [ "$run" != - ] || [ ${#opt[@]} -gt 0 ] || die "RUN '-' keeps the main run's tables: give another run (--hz DIR, ...); $usage"
 for d in "$run" "${opt[@]}"; do
-	[ "$d" != - ] || continue
-	case $d in *[[:cntrl:]]*) die "the path $(printf '%q' "$d") holds a control character: give a results directory whose path is printable text" ;; esac
-	[ -d "$d" ] || die "$(printf '%q' "$d") is not a directory (a results/<run> directory?)"
+	[ "$d" = - ] || rundir "$d"
 done
 
-# Which chart comes from which run: the repository's chart names only
-# (plots/runlib.py's CHARTS), never a name found in a run.
-known=()
-while read -r name; do
-	[[ $name =~ ^[1-9][0-9]?-[a-z0-9-]+$ ]] || die "runlib.CHARTS: '$name' is not a chart name"
-	known+=("$name")
-done < <(cd "$root/plots" && python3 -c 'from runlib import CHARTS; print("\n".join(sorted(CHARTS)))')
-[ ${#known[@]} -gt 0 ] || die "no chart names from plots/runlib.py"
 # fits DIR NAME: the chart NAME is one that run draws (runlib.charts_for);
 # DIR made absolute first, as python runs in plots/
 fits() {
@@ -114,16 +155,11 @@ trap 'rm -rf "$stage"' EXIT
 from_run=0
 for entry in "${from[@]}"; do
 	IFS=$'\t' read -r d name required <<<"$entry"
-	dir=$d/plots f=$d/plots/$name.png
-	[ ! -L "$dir" ] || die "$dir is a symbolic link: refused (copy charts, not links)"
-	[ -d "$dir" ] || die "$dir is not a directory: draw the charts first (make plots RUN=...)"
-	if [ -L "$f" ]; then
-		die "$f is a symbolic link: refused (copy charts, not links)"
-	elif [ ! -e "$f" ]; then
+	f=$d/plots/$name.png
+	plotsdir "$d"
+	if ! chart "$f"; then
 		[ "$required" = 0 ] || die "$f not found: draw the charts first (make plots RUN=...)"
 		continue
-	elif [ ! -f "$f" ]; then
-		die "$f is not a regular file: refused (a chart is a file of the run)"
 	fi
 	cp -- "$f" "$stage/$name.png"
 	[ "$d" != "$run" ] || from_run=$((from_run + 1))

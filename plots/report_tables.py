@@ -3,9 +3,12 @@
 
     plots/report_tables.py RUN_DIR REPORT.md|- [--STUDY DIR]... [--answer STUDIES]
                            [--runs STUDIES] [--quoted STUDIES]
+    plots/report_tables.py --run-report RUN_DIR CHART...
 
 Replaces the text between "<!-- tables:NAME:begin -->" and "<!-- tables:NAME:end -->"
-in REPORT.md, so the numbers can never drift from the data. With "-" as the
+in the page of the report that holds them (REPORT.md, studies/README.md or
+a study's studies/<name>/README.md beside it: runlib.pages()), so the
+numbers can never drift from the data. With "-" as the
 report, prints the tables to stdout instead. Every number comes from
 summary.csv, which the runner computed from raw.csv. RUN_DIR fills the
 main block ("-": kept as it is); --STUDY DIR fills the block of a study
@@ -14,12 +17,17 @@ registry, an unknown name is refused with the list); --answer, --runs
 and --quoted take the studies folder (studies/, or a copy). This is the
 command line and the block engine alone: the Markdown primitives are
 markup.py's, a cell's figures cells.py's.
+
+--run-report writes the run's own report, RUN_DIR/report.md (make report
+RUN=..., through plots/report.sh --run, which checks the charts first):
+the main tables of RUN_DIR and the charts named, RUN_DIR/plots/CHART.png
+(names of plots/runlib.py's CHARTS); REPORT.md is not read or written.
 """
 import importlib.util
 import os
 import sys
 
-from runlib import ROOT, die, replacing, run_main, studies
+from runlib import CHARTS, ROOT, die, pages, replacing, run_main, studies
 from tables_runs import answer_table, runs_table
 
 import quoted
@@ -87,14 +95,41 @@ def parse(argv):
     return pos[0], pos[1], names, opts
 
 
+def main_study():
+    """The study whose tables are the main run's (block main)."""
+    return next((n for n, f in studies().items() if f.get("block") == "main"), None)
+
+
+def run_report(run, charts):
+    """RUN/report.md: the run's main tables and its charts beside it."""
+    bad = [c for c in charts if c not in CHARTS]
+    if bad or not charts:
+        die(f"--run-report RUN_DIR CHART...: {' '.join(bad) or 'no chart'} is none of the charts {', '.join(CHARTS)}")
+    if not os.path.exists(os.path.join(run, "summary.csv")):
+        die(f"{run}/summary.csv not found (a results/<run> directory?)")
+    if main_study() is None:
+        die("no study of studies/ has block main (the main run's tables)")
+    text = study_tables(main_study())(run)
+    pics = "\n\n".join(f"![{c}](plots/{c}.png)" for c in charts)
+    doc = f"# The run's report\n\n{text}\n\n## Charts\n\n{pics}\n"
+    out = os.path.join(run, "report.md")
+    with replacing(out) as tmp, open(tmp, "w", encoding="utf-8") as f:
+        f.write(doc)
+    print(f"[report] {out}: the run's tables and its charts ({', '.join(charts)})")
+
+
 def main():
+    if sys.argv[1:2] == ["--run-report"]:
+        if len(sys.argv) < 4:
+            die("usage: plots/report_tables.py --run-report RUN_DIR CHART...")
+        return run_report(sys.argv[2], sys.argv[3:])
     run, report, names, opts = parse(sys.argv[1:])
     for d in [run if run != "-" else None] + [opts.get(k) for k in names]:
         if d and not os.path.exists(os.path.join(d, "summary.csv")):
             die(f"{d}/summary.csv not found (a results/<run> directory?)")
     # Each run's tables live in a block of their own, so a report can be
     # regenerated from the runs at hand and keep the others' tables.
-    main_name = next((n for n, f in studies().items() if f.get("block") == "main"), None)
+    main_name = main_study()
     if run != "-" and main_name is None:
         die("no study of studies/ has block main (the main run's tables)")
     blocks = [("main", study_tables(main_name)(run))] if run != "-" else []
@@ -107,29 +142,39 @@ def main():
     if report == "-":
         print("\n".join(text for _, text in blocks))
         return
-    with open(report, encoding="utf-8") as f:
-        doc = f.read()
+    # each block lives in the one page of the report that holds its
+    # markers: REPORT.md, or a study's page (studies/<name>/README.md)
+    docs = {}
+    for p in pages(report):
+        with open(p, encoding="utf-8") as f:
+            docs[p] = f.read()
     for name, text in blocks:
         # a run's text shown as it is (a code span: host_cpu, a run's path)
         # can hold the markers' own words: the block would end there, and
-        # the next make report keep the rest as REPORT.md's text
+        # the next make report keep the rest as the page's text
         if MARKER in text:
             die(f"the tables:{name} block holds '{MARKER}', the text of REPORT.md's block markers "
                 f"(from a run's text: {text[max(0, text.index(MARKER) - 40):text.index(MARKER) + 40]!r}): "
                 f"refused, {report} unchanged")
+    changed = []
     for name, text in blocks:
         begin, end = f"{MARKER}{name}:begin -->", f"{MARKER}{name}:end -->"
-        if begin not in doc or end not in doc:
-            sys.exit(f"report_tables.py: error: {report} has no {begin} ... {end} markers")
-        head, rest = doc.split(begin, 1)
+        where = [p for p, doc in docs.items() if begin in doc and end in doc]
+        if len(where) != 1:
+            sys.exit(f"report_tables.py: error: {' and '.join(where) if where else 'none of ' + ', '.join(docs)} "
+                     f"{'hold' if where else 'holds'} {begin} ... {end} markers: a block lives in exactly one page")
+        p = where[0]
+        head, rest = docs[p].split(begin, 1)
         _, tail = rest.split(end, 1)
-        doc = head + begin + "\n" + text + "\n" + end + tail
+        docs[p] = head + begin + "\n" + text + "\n" + end + tail
+        changed += [p] if p not in changed else []
     # a fresh file beside it, renamed over it: never REPORT.md.tmp, which
     # a checkout could carry as a link to a file elsewhere
-    with replacing(report) as tmp, open(tmp, "w", encoding="utf-8") as f:
-        f.write(doc)
-    print(f"[report] tables in {report} regenerated: " + ", ".join(n for n, _ in blocks))
-
+    for p in changed:
+        with replacing(p) as tmp, open(tmp, "w", encoding="utf-8") as f:
+            f.write(docs[p])
+    print(f"[report] tables in {', '.join(os.path.relpath(p) for p in changed)} regenerated: "
+          + ", ".join(n for n, _ in blocks))
 
 if __name__ == "__main__":
     run_main(main)

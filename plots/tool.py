@@ -127,6 +127,25 @@ def fact_rows(name):
 STUDY_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
 
 
+def pages(report):
+    """The report's pages: REPORT.md (report) and, beside it, the studies'
+    pages (studies/README.md, then studies/<name>/README.md in name order)
+    that exist. A generated block lives in the one page holding its
+    markers (plots/report_tables.py); plots/prose_numbers.py reads them
+    as one text. A page that is a link is an error naming it (a page is a
+    file of the checkout)."""
+    top = os.path.join(os.path.dirname(os.path.abspath(report)), "studies")
+    out = [report]
+    if os.path.isdir(top) and not os.path.islink(top):
+        out.append(os.path.join(top, "README.md"))
+        out += [os.path.join(top, n, "README.md") for n in sorted(os.listdir(top))]
+    out = [p for p in out if p == report or os.path.lexists(p)]
+    for p in out:
+        if os.path.islink(p) or (p != report and not os.path.isfile(p)):
+            die(f"{p} is a link or not a regular file: refused (a page of the report is a file of the checkout)")
+    return out
+
+
 def studies(top=None):
     """The studies: each folder of top (studies/), a study (its fields:
     studies/README.md), {name: {field: value}} in the order their study

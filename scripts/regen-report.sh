@@ -7,7 +7,8 @@
 # (raw.csv): its charts are drawn again (plots/render.sh, into
 # studies/<name>/run/plots/, which git ignores), then plots/report.sh takes
 # it for the study's block (block main: RUN; its own: --<name> DIR), so its
-# block tables:<block> of REPORT.md is regenerated; a block whose run is
+# block tables:<block> is regenerated, in the page that holds its markers
+# (REPORT.md, studies/README.md or studies/<name>/README.md); a block whose run is
 # not committed keeps its text (RUN '-' for the main block). The study
 # whose post field is "run" gives plots/post.py its RUN (the mail,
 # studies/<name>/run/post.txt, committed, and post.mbox, not), the "hz" one

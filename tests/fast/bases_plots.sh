@@ -148,15 +148,15 @@ verdict $? "a machine named with backquotes, a quote, @macro, '|', HTML and % ru
 # report.sh --bases, in a copy of what it reads and writes.
 cl=$tmp/clone
 mkdir -p "$cl"
-git ls-files -co --exclude-standard -z plots scripts kernel bench/matrix/matrix.h bench/rows/row.h bench/summary/summary.c bench/ground/runlimits.h "studies/*/study" "studies/*/tables.py" REPORT.md | tar --null -T - -cf - | tar -xf - -C "$cl"
+git ls-files -co --exclude-standard -z plots scripts kernel bench/matrix/matrix.h bench/rows/row.h bench/summary/summary.c bench/ground/runlimits.h "studies/*/study" "studies/*/tables.py" REPORT.md "studies/*.md" "studies/*/README.md" | tar --null -T - -cf - | tar -xf - -C "$cl"
 cp -r tests/fixtures/run "$tmp/main"
 cp -r "$run" "$tmp/b1"
 export CRNGBENCH_RUNNER=${CRNGBENCH_RUNNER:-$root/build/crngbench-run}
 out=$("$cl/plots/report.sh" "$tmp/main" --bases "$tmp/b1" 2>&1)
 rc=$?
 [ $rc -eq 0 ] && cmp -s "$tmp/b1/plots/9-bases.png" "$cl/plots/figures/9-bases.png" &&
-	sed -n '/<!-- tables:bases:begin -->/,/<!-- tables:bases:end -->/p' "$cl/REPORT.md" | grep -q "### 6.1 against 6.12"
-verdict $? "report.sh --bases: its table between REPORT.md's bases markers, chart 9 into plots/figures" "rc $rc: $(brief "$out")"
+	sed -n '/<!-- tables:bases:begin -->/,/<!-- tables:bases:end -->/p' "$cl/studies/bases/README.md" | grep -q "### 6.1 against 6.12"
+verdict $? "report.sh --bases: its table between the bases markers of studies/bases/README.md, chart 9 into plots/figures" "rc $rc: $(brief "$out")"
 out=$("$cl/plots/report.sh" "$tmp/main" --bases "$root/tests/fixtures/arches" 2>&1)
 rc=$?
 [ $rc -ne 0 ] && grep -q "is not a run that draws 9-bases" <<<"$out"

@@ -3,7 +3,8 @@
 # The commands README.md and docs/*.md give still work as written:
 # - README.md holds the two commands, and .ci/run runs its test command
 #   (its length: tests/fast/heads.sh);
-# - every relative link of README.md, DESIGN.md and docs/*.md names a file
+# - every relative link of README.md, DESIGN.md, docs/*.md, REPORT.md and
+#   the study pages (studies/README.md, studies/*/README.md) names a file
 #   that exists (and a heading of it, for a #anchor);
 # - in their ```sh blocks, every `make TARGET VAR=...` names a target and
 #   variables of the Makefile, and a matrix, run, base or architecture that
@@ -76,7 +77,8 @@ def anchors(path):
 
 
 links, before = 0, fails
-for d in docs + ["DESIGN.md"]:
+pages = ["REPORT.md", "studies/README.md"] + sorted(glob.glob("studies/*/README.md"))
+for d in docs + ["DESIGN.md"] + pages:
     text = re.sub(r"```.*?```", "", open(d).read(), flags=re.S)
     for target in re.findall(r"\]\(([^)\s]+)\)", text):
         if re.match(r"[a-z]+:", target):
@@ -89,7 +91,7 @@ for d in docs + ["DESIGN.md"]:
         elif anchor and full.endswith(".md") and anchor not in anchors(full):
             bad(f"{d}: link to {target}: {full} has no heading '#{anchor}'")
 if fails == before:
-    ok(f"{links} links of README.md, DESIGN.md and docs/ name files and headings that exist")
+    ok(f"{links} links of README.md, DESIGN.md, docs/, REPORT.md and the study pages name files and headings that exist")
 
 makefile = open("Makefile").read()
 targets = set(re.findall(r"^([a-z][a-z-]*)\s*:", makefile, re.M))

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# test: REPORT.md's prose numbers against its generated tables
+# test: REPORT.md's and the study pages' prose numbers against their generated tables
 # plots/prose_numbers.py: the numbers of REPORT.md's prose that no
 # generated block holds, per line; a table's milliseconds count as the
 # prose's seconds; code, commit ids, releases and small counts are not
-# numbers; a report without a generated block is an error. REPORT.md
-# itself must have none.
+# numbers; a report without a generated block is an error. Its pages are
+# one text. REPORT.md and the study pages themselves must have none.
 # shellcheck source=tests/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 t_begin "prose_numbers"
@@ -54,8 +54,16 @@ $tmp/q.md: tables:quoted rows named nowhere in the prose and used by no formula:
 sed -i '/tables:x:/d' "$tmp/r.md"
 out=$(plots/prose_numbers.py "$tmp/r.md" 2>&1) && bad "a report without a generated block passed: $out" ||
 	{ grep -q "has no generated block" <<<"$out" && ok "a report without a generated block is refused, saying so" || bad "no-block message: $out"; }
-# REPORT.md itself: every prose figure is in a generated block (the
-# measured, computed and cited ones of plots/quoted in tables:quoted)
-n=$(plots/prose_numbers.py REPORT.md --count 2>&1)
-[ "$n" = 0 ] && ok "REPORT.md: no prose figure outside the generated blocks" ||
-	bad "REPORT.md: $n prose figures in no generated block (plots/prose_numbers.py REPORT.md lists them; put each in plots/quoted): $(plots/prose_numbers.py REPORT.md | head -5)"
+# Several pages are one text: a figure of one page's prose may be in a
+# block of another
+printf '# Another page\nThe dance took 12.8 s (`dance`), then 77.7 s.\n' >"$tmp/p2.md"
+out=$(plots/prose_numbers.py "$tmp/p2.md" "$tmp/q.md" 2>&1)
+grep -qx "$tmp/p2.md:2: 77.7" <<<"$out" && ! grep -q "12.8\|p2.md.*dance" <<<"$out" &&
+	ok "pages read as one text: 12.8 s (\`dance\`) on one page is the other page's quoted figure; 77.7 listed with its page" ||
+	bad "two pages: $out"
+# REPORT.md and its pages (studies/README.md, studies/*/README.md): every
+# prose figure is in a generated block (the measured, computed and cited
+# ones of plots/quoted in tables:quoted, in studies/README.md)
+n=$(plots/prose_numbers.py --count 2>&1)
+[ "$n" = 0 ] && ok "REPORT.md and the study pages: no prose figure outside the generated blocks" ||
+	bad "REPORT.md and the study pages: $n prose figures in no generated block (plots/prose_numbers.py lists them; put each in plots/quoted): $(plots/prose_numbers.py | head -5)"

@@ -130,7 +130,8 @@ done
 	bad "kernel/config directories of no base (kernel/bases):$bad"
 
 # studies/: each study's matrix exists, how, block and post are values
-# make reproduce knows, each block is in REPORT.md and has its tables.py,
+# make reproduce knows, each block is in one page (REPORT.md or a study
+# page, studies/README.md or studies/<name>/README.md) and has its tables.py,
 # one study feeds the main block, and the budgets add up to at most 5 MiB
 # (docs/reproduce.md).
 # shellcheck source=scripts/studies.sh
@@ -146,8 +147,9 @@ for r in $(studies); do
 	case $how in runner | bench-parallel) ;; *) bad="$bad $r: how '$how';" ;; esac
 	case $post in '' | run | hz) ;; *) bad="$bad $r: post '$post';" ;; esac
 	[ "$rep" != main ] || mains=$((mains + 1))
-	[ -z "$rep" ] || { grep -qxF "<!-- tables:$rep:begin -->" REPORT.md && grep -qxF "<!-- tables:$rep:end -->" REPORT.md; } ||
-		bad="$bad $r: no tables:$rep block in REPORT.md;"
+	pg=$(grep -lxF "<!-- tables:$rep:begin -->" REPORT.md studies/README.md studies/*/README.md 2>/dev/null)
+	[ -z "$rep" ] || { [ -n "$pg" ] && [ "$(wc -l <<<"$pg")" = 1 ] && grep -qxF "<!-- tables:$rep:end -->" "$pg"; } ||
+		bad="$bad $r: no tables:$rep block in REPORT.md or one study page;"
 	[[ $b =~ ^[1-9][0-9]*$ ]] && kib=$((kib + b)) || bad="$bad $r: budget_kib '$b';"
 done
 [ $mains -eq 1 ] || bad="$bad $mains rows feed the main block;"

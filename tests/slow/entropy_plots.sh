@@ -204,30 +204,29 @@ verdict $? "hostile text in a machine's name and a clocksource is escaped in the
 # --- make report's --entropy ------------------------------------------------------------
 # In a copy of what report.sh reads and writes (plots/, scripts/, kernel/,
 # the runner's formats in bench/matrix/matrix.h, bench/rows/row.h and bench/ground/runlimits.h,
-# REPORT.md), so the repository's own REPORT.md is never touched.
+# REPORT.md and the study pages), so the repository's own are never touched.
 cl=$tmp/clone
 mkdir -p "$cl"
-git ls-files -co --exclude-standard -z plots scripts kernel bench/matrix/matrix.h bench/rows/row.h bench/summary/summary.c bench/ground/runlimits.h "studies/*/study" "studies/*/tables.py" REPORT.md | tar --null -T - -cf - | tar -xf - -C "$cl"
+git ls-files -co --exclude-standard -z plots scripts kernel bench/matrix/matrix.h bench/rows/row.h bench/summary/summary.c bench/ground/runlimits.h "studies/*/study" "studies/*/tables.py" REPORT.md "studies/*.md" "studies/*/README.md" | tar --null -T - -cf - | tar -xf - -C "$cl"
 cp -r tests/fixtures/run "$tmp/main"
 cp -r "$run" "$tmp/e1"
 export CRNGBENCH_RUNNER=${CRNGBENCH_RUNNER:-$root/build/crngbench-run}
 out=$("$cl/plots/report.sh" "$tmp/main" --entropy "$tmp/e1" 2>&1)
 rc=$?
-python3 - "$cl/REPORT.md" "$root/REPORT.md" <<'PY'
-import sys
-new, old = (open(p).read() for p in sys.argv[1:])
+python3 - "$cl" "$root" <<'PY'
+import glob, os, re, sys
+cl, root = sys.argv[1:]
+new = open(f"{cl}/studies/entropy/README.md").read()
 block = new.split("<!-- tables:entropy:begin -->")[1].split("<!-- tables:entropy:end -->")[0]
 assert "### What ready holds" in block and "### The jitter trial's margin" in block, block[:200]
-# the other runs' blocks and the prose outside every block are kept
-keep = lambda t: t.split("<!-- tables:main:begin -->")[0] + t.split("<!-- tables:arches:end -->")[1].split(
-    "<!-- tables:entropy:begin -->")[0]
-assert keep(new) == keep(old)
-for b in ("hz", "sources", "guest", "longwait", "arches"):
-    cut = lambda t: t.split(f"<!-- tables:{b}:begin -->")[1].split(f"<!-- tables:{b}:end -->")[0]
-    assert cut(new) == cut(old), b
+# the other runs' blocks and the prose outside every block, in every page, are kept
+cut = lambda t: re.sub(r"<!-- tables:(main|entropy):begin -->.*?<!-- tables:\1:end -->", "", t, flags=re.S)
+pages = ["REPORT.md", "studies/README.md"] + [os.path.relpath(p, root) for p in glob.glob(f"{root}/studies/*/README.md")]
+for p in pages:
+    assert cut(open(f"{cl}/{p}").read()) == cut(open(f"{root}/{p}").read()), p
 PY
 [ $? -eq 0 ] && [ $rc -eq 0 ] && cmp -s "$tmp/e1/plots/8-trial-margin.png" "$cl/plots/figures/8-trial-margin.png"
-verdict $? "report.sh --entropy: its tables between REPORT.md's entropy markers (the other blocks kept), chart 8 into plots/figures" \
+verdict $? "report.sh --entropy: its tables between the entropy markers of studies/entropy/README.md (the other blocks and pages kept), chart 8 into plots/figures" \
 	"rc $rc: $(brief "$out")"
 
 # Chart 8 only from a run that draws it: an arches run's planted chart 8 is

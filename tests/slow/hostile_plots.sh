@@ -276,15 +276,27 @@ rc=$?
 [ $rc -eq 0 ] && [ -s "$d/series/0000-rfc.patch" ]
 verdict $? "make post RUN=... in a clean clone builds the runner and writes the run's mail" "rc $rc: $(brief "$out")"
 
-# make report copies a run's charts into the repository (plots/figures): a
-# chart linked to a file elsewhere would be copied, then committed.
+# make report writes the run's report beside it (RUN/report.md), showing
+# its charts: a chart linked to a file elsewhere would be shown as the
+# run's own (and plots/report.sh would copy it, then it be committed).
 h=$tmp/x/run
 rm -rf "$h" && mkdir -p "$tmp/x" && cp -r "$g" "$h"
 ln -sf "$secret" "$h/plots/1-nethack.png"
 out=$(env -u CRNGBENCH_RUNNER make -s -C "$cl" report RUN="$h" 2>&1)
 rc=$?
-! grep -qs SECRET "$cl"/plots/figures/* && cmp -s "$cl/REPORT.md" REPORT.md && clean_error $rc "$out" "symbolic link"
-verdict $? "make report refuses a symlinked chart before writing anything (REPORT.md, plots/figures unchanged)" "rc $rc: $(brief "$out")"
+[ ! -e "$h/report.md" ] && ! grep -qs SECRET "$cl"/plots/figures/* && cmp -s "$cl/REPORT.md" REPORT.md &&
+	clean_error $rc "$out" "symbolic link"
+verdict $? "make report refuses a symlinked chart before writing anything (RUN/report.md not written, REPORT.md, plots/figures unchanged)" "rc $rc: $(brief "$out")"
+# RUN/report.md a link to a file elsewhere: replaced, never written through
+rm "$h/plots/1-nethack.png" && cp "$g/plots/1-nethack.png" "$h/plots/"
+echo precious >"$tmp/x/victim"
+ln -s "$tmp/x/victim" "$h/report.md"
+out=$(env -u CRNGBENCH_RUNNER make -s -C "$cl" report RUN="$h" 2>&1)
+rc=$?
+[ $rc -eq 0 ] && [ "$(cat "$tmp/x/victim")" = precious ] && [ -f "$h/report.md" ] && [ ! -L "$h/report.md" ] &&
+	grep -qF '![1-nethack](plots/1-nethack.png)' "$h/report.md"
+verdict $? "make report with RUN/report.md a link: the report written fresh in the run, nothing through the link" \
+	"rc $rc, victim: $(cat "$tmp/x/victim"): $(brief "$out")"
 
 cl=$tmp/clone2
 clone "$cl"
@@ -371,11 +383,12 @@ p=$(pwned)
 [ -z "$p" ] && [ $rc -eq 0 ] && [ -s "$r/series/0000-rfc.patch" ]
 verdict $? "make post RUN= a name with ; \` \$\$( \$(shell ' and a space runs nothing and writes the mail" \
 	"rc $rc, created: '$p': $(brief "$out")"
+cp "$cl/REPORT.md" "$tmp/report.before"
 out=$(mk report RUN="$r")
 rc=$?
 p=$(pwned)
-[ -z "$p" ] && [ $rc -eq 0 ] && grep -qF "e b;touch" "$cl/REPORT.md"
-verdict $? "make report RUN= that name runs nothing and reports" "rc $rc, created: '$p': $(brief "$out")"
+[ -z "$p" ] && [ $rc -eq 0 ] && grep -qF "e b;touch" "$r/report.md" && cmp -s "$tmp/report.before" "$cl/REPORT.md"
+verdict $? "make report RUN= that name runs nothing and writes that run's report.md (REPORT.md unchanged)" "rc $rc, created: '$p': $(brief "$out")"
 out=$(mk report RUN="$r" GUESTRUN="$r")
 rc=$?
 p=$(pwned)
@@ -387,29 +400,32 @@ rc=$?
 p=$(pwned)
 [ -z "$p" ] && [ $rc -eq 0 ] && cmp -s "$ea/plots/7-arches.png" "$cl/plots/figures/7-arches.png" &&
 	cmp -s "$ee/plots/8-trial-margin.png" "$cl/plots/figures/8-trial-margin.png" &&
-	cmp -s "$r/plots/5-jitter-vs-hz.png" "$cl/plots/figures/5-jitter-vs-hz.png" && grep -qF "e b;touch" "$cl/REPORT.md" &&
-	grep -qF "### What ready holds" "$cl/REPORT.md"
+	cmp -s "$r/plots/5-jitter-vs-hz.png" "$cl/plots/figures/5-jitter-vs-hz.png" && grep -qF "e b;touch" "$cl/studies/quick/README.md" &&
+	grep -qF "### What ready holds" "$cl/studies/entropy/README.md"
 verdict $? "plots/report.sh with that name as RUN, --hz, --guest, --sources, --longwait, --arches, --entropy runs nothing and reports" \
 	"rc $rc, created: '$p': $(brief "$out")"
 
-# A run's file names are not code either: make report copies the charts it
-# knows by name, nothing else of RUN/plots.
+# A run's file names are not code either: make report shows the charts it
+# knows by name, nothing else of RUN/plots, and copies none.
 d=$tmp/y/names
 fresh "$d"
 plots/render.sh "$d" >/dev/null 2>&1
 # shellcheck disable=SC2016
 touch "$d/plots/a\$(touch PWNED_f1).png" "$d/plots/b;touch PWNED_f2;.png" "$d/plots/\`touch PWNED_f3\`.png" \
 	"$d/plots/extra.png"
+fb=$(figures)
 out=$(mk report RUN="$d")
 rc=$?
 p=$(pwned)
-[ -z "$p" ] && [ $rc -eq 0 ] && [ -z "$(find "$cl/plots/figures" -mindepth 1 ! -regex '.*/[1-9][0-9]?-[a-z0-9-]*\.png')" ]
-verdict $? "make report: chart file names holding \$( ; \` run nothing; only the known charts are copied" \
-	"rc $rc, created: '$p', figures: $(ls -A "$cl/plots/figures" | tr '\n' ' '): $(brief "$out")"
+[ -z "$p" ] && [ $rc -eq 0 ] && [ "$fb" = "$(figures)" ] &&
+	[ -z "$(grep -o '(plots/[^)]*)' "$d/report.md" | grep -v '^(plots/[1-9][0-9]\?-[a-z0-9-]*\.png)$')" ] &&
+	grep -qF '(plots/1-nethack.png)' "$d/report.md"
+verdict $? "make report: chart file names holding \$( ; \` run nothing; only the known charts are shown, none copied" \
+	"rc $rc, created: '$p', shown: $(grep -o '(plots/[^)]*)' "$d/report.md" 2>/dev/null | tr '\n' ' '): $(brief "$out")"
 
 # make report with a FIFO chart (RUN's), plots/report.sh with one (--hz's,
-# --arches'): refused
-# before REPORT.md or plots/figures change.
+# --arches'): refused before RUN/report.md is written, REPORT.md or
+# plots/figures change.
 g2=$tmp/fifo/good
 fresh "$g2"
 plots/render.sh "$g2" >/dev/null 2>&1
@@ -429,8 +445,8 @@ for which in RUN:2-crng-ready-cdf HZRUN:5-jitter-vs-hz ARCHESRUN:7-arches; do
 	esac
 	rc=$?
 	[ $rc -ne 124 ] && clean_error $rc "$out" "$c.png" "not a regular file" && cmp -s "$tmp/report.before" "$cl/REPORT.md" &&
-		[ "$fb" = "$(figures)" ]
-	verdict $? "make report: $v's $c.png a FIFO is refused at once, REPORT.md and plots/figures unchanged" \
+		[ "$fb" = "$(figures)" ] && [ ! -e "$d/report.md" ]
+	verdict $? "make report: $v's $c.png a FIFO is refused at once, no RUN/report.md, REPORT.md and plots/figures unchanged" \
 		"rc $rc$([ $rc -eq 124 ] && echo ' (hung)'), REPORT.md $(cmp -s "$tmp/report.before" "$cl/REPORT.md" && echo same || echo changed): $(brief "$out")"
 done
 
@@ -555,12 +571,14 @@ echo EVILPNG >"$hr/plots/5-jitter-vs-hz.png"
 # plots/report.sh --hz <a run that draws no chart 5>: refused before REPORT.md
 # is rewritten, no planted PNG copied into plots/figures.
 cp REPORT.md "$tmp/report.before"
+pages_before=$(cat studies/*.md studies/*/README.md | sha256sum)
 fig_before=$(cat plots/figures/5-jitter-vs-hz.png | sha256sum)
 plots/report.sh "$pr" --hz "$hr" >"$tmp/hzr.out" 2>&1
 r1=$?
-cmp -s REPORT.md "$tmp/report.before" && [ "$(sha256sum <plots/figures/5-jitter-vs-hz.png)" = "$fig_before" ] &&
+cmp -s REPORT.md "$tmp/report.before" && [ "$(cat studies/*.md studies/*/README.md | sha256sum)" = "$pages_before" ] &&
+	[ "$(sha256sum <plots/figures/5-jitter-vs-hz.png)" = "$fig_before" ] &&
 	[ $r1 -ne 0 ] && grep -q "is not a run that draws 5-jitter-vs-hz" "$tmp/hzr.out"
-verdict $? "plots/report.sh takes chart 5 only from an HZ run that draws one (refused first, REPORT.md and plots/figures unchanged)" \
+verdict $? "plots/report.sh takes chart 5 only from an HZ run that draws one (refused first, REPORT.md, the study pages and plots/figures unchanged)" \
 	"rc $r1: $(brief "$(cat "$tmp/hzr.out")")"
 cp "$tmp/report.before" REPORT.md
 git checkout -q -- plots/figures 2>/dev/null || true

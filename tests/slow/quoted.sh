@@ -5,8 +5,8 @@
 # number of the data changes it; a computed one is its formula's value,
 # and a formula that is not arithmetic is refused, never run; a row that
 # names no run, file or column the data has, or selects no row, stops the
-# table naming its line and what is accepted. REPORT.md's block
-# tables:quoted is what plots/quoted.py makes of studies now.
+# table naming its line and what is accepted. The block tables:quoted
+# (studies/README.md) is what plots/quoted.py makes of studies now.
 # shellcheck source=tests/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 t_begin "quoted"
@@ -190,8 +190,8 @@ el=$(sed -n 's/^\tElapsed (wall clock) time (h:mm:ss or m:ss): //p' studies/repr
 [ -n "$el" ] && [ "$wall" = "$el" ] && ok "reproduce-cold-wall ($wall s) is the Elapsed line of studies/reproduce-cold-time.txt" ||
 	bad "reproduce-cold-wall '$wall' against the committed GNU time output's '$el' s"
 
-# REPORT.md's block is plots/quoted.py of the committed runs
+# The block (in studies/README.md) is plots/quoted.py of the committed runs
 now=$(python3 plots/quoted.py studies 2>&1)
-have=$(sed -n '/<!-- tables:quoted:begin -->/,/<!-- tables:quoted:end -->/p' REPORT.md | sed '1d;$d')
-[ "$have" = "$now" ] && ok "REPORT.md's tables:quoted is what plots/quoted.py makes of studies" ||
-	bad "REPORT.md's tables:quoted differs from plots/quoted.py studies (make report FROM=committed)"
+have=$(sed -n '/<!-- tables:quoted:begin -->/,/<!-- tables:quoted:end -->/p' studies/README.md | sed '1d;$d')
+[ "$have" = "$now" ] && ok "studies/README.md's tables:quoted is what plots/quoted.py makes of studies" ||
+	bad "studies/README.md's tables:quoted differs from plots/quoted.py studies (make report FROM=committed)"

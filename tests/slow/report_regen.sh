@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# test: REPORT.md and post.txt from the committed runs
+# test: REPORT.md, the study pages and post.txt from the committed runs
 # runs: first
-# The evidence in the repository: REPORT.md's generated blocks and the
+# The evidence in the repository: the generated blocks of REPORT.md and
+# of the study pages (studies/README.md, studies/<name>/README.md) and the
 # mail (post.txt) regenerate byte for byte from the committed runs alone.
 # Covered, automatically: every study whose studies/<name>/run/ holds a
 # run (raw.csv; a bench-parallel study: its subdirectories). For each such run:
@@ -11,16 +12,17 @@
 #    raw.csv's CRNG ready times (which the runner derives again when it
 #    reads a row, so --summarize cannot see them edited) are those its
 #    kernel log and watcher columns give;
-#  - REPORT.md has its block's markers (tables:<report>);
+#  - one page (REPORT.md or a study page) has its block's markers
+#    (tables:<report>);
 # then, in a copy of the tree, scripts/regen-report.sh (make reproduce's
 # last step) regenerates every covered block (tables:<report> of each
 # covered run; the others keep their text) and, when the row whose post
-# column is "run" is committed, its post.txt: REPORT.md and post.txt must
+# column is "run" is committed, its post.txt: every page and post.txt must
 # equal the committed files byte for byte. The charts are drawn too, not
 # compared (gnuplot's PNG bytes differ between versions). The "# covered"
 # line names the runs and blocks. The test's own negative checks: a copy
 # with one number of a covered run's summary.csv changed regenerates a
-# REPORT.md that differs; one with a read's duration changed in raw.csv
+# page that differs; one with a read's duration changed in raw.csv
 # fails the summary check, one with a CRNG ready time changed there the
 # derived-columns check.
 # shellcheck source=tests/lib/lib.sh
@@ -34,6 +36,10 @@ export CRNGBENCH_RUNNER=${CRNGBENCH_RUNNER:-$root/build/crngbench-run}
 . scripts/studies.sh
 
 covered=() blocks=() dirs=() main=
+# the report's pages: REPORT.md and the study pages beside it (each block
+# lives in the one page holding its markers: plots/report_tables.py)
+mapfile -t pages < <(cd plots && python3 -c 'import os, runlib; print("\n".join(os.path.relpath(p, runlib.ROOT) for p in runlib.pages(os.path.join(runlib.ROOT, "REPORT.md"))))')
+[ ${#pages[@]} -ge 1 ] || bad "no page of the report (runlib.pages)"
 for name in $(studies); do
 	d=studies/$name/run
 	if [ -f "$d/raw.csv" ]; then
@@ -51,10 +57,11 @@ for name in $(studies); do
 		bad "$d holds $kib KiB, over its budget of $budget KiB (studies/$name/study)"
 	rep=$(study_get "$name" block)
 	if [ -n "$rep" ]; then
-		if grep -qxF "<!-- tables:$rep:begin -->" REPORT.md && grep -qxF "<!-- tables:$rep:end -->" REPORT.md; then
+		pg=$(grep -lxF "<!-- tables:$rep:begin -->" "${pages[@]}")
+		if [ -n "$pg" ] && [ "$(wc -l <<<"$pg")" = 1 ] && grep -qxF "<!-- tables:$rep:end -->" "$pg"; then
 			blocks+=("tables:$rep")
 		else
-			bad "REPORT.md has no tables:$rep block for $d (studies/$name/study)"
+			bad "no one page of REPORT.md and the study pages has a tables:$rep block for $d (studies/$name/study)"
 		fi
 	fi
 	[ "$(study_get "$name" post)" != run ] || { main=$d; blocks+=("$d/post.txt"); }
@@ -108,17 +115,19 @@ for d in "${dirs[@]}"; do
 		bad "$d/raw.csv: $why"
 done
 
-# regen_same DEST: regenerated in DEST, REPORT.md (and post.txt) as committed
+# regen_same DEST: regenerated in DEST, REPORT.md, every study page (and
+# post.txt) as committed
 regen_same() {
+	local p
 	(cd "$1" && scripts/regen-report.sh >"$1.log" 2>&1) || return 2
-	cmp -s "$1/REPORT.md" REPORT.md || return 1
+	for p in "${pages[@]}"; do cmp -s "$1/$p" "$p" || return 1; done
 	[ -z "$main" ] || cmp -s "$1/$main/post.txt" "$main/post.txt" || return 1
 }
 tree_copy "$tmp/a"
 regen_same "$tmp/a"
 case $? in
-0) ok "REPORT.md${main:+ and $main/post.txt} regenerated from studies/ equal the committed files byte for byte (${blocks[*]})" ;;
-1) bad "regenerated from studies/, the text differs from the committed: $(diff REPORT.md "$tmp/a/REPORT.md" | head -n 6 | tr '\n' ' ')$([ -z "$main" ] || diff "$main/post.txt" "$tmp/a/$main/post.txt" 2>&1 | head -n 4 | tr '\n' ' ')" ;;
+0) ok "REPORT.md, the ${#pages[@]} pages in all${main:+ and $main/post.txt} regenerated from studies/ equal the committed files byte for byte (${blocks[*]})" ;;
+1) bad "regenerated from studies/, the text differs from the committed: $(for p in "${pages[@]}"; do diff "$p" "$tmp/a/$p"; done | head -n 6 | tr '\n' ' ')$([ -z "$main" ] || diff "$main/post.txt" "$tmp/a/$main/post.txt" 2>&1 | head -n 4 | tr '\n' ' ')" ;;
 *) bad "scripts/regen-report.sh failed: $(tail -n 3 "$tmp/a.log" | tr '\n' ' ')" ;;
 esac
 
@@ -178,8 +187,8 @@ for name in "${covered[@]}"; do
 	what=$(change "$tmp/b/studies/$name/run/summary.csv" median_ms measure=crng_ready n!=0) || { bad "$what"; break; }
 	regen_same "$tmp/b"
 	case $? in
-	1) ok "negative check: studies/$name/run/summary.csv with one median changed ($what) regenerates another REPORT.md: caught" ;;
-	0) bad "studies/$name/run/summary.csv with one median changed ($what) regenerates the same REPORT.md" ;;
+	1) ok "negative check: studies/$name/run/summary.csv with one median changed ($what) regenerates another page: caught" ;;
+	0) bad "studies/$name/run/summary.csv with one median changed ($what) regenerates the same pages" ;;
 	*) bad "the regeneration with a changed median failed: $(tail -n 3 "$tmp/b.log" | tr '\n' ' ')" ;;
 	esac
 	[ -z "$done_main" ] || [ -z "$done_other" ] || break
