@@ -8,8 +8,8 @@
 # CODE names the code a shard is made from: HEAD's commit, and when
 # files have uncommitted changes, +TREE: the tree they make (git
 # write-tree), make reproduce's own output left out (studies/*/run/,
-# studies/*.csv,
-# plots/figures/, REPORT.md). Untracked files count (all but those
+# studies/*.csv, the study pages studies/*README.md, plots/figures/,
+# REPORT.md). Untracked files count (all but those
 # .gitignore names): the Makefile builds bench/*/*.c and
 # guest-image/units/* by wildcard, so a file there no commit holds is code. The shard records it (the runner's --commit,
 # in run.args), and --merge refuses shards of different code.
@@ -40,7 +40,7 @@ this_code() {
 	head=$(git rev-parse HEAD 2>/dev/null) || die "$PWD is not a git checkout of crngbench"
 	idx=$(mktemp -d)
 	tree=$(export GIT_INDEX_FILE=$idx/index && git read-tree HEAD &&
-		git add -A -- . ':!studies/*/run' ':!studies/*.csv' ':!plots/figures' ':!REPORT.md' && git write-tree) || tree=
+		git add -A -- . ':!studies/*/run/*' ':!studies/*.csv' ':!studies/*README.md' ':!plots/figures' ':!REPORT.md' && git write-tree) || tree=
 	rm -rf -- "$idx"
 	[ -n "$tree" ] || die "cannot read the tree of $PWD's files (git write-tree)"
 	if [ "$tree" = "$(git rev-parse 'HEAD^{tree}')" ]; then echo "$head"; else echo "$head+$tree"; fi

@@ -87,6 +87,10 @@ out=$(code)
 	bad "--commit with an untracked source file: '$out' (HEAD $head), then without it: '$(code)'"
 echo b >>"$c/studies/one/run/raw.csv"
 echo again >>"$c/REPORT.md"
+# files keep-run writes anew (untracked in a stand-in), and a study page
+echo '{}' >"$c/studies/one/run/meta.json"
+mkdir -p "$c/studies/two/run" && echo seed >"$c/studies/two/run/seed"
+echo page >"$c/studies/one/README.md"
 out=$(code)
-[ "$out" = "$head" ] && ok "--commit leaves out make reproduce's own output (studies/*/run/, REPORT.md)" ||
-	bad "--commit with studies/*/run/ and REPORT.md changed: '$out', HEAD $head"
+[ "$out" = "$head" ] && ok "--commit leaves out make reproduce's own output (studies/*/run/, the study pages, REPORT.md)" ||
+	bad "--commit with studies/*/run/, a study page and REPORT.md changed: '$out', HEAD $head"

@@ -24,7 +24,7 @@ t "unknown base is named with the known ones" "unknown KERNEL_BASE '9.9'; known 
 # before anything is unpacked or built (its cache stays empty).
 mkdir -p "$tmp/scripts" "$tmp/bench"
 cp -r kernel "$tmp/kernel"
-cp scripts/table.sh scripts/cache-dir.sh scripts/variants.sh scripts/deps.sh scripts/fresh.sh "$tmp/scripts/"
+cp scripts/table.sh scripts/cache-dir.sh scripts/variants.sh scripts/deps.sh scripts/fresh.sh scripts/studies.sh "$tmp/scripts/"
 echo "9.9   linux-source-9.9   /nonexistent/linux-source-9.9.tar.xz   kernel/patches-9.9  -  no" >>"$tmp/kernel/bases"
 t "a base whose patch series is missing is named with its directory" "base 9.9's patch series kernel/patches-9.9 does not exist" \
 	env KERNEL_BASE=9.9 CRNGBENCH_CACHE="$tmp/cache" "$tmp/kernel/build.sh" --check stock
