@@ -109,7 +109,7 @@ UNIT_LIB := $(filter-out bench/run.c,$(RUNNER_SRC)) guest-image/analyze.c guest-
 UNIT_NAMES := $(basename $(notdir $(wildcard tests/unit/test_*.c)))
 UNIT_BINS := $(foreach t,$(UNIT_NAMES),$(BUILD)/unit/$(t)-plain $(BUILD)/unit/$(t)-asan)
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
-ALL_VARIANTS := $(shell scripts/variants.sh --lines)
+ALL_VARIANTS := $(shell scripts/variants.sh --all)
 
 PROBE := $(BUILD)/probe
 RUNNER := $(BUILD)/crngbench-run
@@ -217,15 +217,14 @@ probe-image: | $(BUILD)
 		{ echo "error: cross-compiling the probe for $(KERNEL_ARCH) failed (is $$libcpkg installed?)" >&2; exit 2; }; \
 	guest-image/build-probe-image.sh $(BUILD)/probe-$(KERNEL_ARCH) $(BUILD)/probe-$(KERNEL_ARCH).cpio
 
-# Every base of the matrix (or KERNEL_BASE): its patches must apply.
+# Every base of the matrix (or KERNEL_BASE): its patches must apply, of
+# VARIANTS or of every variant of the base (scripts/variants.sh).
 kernels-check: $(RUNNER)
 	@$(KERNEL_CHECK_CACHE)
 	@bases=$$($(RUNNER) --matrix $(MATRIX_FILE) $(AXIS_SETS) --print-axis base) && \
 	for b in $$(echo $$bases | tr , ' '); do \
-		KERNEL_BASE=$$b kernel/build.sh --check $(or $(VARIANTS),$(subst $(space),$(comma),$(ALL_VARIANTS))) || exit $$?; \
+		KERNEL_BASE=$$b kernel/build.sh --check $(or $(VARIANTS),$$(KERNEL_BASE=$$b scripts/variants.sh)) || exit $$?; \
 	done
-
-comma := ,
 
 # --- guest and runner -------------------------------------------------------------
 $(BUILD):

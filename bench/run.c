@@ -256,7 +256,8 @@ static void given_matrix(struct run *r, const struct matrix *from)
 	if (matrix_set_list(&r->m, r->o.sets, r->o.nsets, err, sizeof(err)))
 		die("--set %s", err);
 	if (matrix_validate(&r->m, err, sizeof(err)) ||
-	    bases_check(&r->m, err, sizeof(err)))
+	    bases_check(&r->m, err, sizeof(err)) ||
+	    variants_check(&r->m, err, sizeof(err)))
 		die("%s", err);
 }
 
@@ -301,7 +302,8 @@ static void load_matrix(struct run *r)
 		if (results_read_matrix(r->out_dir, m, err, sizeof(err)) ||
 		    results_read_seed(r->out_dir, &r->o.seed, err,
 				      sizeof(err)) ||
-		    bases_check(m, err, sizeof(err)))
+		    bases_check(m, err, sizeof(err)) ||
+		    variants_check(m, err, sizeof(err)))
 			die("cannot resume: %s", err);
 		r->m = *m;
 		if (r->o.matrix_file || r->o.nsets)

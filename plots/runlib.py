@@ -31,8 +31,8 @@ PALETTE = ["#1b9e77", "#7570b3", "#d95f02", "#e7298a", "#66a61e", "#e6ab02", "#a
 
 @functools.cache
 def all_variants():
-    """Every variant kernel/variants defines, in its order."""
-    return _output([os.path.join(ROOT, "scripts", "variants.sh"), "--lines"]).split()
+    """Every variant kernel/variants defines, of every base, in its order."""
+    return _output([os.path.join(ROOT, "scripts", "variants.sh"), "--all"]).split()
 
 
 def variants():

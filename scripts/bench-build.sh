@@ -20,7 +20,6 @@ trap 'rm -rf "$tmp"' EXIT
 # and shell text (scripts/cache-dir.sh --kbuild): refused before any build
 CRNGBENCH_CACHE=$tmp/c scripts/cache-dir.sh --kbuild >/dev/null 2>&1 ||
 	{ echo "bench-build: error: its fresh caches go under TMPDIR ($tmp), which kbuild cannot build under: give a TMPDIR that is an absolute path of letters, digits and ._/+@~- only" >&2; exit 2; }
-all=$(scripts/variants.sh)
 timed() { # label, cache, build.sh args... -> "WALL CPU" seconds
 	local label=$1 cache=$2 TIMEFORMAT='%R %U %S' t
 	shift 2
@@ -43,6 +42,7 @@ echo "[bench-build] $KERNEL_ARCH, $(nproc) CPUs; fresh caches in $tmp"
 noop_all=0
 for b in $bases; do
 	export KERNEL_BASE=$b
+	all=$(scripts/variants.sh) # the base's variants
 	echo "base $b ($(table_get kernel/bases "$b" package)):"
 	r=$(timed "one-$b" "$tmp/c1-$b" kernel/build.sh stock)
 	read -r one one_cpu <<<"$r"

@@ -61,7 +61,6 @@ step "the slow tier: REPORT.md regenerated, hostile results, lint, make reproduc
 run_tier slow
 
 step "kernels (build what the tests need)"
-variants=$(scripts/variants.sh)
 # Built as make bench builds them (make kernels, a make under make): what
 # users see in the release files depends on it. Every base of kernel/bases
 # (the default base's kernels are the ones booted below).
@@ -80,6 +79,7 @@ left_cold() { # BASE ARCH HZ VARIANTS WHAT: true, and a SKIP line, when they are
 }
 for b in $(scripts/table.sh --keys kernel/bases); do
 	klog=$out/kernel-build-$b.log
+	variants=$(KERNEL_BASE=$b scripts/variants.sh) # the base's (kernel/variants)
 	if left_cold "$b" x86_64 250 "$variants" "the variants and their release strings"; then
 		:
 	elif timed "make kernels (base $b, x86_64)" make kernels MATRIX=quick VARIANTS="$variants" HZ=250 KERNEL_BASE="$b" >"$klog" 2>&1; then

@@ -16,6 +16,7 @@
 #include "matrixfile.h"
 #include "plan.h"
 #include "../ground/util.h"
+#include "../ground/proc.h"
 #include "../machines/table.h"
 #include "../../guest-image/record.h"
 
@@ -571,4 +572,57 @@ int bases_check(const struct matrix *m, char *err, size_t errlen)
 			err, errlen,
 			"cannot find kernel/bases beside the runner (<its directory>/../kernel/bases): run the runner of a checkout, as built there");
 	return bases_check_table(m, path, err, errlen);
+}
+
+/* --- the variant axis against kernel/variants ------------------------------------ */
+
+int variants_check_text(const struct matrix *m, const char *listing, char *err,
+			size_t errlen)
+{
+	for (const char *p = listing; *p;) {
+		size_t len = strcspn(p, "\n");
+		char row[3 * MAX_VALUE_LEN], name[MAX_VALUE_LEN],
+			base[MAX_VALUE_LEN], end;
+		int line;
+
+		text_printf(row, sizeof(row), "%.*s", (int)len, p);
+		p += len + (p[len] == '\n');
+		if (!row[0])
+			continue;
+		if (len >= sizeof(row) || sscanf(row, "%95s %95s %d %c", name,
+						 base, &line, &end) != 3)
+			return err_set(
+				err, errlen,
+				"scripts/variants.sh --one-base said '%.80s', not 'NAME BASE LINE'",
+				row);
+		for (size_t i = 0; i < matrix_nkernels(m); i++) {
+			struct kernel_ref k;
+
+			if (matrix_kernel(m, i, &k) &&
+			    !strcmp(k.variant, name) && strcmp(k.base, base))
+				return err_set(
+					err, errlen,
+					"variant=%s is a variant of base %s only (kernel/variants line %d, below [%s]), and the matrix boots it on base %s: set base=%s, or leave those cells out (exclude = base=%s variant=%s)",
+					name, base, line, base, k.base, base,
+					k.base, name);
+		}
+	}
+	return 0;
+}
+
+int variants_check(const struct matrix *m, char *err, size_t errlen)
+{
+	char path[PATH_MAX], out[4096];
+	char *argv[] = { path, "--one-base", NULL };
+	int rc;
+
+	if (table_path("scripts/variants.sh", path, sizeof(path)))
+		return err_set(
+			err, errlen,
+			"cannot find scripts/variants.sh beside the runner (<its directory>/../scripts/variants.sh): run the runner of a checkout, as built there");
+	rc = run_quick(argv, NULL, 30, out, sizeof(out));
+	if (rc != 0)
+		return err_set(err, errlen, "%s --one-base failed: %.600s",
+			       path, out[0] ? out : "no output");
+	return variants_check_text(m, out, err, errlen);
 }

@@ -41,4 +41,15 @@ int bases_check(const struct matrix *m, char *err, size_t errlen);
 int bases_check_table(const struct matrix *m, const char *path, char *err,
 		      size_t errlen);
 
+/*
+ * No planned cell boots a variant of one base only (a line below "[BASE]"
+ * in kernel/variants) on another base: 0, or -1 with a message naming the
+ * variant, the bases and its line. The variants of one base are
+ * scripts/variants.sh --one-base's (beside the runner, as table_path);
+ * variants_check_text takes its output, "NAME BASE LINE" lines.
+ */
+int variants_check(const struct matrix *m, char *err, size_t errlen);
+int variants_check_text(const struct matrix *m, const char *listing, char *err,
+			size_t errlen);
+
 #endif /* CRNGBENCH_MATRIXCHECK_H */

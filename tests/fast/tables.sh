@@ -97,16 +97,18 @@ for k, row in runlib.fact_table(sys.argv[1]).items():
 		bad "$f: Python and shell readers differ: $(diff <(echo "$want") <(echo "$got") | head -3 | tr '\n' ' ')"
 done
 
-# kernel/bases: every row's series exists with every patch kernel/variants
-# names, vdso_getrandom is yes or no, and every base-<name>/ directory of
-# kernel/config names a row (a misspelt one would be silently left out)
+# kernel/bases: every row's series exists with every patch its variants
+# name in kernel/variants (scripts/variants.sh: those of every base and
+# its own), vdso_getrandom is yes or no, and every base-<name>/ directory
+# of kernel/config names a row (a misspelt one would be silently left out)
 for b in $(table_keys kernel/bases); do
 	d=$(table_get kernel/bases "$b" patches)
 	miss=
-	for n in $(awk '!/^#/ && NF {for (i = 2; i <= NF; i++) print $i}' kernel/variants | sort -u); do
+	for n in $(KERNEL_BASE=$b scripts/variants.sh --lines | awk 'NR == FNR { v[$1]; next }
+		!/^#/ && $1 in v { for (i = 2; i <= NF; i++) print $i }' - kernel/variants | sort -u); do
 		ls "$d/$n"-*.patch >/dev/null 2>&1 || miss="$miss $n"
 	done
-	[ -d "$d" ] && [ -z "$miss" ] && ok "base $b: its series $d has every patch kernel/variants names" ||
+	[ -d "$d" ] && [ -z "$miss" ] && ok "base $b: its series $d has every patch its variants of kernel/variants name" ||
 		bad "base $b: series $d missing:${miss:- the directory}"
 	used=
 	for n in $(table_get kernel/bases "$b" base_patches | tr , ' '); do

@@ -70,7 +70,7 @@ P
 t "a patch that does not apply is named before building" "patch $(basename "$patch") does not apply for variant 'stock'" \
 	env EXTRA_PATCHES="$patch" kernel/build.sh --check stock
 for b in $(scripts/table.sh --keys kernel/bases); do
-	out=$(KERNEL_BASE=$b kernel/build.sh --check "$(scripts/variants.sh)" 2>&1) &&
+	out=$(KERNEL_BASE=$b kernel/build.sh --check "$(KERNEL_BASE=$b scripts/variants.sh)" 2>&1) &&
 		echo "PASS: kernel: every variant's series applies in order to the pristine tree of base $b" ||
 		echo "FAIL: kernel: series do not apply on base $b: $out"
 done

@@ -25,7 +25,9 @@ else
 fi
 
 # checkpatch needs the tree (scripts/checkpatch.pl and its spelling lists):
-# build.sh --tree checks that the base's series applies and names its tree.
+# build.sh --tree checks that the base's variants' series apply (a variant
+# of one base only, below a line [BASE] of kernel/variants, on that base
+# alone: scripts/variants.sh) and names its tree.
 # The Debian source trees have no git history, so checkpatch calls every
 # upstream commit a message cites unknown (UNKNOWN_COMMIT_ID): that one
 # check is left out; the cited commits' form is still checked.
@@ -33,8 +35,11 @@ fi
 . scripts/table.sh
 err=$tmp/err
 for b in $(table_keys kernel/bases); do
-	if ! tree=$(KERNEL_BASE=$b kernel/build.sh --tree "$(scripts/variants.sh)" 2>"$err"); then
-		bad "base $b: kernel/build.sh --tree failed, cannot run its checkpatch: $(tail -n 2 "$err" | tr '\n' ' ')"
+	if ! tree=$(KERNEL_BASE=$b kernel/build.sh --tree "$(KERNEL_BASE=$b scripts/variants.sh)" 2>"$err"); then
+		hint=
+		! grep -q "kernel/variants names patch" "$err" ||
+			hint=" (a variant whose patches only some bases' series hold goes below a line [BASE] of kernel/variants: see its head)"
+		bad "base $b: kernel/build.sh --tree failed, cannot run its checkpatch: $(tail -n 2 "$err" | tr '\n' ' ')$hint"
 		continue
 	fi
 	dir=$(table_get kernel/bases "$b" patches)

@@ -2,8 +2,10 @@
 /*
  * bench/machines/table.c: the C reader of the fact tables reads them by
  * scripts/table.sh's rules (comments, header, columns by name, '-' as
- * empty); the base axis is checked against kernel/bases; and the base
- * axis's default is kernel/bases' first row. Run from the repository root.
+ * empty); the base axis is checked against kernel/bases, the variant axis
+ * against the variants of one base (scripts/variants.sh --one-base); and
+ * the base axis's default is kernel/bases' first row. Run from the
+ * repository root.
  */
 #define _GNU_SOURCE
 #include "../../bench/machines/table.h"
@@ -126,6 +128,34 @@ static void vdso_read_needs_x86(void)
 }
 
 /*
+ * A variant of one base only (kernel/variants, below "[6.1]"): a matrix
+ * that boots it on 6.12 is refused, naming the variant, both bases and the
+ * line; one whose exclude line leaves those cells out, or of base 6.1
+ * alone, is not; a listing not of "NAME BASE LINE" lines is refused.
+ */
+static void one_base_variant_on_its_base(void)
+{
+	static const char one[] = "other 6.12 30\nmine 6.1 29\n";
+	static const char want[] =
+		"variant=mine is a variant of base 6.1 only (kernel/variants line 29, below [6.1]), and the matrix boots it on base 6.12: set base=6.1, or leave those cells out (exclude = base=6.12 variant=mine)";
+	struct matrix m;
+	char err[1024];
+
+	matrix_init(&m);
+	CHECK(matrix_set(&m, "variant=stock,mine", err, sizeof(err)) == 0);
+	CHECK(variants_check_text(&m, one, err, sizeof(err)) == 0);
+	CHECK(variants_check_text(&m, "", err, sizeof(err)) == 0);
+	CHECK(matrix_set(&m, "base=6.1,6.12", err, sizeof(err)) == 0);
+	CHECK(variants_check_text(&m, one, err, sizeof(err)) == -1);
+	CHECK(!strcmp(err, want));
+	CHECK(matrix_set(&m, "exclude=base=6.12 variant=mine", err,
+			 sizeof(err)) == 0);
+	CHECK(variants_check_text(&m, one, err, sizeof(err)) == 0);
+	CHECK(variants_check_text(&m, "mine 6.1\n", err, sizeof(err)) == -1);
+	CHECK(strstr(err, "not 'NAME BASE LINE'") != NULL);
+}
+
+/*
  * A table is a file from elsewhere too (issue 35 item 14): no FIFO that
  * would hang the runner, no device that grows its memory, no link, lines
  * and rows bounded, and a key on two rows is named with both lines.
@@ -179,6 +209,7 @@ int main(void)
 	TEST(refuses_what_it_cannot_read);
 	TEST(base_axis_checked_against_kernel_bases);
 	TEST(vdso_read_needs_x86);
+	TEST(one_base_variant_on_its_base);
 	TEST(refuses_hostile_tables);
 	return check_any_failed;
 }
