@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 struct acc_span *span_of(struct spans *s, const char *accel)
 {
@@ -62,6 +63,11 @@ void progress_format(char *buf, size_t len, size_t done, size_t todo,
 		snprintf(e, sizeof(e), "eta %.0fs", eta);
 	snprintf(buf, len, "[bench] %zu/%zu boots  %-40s  elapsed %.0fs  %s",
 		 done, todo, c, elapsed, e);
+}
+
+int progress_in_place(void)
+{
+	return isatty(STDERR_FILENO);
 }
 
 int spans_report(struct run *r, const struct spans *s)

@@ -51,6 +51,10 @@ void progress_format(char *buf, size_t len, size_t done, size_t todo,
 		     const char *cell, int more, double elapsed, double eta,
 		     const char *unknown);
 
+/* Whether the progress line is one line rewritten in place ("\r"):
+ * stderr is a terminal; else each update is a line of its own. */
+int progress_in_place(void);
+
 /* "[bench] host time by accelerator: ..." on stderr, and host_time.csv. */
 int spans_report(struct run *r, const struct spans *s);
 

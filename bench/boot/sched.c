@@ -37,6 +37,8 @@ struct sweep {
 	int64_t tick; /* when the loop last came round */
 	struct spans spans;
 	size_t shown; /* the progress line's last length */
+	int in_place; /* stderr a terminal: one line, rewritten ("\r") */
+	char logged[200]; /* else: the boots done and cell last printed */
 	struct stop_book book; /* the boots done per cell, and the stop rule */
 };
 
@@ -118,7 +120,10 @@ static int running_cell(const struct slot *slots, char *buf, size_t len)
 /*
  * The progress line, each time a boot starts or ends: the cell running
  * (printed once the next boot has started, so a sweep of one boot at a time
- * names it too) and an ETA from each accelerator's own boots.
+ * names it too) and an ETA from each accelerator's own boots. On a
+ * terminal one line, rewritten in place; elsewhere (a log file) a line of
+ * its own each time the boots done or the cell running change, never a
+ * "\r" (a log once held a sweep's progress as one line of 6 KB).
  */
 static void progress(const struct run *r, struct sweep *w,
 		     const struct slot *slots)
@@ -131,9 +136,22 @@ static void progress(const struct run *r, struct sweep *w,
 
 	if (r->o.quiet || !n)
 		return;
+	if (!w->in_place) {
+		char key[sizeof(w->logged)];
+
+		text_printf(key, sizeof(key), "%zu %s", w->done, cell);
+		if (!strcmp(key, w->logged))
+			return;
+		set_text(w->logged, "%s", key);
+	}
 	eta = progress_eta(&w->spans, &unknown);
 	progress_format(line, sizeof(line), w->done, w->todo, cell, n - 1, el,
 			eta, unknown);
+	if (!w->in_place) {
+		put_terminal_text(stderr, line);
+		fputc('\n', stderr);
+		return;
+	}
 	len = strlen(line);
 	/* Spaces over what a longer line before left on the terminal. */
 	/* the cell's name comes from a matrix: no escapes to the terminal */
@@ -362,7 +380,8 @@ int sched_run(struct run *r, const struct boot_plan *plan, size_t nplan)
 	struct sweep w = { .plan = plan,
 			   .nplan = nplan,
 			   .run_index = (long)r->ndone,
-			   .t0 = host_now_ns() };
+			   .t0 = host_now_ns(),
+			   .in_place = progress_in_place() };
 	struct sigaction sa = { .sa_handler = on_cont, .sa_flags = SA_RESTART };
 	int rc = 0;
 
@@ -401,14 +420,15 @@ int sched_run(struct run *r, const struct boot_plan *plan, size_t nplan)
 		return -1;
 	if (sched_interrupted) {
 		fprintf(stderr,
-			"\n[bench] interrupted: %zu boots recorded; finish with --resume --out %s\n",
-			w.done, r->out_dir);
+			"%s[bench] interrupted: %zu boots recorded; finish with --resume --out %s\n",
+			w.in_place ? "\n" : "", w.done, r->out_dir);
 		return 130;
 	}
 	if (!r->o.quiet)
-		fprintf(stderr, "\r[bench] %zu/%zu boots done in %.0fs%*s\n",
-			w.done, w.todo, (double)(host_now_ns() - w.t0) / 1e9,
-			(int)w.shown, "");
+		fprintf(stderr, "%s[bench] %zu/%zu boots done in %.0fs%*s\n",
+			w.in_place ? "\r" : "", w.done, w.todo,
+			(double)(host_now_ns() - w.t0) / 1e9,
+			w.in_place ? (int)w.shown : 0, "");
 	return spans_report(r, &w.spans) ? -1 : 0;
 }
 

@@ -7,6 +7,7 @@
 #include "../results/inputs.h"
 #include "leftovers.h"
 #include "../matrix/plan.h"
+#include "progress.h"
 #include "qemu.h"
 #include "../results/results.h"
 #include "vm.h"
@@ -362,7 +363,7 @@ void end_leftovers(const struct run *r, const struct slot *slots, int n,
 	if (leftovers_end(&k, what, sizeof(what))) {
 		/* process names are anyone's text: no escapes */
 		fprintf(stderr, "%s[bench] warning: after %s: ended ",
-			r->o.quiet ? "" : "\r", after);
+			r->o.quiet || !progress_in_place() ? "" : "\r", after);
 		put_terminal_text(stderr, what);
 		fputs(", which outlived QEMU in a session of its own (out of its process group's reach)\n",
 		      stderr);

@@ -170,17 +170,34 @@ PY
 
 # 1g. The progress line names the running cell on every line (TCG boots,
 # one at a time, included) and gives no ETA for an accelerator none of
-# whose boots has finished yet.
+# whose boots has finished yet. Into a file (a log) each update is a line
+# of its own, never joined by "\r" into one; on a terminal (script(1)'s)
+# it is one line rewritten in place.
 "$runner" --qemu tests/lib/fake-qemu --kernels "$k" --image "$tmp/image" --out "$tmp/prog" --parallel-jobs 2 --seed 4 \
 	--set variant=ok --set accel=icount,tcg --set reps=8 --set rtc=fixed \
 	>/dev/null 2>"$tmp/prog.err"
-tr '\r' '\n' <"$tmp/prog.err" | grep '^\[bench\] [0-9]*/[0-9]* boots' | grep -v 'boots done in' >"$tmp/prog.lines"
+grep '^\[bench\] [0-9]*/[0-9]* boots' "$tmp/prog.err" | grep -v 'boots done in' >"$tmp/prog.lines"
 n=$(grep -c 'ok tcg' "$tmp/prog.lines")
 noname=$(grep -vc 'ok \(icount\|tcg\)' "$tmp/prog.lines")
 first_tcg=$(grep -m1 'ok tcg' "$tmp/prog.lines")
 [ "$n" -ge 8 ] && [ "$noname" -eq 0 ] && grep -q "eta \(unknown\|>[0-9]*s (tcg unknown)\)" <<<"$first_tcg" &&
 	ok "every progress line names its cell (each of 8 TCG boots run one at a time too); no ETA for TCG before a TCG boot ended" ||
 	bad "progress: $n lines name a TCG cell (want 8, one per TCG boot), $noname lines without a cell, first TCG line '$first_tcg'; e.g. '$(grep -vm1 'ok \(icount\|tcg\)' "$tmp/prog.lines")'"
+n=$(wc -l <"$tmp/prog.lines")
+! grep -q $'\r' "$tmp/prog.err" && [ "$n" -ge 9 ] && [ "$n" -le 32 ] && grep -qx '\[bench\] 16/16 boots done in [0-9]*s' "$tmp/prog.err"
+verdict $? "into a log file the progress is a line per update (of 16 boots: $n), no \\r, then the closing line" \
+	"$(grep -c $'\r' "$tmp/prog.err") carriage returns, $n lines: $(tail -c 200 "$tmp/prog.err" | tr '\r\n' '|/')"
+if command -v script >/dev/null; then
+	script -qec "$(printf '%q ' "$runner" --qemu tests/lib/fake-qemu --kernels "$k" --image "$tmp/image" --out "$tmp/tty" \
+		--parallel-jobs 2 --seed 4 --set variant=ok --set accel=icount,tcg --set reps=3 --set rtc=fixed) >/dev/null" \
+		/dev/null >"$tmp/tty.err" 2>&1
+	# (the terminal ends each line with \r\n: a \r right before [bench] is the runner's)
+	[ "$(grep -o $'\r\\[bench\\] [0-9]/6 boots ' "$tmp/tty.err" | wc -l)" -ge 3 ] &&
+		grep -q $'\r\\[bench\\] 6/6 boots done in' "$tmp/tty.err"
+	verdict $? "on a terminal the progress line is rewritten in place (\\r), the closing line over it" "$(tail -c 200 "$tmp/tty.err" | tr '\r\n' '|/')"
+else
+	echo "SKIP: fake boots: the terminal's progress line: no script(1) to give the runner a terminal"
+fi
 
 # 2. SIGKILL of the runner mid-sweep: no QEMU left; --resume finishes the
 # run without redoing or doubling a boot. (rtc=fixed in the sweeps that
