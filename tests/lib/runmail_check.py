@@ -15,8 +15,9 @@ From the identity, the patch's Signed-off-by is the identity's once, no
 placeholder identity anywhere; the patch mail carries the patch's diff;
 each mail is plain text of one part (no attachment), lines of at most 80
 columns; the cover letter quotes the variant's and the baseline's figures,
-each summary.csv's cell (cells.fmt), every cell whose 95% CIs do not
-overlap among them (at least one: the patch changed something), names
+each summary.csv's cell (cells.fmt), every cell where they differ
+(medians as shown apart and 95% CIs apart) among them (at least one: the
+patch changed something), names
 the run's real directory, and sets the variant against its baseline."""
 import argparse
 import email
@@ -59,8 +60,9 @@ check(sob == [f"Signed-off-by: {o.identity}"], f"the patch's Signed-off-by is th
 check(not re.search(r"crngbench@|example\.invalid|localhost", "".join(mails.values())),
       "no placeholder identity in any mail")
 diff = patch_text.split("\ndiff --git", 1)[1].split("\n-- \n")[0]
-check(diff.split("\n", 2)[2].split("@@", 1)[1] in mails.get(one, ""),
-      "the patch mail carries the patch's diff")
+# its hunks (their line numbers aside: the mail's are the pristine file's)
+hunks = [h.split("@@", 1)[1] for h in diff.split("\n@@ -")[1:]]
+check(hunks and all(h in mails.get(one, "") for h in hunks), "the patch mail carries the patch's diff")
 check(all(not m.is_multipart() and m.get_content_type() == "text/plain" and not m.get_filename()
           for m in msgs.values()), "no mail part is an attachment: plain text, one part")
 wide = [l for t in mails.values() for l in t.splitlines() if len(l) > 80 and not l.startswith(("To:", "Cc:", "Message-Id"))]
@@ -95,10 +97,10 @@ check(quoted >= 2 and not bad, f"the cover letter quotes {quoted} figures of {v}
 apart = [r for r in rows if r["variant"] == v and r["measure"] in words.values() and r["n"] not in ("", "0")
          for x in [next((y for y in rows if y["variant"] == b and y["measure"] == r["measure"]
                          and y["accel"] == r["accel"] and y["_cond"] == r["_cond"]), None)]
-         if x and x["n"] not in ("", "0") and (float(r["ci95_hi_ms"]) < float(x["ci95_lo_ms"])
-                                               or float(x["ci95_hi_ms"]) < float(r["ci95_lo_ms"]))]
+         if x and x["n"] not in ("", "0") and fmt(r).split(" ")[0] != fmt(x).split(" ")[0]
+         and (float(r["ci95_hi_ms"]) < float(x["ci95_lo_ms"]) or float(x["ci95_hi_ms"]) < float(r["ci95_lo_ms"]))]
 check(apart and all(re.search(rf"^    {re.escape(v)} +{re.escape(fmt(r))};", cover, re.M) for r in apart),
-      f"every cell where {v}'s and {b}'s CIs do not overlap is quoted ({len(apart)})")
+      f"every cell where {v} and {b} differ (medians as shown apart, 95% CIs apart) is quoted ({len(apart)})")
 check(f"The run: {os.path.basename(o.run)} " in cover and "latest" not in cover,
       "the cover letter names the run's real directory, not results/latest")
 check(f"{v} is {b} with patch 1/1" in cover, f"the cover letter sets {v} against its baseline, {b}")
