@@ -11,8 +11,8 @@ set logscale x
 set xtics (100, 250, 1000)
 set xrange [70:1400]
 set yrange [0:3000]
-if (nhz < 2) {
-	set label 1 "only one HZ in this run: make bench MATRIX=hz" at graph 0.5,0.5 center
+if (strlen(hz_note) > 0) {
+	set label 1 hz_note at graph 0.5,0.5 center
 }
 ticks = sprintf("%d000.0/x with lines dt 2 lc rgb '#555555' title '%d ticks: %d/HZ s'", jitter_ticks, jitter_ticks, jitter_ticks)
 if (strlen(hz_series) > 0) { eval 'plot '.hz_series.', '.ticks } else { plot 2 notitle }

@@ -13,6 +13,7 @@ import math
 import os
 import shlex
 import sys
+import textwrap
 
 from cells import BEFORE_CLOCK
 from runlib import CHARTS, JITTER_TICKS, accel_title, die, jitter_ticks_ms, open_new, refuse_link, run_main, variants
@@ -210,9 +211,11 @@ def hz(data):
         for vi, val in enumerate(r[1:]):
             if val != "NaN":
                 items.append((f"  {vname(data, vi)}", float(val), f"{val} ms"))
+    note = var(data, "hz_note")
     return bars("The jitter loop's cost against CONFIG_HZ (cpu=qemu64)",
                 "median ms of the first blocking urandom read (summary.csv)", items,
-                f"#: median; the loop credits one bit per tick, so it should take {JITTER_TICKS}/HZ s")
+                f"#: median; the loop credits one bit per tick, so it should take {JITTER_TICKS}/HZ s") \
+        + ([note] if note else [])
 
 
 def timeline(data):
@@ -222,7 +225,9 @@ def timeline(data):
     end = max(float(r[1]) + float(r[2]) for r in rows) or 1
     lab = 34
     w = WIDTH - lab - 1 - 7  # room for " <start>" after the bar
-    out = ["One boot's timeline (guest ms from kernel start; the slowest to ready)", ""]
+    # the boot, as the PNG's title names it (prepare.py's boot_label)
+    out = textwrap.wrap(f"One boot's timeline: {var(data, 'boot_label')}", WIDTH) + textwrap.wrap(
+        f"guest ms from kernel start, {var(data, 'clock')}; the slowest to ready", WIDTH) + [""]
     for r in rows:
         start, dur = float(r[1]), float(r[2])
         a = round(start / end * (w - 1))

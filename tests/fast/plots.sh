@@ -24,6 +24,17 @@ wide=$(cat "$tmp"/run/plots/*.txt 2>/dev/null | awk 'length > 80' | wc -l)
 txt=$(ls "$tmp"/run/plots/*.txt 2>/dev/null | wc -l)
 [ "$txt" -eq 6 ] && [ "$wide" -eq 0 ] && echo "PASS: plots: all 6 charts as text within 80 columns" ||
 	echo "FAIL: plots: $txt text charts, $wide lines wider than 80 columns"
+# A text chart says what its PNG says: chart 4 names its boot (the PNG's
+# title, vars.gp's boot_label); chart 5 of a run of one HZ says why it is
+# one bar a variant (the PNG's label, vars.gp's hz_note)
+p=$tmp/run/plots
+boot=$(sed -n "s/^boot_label = '\(.*\)'$/\1/p" "$p/data/vars.gp")
+note=$(sed -n "s/^hz_note = '\(.*\)'$/\1/p" "$p/data/vars.gp")
+[ -n "$boot" ] && grep -qF "One boot's timeline: $boot" "$p/4-timeline.txt"
+verdict $? "chart 4's text names its boot, as its PNG's title does ($boot)" "$(head -n 2 "$p/4-timeline.txt" | tr '\n' ' ')"
+[ "$(awk '{print $1}' "$p/data/hz.dat" | grep -c '^[0-9]')" = 1 ] && [ "$note" = "only one HZ in this run: make bench MATRIX=hz" ] &&
+	[ "$(tail -n 1 "$p/5-jitter-vs-hz.txt")" = "$note" ]
+verdict $? "chart 5's text of a run of one HZ says what its PNG says: '$note'" "$(tail -n 2 "$p/5-jitter-vs-hz.txt" | tr '\n' ' ')"
 
 # same_summary FIXTURE COPY WHAT: the runner recomputes the summary from
 # the copy's raw.csv: the same numbers as the fixture's summary.csv.
