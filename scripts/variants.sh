@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The kernel variants of kernel/variants, in order: the one place that file
-# is parsed for its names. A line "[BASE]" (a row of kernel/bases) starts
-# the variants of that base only, to the next such line; the lines before
-# the first are of every base.
+# is parsed for its names (the runner reads its [BASE] lines by the same
+# rules, bench/matrix/matrixcheck.c). A line "[BASE]" (a row of
+# kernel/bases) starts the variants of that base only, to the next such
+# line; the lines before the first are of every base.
 #   scripts/variants.sh [--lines]  the variants of base KERNEL_BASE (by
 #       default kernel/bases' first row; a base it does not have, the
 #       variants of every base): comma-separated, or one a line
 #   scripts/variants.sh --all       every variant of every base, one a line
 #   scripts/variants.sh --one-base  "NAME BASE LINE" of each variant of one
-#       base only (the runner refuses a matrix that boots it on another)
+#       base only
 # Refused, naming the line: a "[BASE]" that is no row of kernel/bases, a
 # variant defined twice.
 set -euo pipefail

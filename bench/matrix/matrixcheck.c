@@ -16,10 +16,11 @@
 #include "matrixfile.h"
 #include "plan.h"
 #include "../ground/util.h"
-#include "../ground/proc.h"
 #include "../machines/table.h"
 #include "../../guest-image/record.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -610,19 +611,70 @@ int variants_check_text(const struct matrix *m, const char *listing, char *err,
 	return 0;
 }
 
+/*
+ * The variants of one base only of kernel/variants at path, as
+ * scripts/variants.sh --one-base lists them ("NAME BASE LINE" lines),
+ * into out: a line's first word, below a line "[BASE]". Read as a fact
+ * table is (a regular file, no link, at most TABLE_MAX_BYTES); whether a
+ * [BASE] is a base, or a name given twice, is scripts/variants.sh's to
+ * refuse (every make target and kernel/build.sh run it first).
+ */
+static int one_base_variants(const char *path, struct strbuf *out, char *err,
+			     size_t errlen)
+{
+	struct strbuf b = { 0 };
+	char base[MAX_VALUE_LEN] = "";
+	int lineno = 0;
+
+	if (check_run_file(path) ||
+	    slurp_at(AT_FDCWD, path, &b, TABLE_MAX_BYTES) || b.oom) {
+		int rc = err_set(
+			err, errlen,
+			"cannot read %s: %s (kernel/variants is a regular file of at most %d bytes)",
+			path,
+			b.oom	       ? strerror(ENOMEM) :
+			errno == EFBIG ? "too long" :
+					 run_strerror(errno),
+			TABLE_MAX_BYTES);
+
+		sb_free(&b);
+		return rc;
+	}
+	for (char *p = b.p, *nl; p && *p; p = nl ? nl + 1 : NULL) {
+		size_t w;
+
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		lineno++;
+		if (*p == '#')
+			continue;
+		p += strspn(p, " \t");
+		w = strcspn(p, " \t");
+		if (!w || w >= sizeof(base))
+			continue;
+		if (*p == '[')
+			text_printf(base, sizeof(base), "%.*s",
+				    (int)(w > 2 ? w - 2 : 0), p + 1);
+		else if (base[0])
+			sb_printf(out, "%.*s %s %d\n", (int)w, p, base, lineno);
+	}
+	sb_free(&b);
+	return out->oom ? err_set(err, errlen, "out of memory") : 0;
+}
+
 int variants_check(const struct matrix *m, char *err, size_t errlen)
 {
-	char path[PATH_MAX], out[4096];
-	char *argv[] = { path, "--one-base", NULL };
+	char path[PATH_MAX];
+	struct strbuf one = { 0 };
 	int rc;
 
-	if (table_path("scripts/variants.sh", path, sizeof(path)))
+	if (table_path("kernel/variants", path, sizeof(path)))
 		return err_set(
 			err, errlen,
-			"cannot find scripts/variants.sh beside the runner (<its directory>/../scripts/variants.sh): run the runner of a checkout, as built there");
-	rc = run_quick(argv, NULL, 30, out, sizeof(out));
-	if (rc != 0)
-		return err_set(err, errlen, "%s --one-base failed: %.600s",
-			       path, out[0] ? out : "no output");
-	return variants_check_text(m, out, err, errlen);
+			"cannot find kernel/variants beside the runner (<its directory>/../kernel/variants): run the runner of a checkout, as built there");
+	rc = one_base_variants(path, &one, err, errlen) ||
+	     variants_check_text(m, one.p ? one.p : "", err, errlen);
+	sb_free(&one);
+	return rc ? -1 : 0;
 }

@@ -44,9 +44,10 @@ int bases_check_table(const struct matrix *m, const char *path, char *err,
 /*
  * No planned cell boots a variant of one base only (a line below "[BASE]"
  * in kernel/variants) on another base: 0, or -1 with a message naming the
- * variant, the bases and its line. The variants of one base are
- * scripts/variants.sh --one-base's (beside the runner, as table_path);
- * variants_check_text takes its output, "NAME BASE LINE" lines.
+ * variant, the bases and its line. kernel/variants is the runner's own
+ * checkout's (table_path), read by scripts/variants.sh's rules;
+ * variants_check_text takes the variants of one base as
+ * scripts/variants.sh --one-base lists them, "NAME BASE LINE" lines.
  */
 int variants_check(const struct matrix *m, char *err, size_t errlen);
 int variants_check_text(const struct matrix *m, const char *listing, char *err,

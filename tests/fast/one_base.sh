@@ -69,6 +69,15 @@ out=$(r --set "exclude=base=6.12 variant=mine")
 [ "$out" = "6.1 x86_64 250 stock,mine
 6.12 x86_64 250 stock" ]
 verdict $? "with exclude = base=6.12 variant=mine the runner builds mine on 6.1 alone" "$(brief "$out")"
+# a second section: each variant is its own section's (the runner reads
+# the [BASE] lines itself, by scripts/variants.sh's rules)
+printf '[6.12]\nother       0001\n' >>"$co/kernel/variants"
+out=$(cd "$co" && timeout 30 build/crngbench-run --set variant=stock,other --print-axis kernels 2>&1)
+clean_error $? "$out" "variant=other is a variant of base 6.12 only (kernel/variants line $((line + 2)), below [6.12]), and the matrix boots it on base 6.1" &&
+	[ "$(v --one-base)" = "mine 6.1 $line
+other 6.12 $((line + 2))" ]
+verdict $? "below a second [BASE] line, the runner and scripts/variants.sh agree: other is 6.12's" "$(brief "$out") / $(v --one-base)"
+sed -i '$d' "$co/kernel/variants" && sed -i '$d' "$co/kernel/variants"
 
 # make kernels and kernels-check: refused before anything is built
 cat >"$tmp/build" <<'B'
