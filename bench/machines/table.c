@@ -89,6 +89,29 @@ static int table_line(struct fact_table *t, char *line, const char *path,
 	return 0;
 }
 
+int table_slurp(const char *path, struct strbuf *b, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	/* A regular file, no link, never blocking, at most TABLE_MAX_BYTES. */
+	if (check_run_file(path) ||
+	    slurp_at(AT_FDCWD, path, b, TABLE_MAX_BYTES) || b->oom)
+		rc = err_set(
+			err, errlen,
+			"cannot read %s: %s (a table is a regular file of at most %d bytes)",
+			path,
+			b->oom	       ? strerror(ENOMEM) :
+			errno == EFBIG ? "too long" :
+					 run_strerror(errno),
+			TABLE_MAX_BYTES);
+	else if (memchr(b->p, '\0', b->len))
+		rc = err_set(err, errlen, "%s holds a NUL byte: not a table",
+			     path);
+	if (rc)
+		sb_free(b);
+	return rc;
+}
+
 int table_read(const char *path, struct fact_table *t, char *err, size_t errlen)
 {
 	struct strbuf b = { 0 };
@@ -96,23 +119,8 @@ int table_read(const char *path, struct fact_table *t, char *err, size_t errlen)
 	int lineno = 0, rc = 0;
 
 	t->nrows = t->ncols = 0;
-	/* A regular file, no link, never blocking, at most TABLE_MAX_BYTES. */
-	if (check_run_file(path) ||
-	    slurp_at(AT_FDCWD, path, &b, TABLE_MAX_BYTES) || b.oom) {
-		rc = err_set(
-			err, errlen,
-			"cannot read %s: %s (a table is a regular file of at most %d bytes)",
-			path,
-			b.oom	       ? strerror(ENOMEM) :
-			errno == EFBIG ? "too long" :
-					 run_strerror(errno),
-			TABLE_MAX_BYTES);
-		sb_free(&b);
-		return rc;
-	}
-	if (memchr(b.p, '\0', b.len))
-		rc = err_set(err, errlen, "%s holds a NUL byte: not a table",
-			     path);
+	if (table_slurp(path, &b, err, errlen))
+		return -1;
 	for (p = b.p; !rc && *p; p = nl ? nl + 1 : p + strlen(p)) {
 		nl = strchr(p, '\n');
 		if (nl)

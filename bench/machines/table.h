@@ -35,6 +35,13 @@ struct fact_table {
  * column) on two rows is an error naming both lines. */
 int table_read(const char *path, struct fact_table *t, char *err,
 	       size_t errlen);
+/*
+ * The text of the table file at path, as table_read reads it, into b: 0,
+ * or -1 with a message (b freed): not a regular file, a link, longer than
+ * TABLE_MAX_BYTES, a NUL byte. kernel/variants' reader too (matrixcheck.c).
+ */
+struct strbuf;
+int table_slurp(const char *path, struct strbuf *b, char *err, size_t errlen);
 /* The row whose first column is key, or -1. */
 int table_row(const struct fact_table *t, const char *key);
 /* Row row's value of column col ("" for '-'), or NULL: no such column. */

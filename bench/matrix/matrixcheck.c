@@ -19,8 +19,6 @@
 #include "../machines/table.h"
 #include "../../guest-image/record.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -615,7 +613,7 @@ int variants_check_text(const struct matrix *m, const char *listing, char *err,
  * The variants of one base only of kernel/variants at path, as
  * scripts/variants.sh --one-base lists them ("NAME BASE LINE" lines),
  * into out: a line's first word, below a line "[BASE]". Read as a fact
- * table is (a regular file, no link, at most TABLE_MAX_BYTES); whether a
+ * table is (table_slurp: a regular file, bounded); whether a
  * [BASE] is a base, or a name given twice, is scripts/variants.sh's to
  * refuse (every make target and kernel/build.sh run it first).
  */
@@ -626,20 +624,8 @@ static int one_base_variants(const char *path, struct strbuf *out, char *err,
 	char base[MAX_VALUE_LEN] = "";
 	int lineno = 0;
 
-	if (check_run_file(path) ||
-	    slurp_at(AT_FDCWD, path, &b, TABLE_MAX_BYTES) || b.oom) {
-		int rc = err_set(
-			err, errlen,
-			"cannot read %s: %s (kernel/variants is a regular file of at most %d bytes)",
-			path,
-			b.oom	       ? strerror(ENOMEM) :
-			errno == EFBIG ? "too long" :
-					 run_strerror(errno),
-			TABLE_MAX_BYTES);
-
-		sb_free(&b);
-		return rc;
-	}
+	if (table_slurp(path, &b, err, errlen))
+		return -1;
 	for (char *p = b.p, *nl; p && *p; p = nl ? nl + 1 : NULL) {
 		size_t w;
 
