@@ -334,9 +334,14 @@ def make_args(meta):
         i += 1
         if opt == "--matrix":
             name = os.path.basename(val).removesuffix(".matrix")
-            if val != f"bench/{name}.matrix":
-                notes.append(f"its matrix was {val}, not one of bench/: copy it there as bench/{name}.matrix")
+            # MATRIX=name finds bench/name.matrix or a study's own
+            # (scripts/studies.sh's matrix_file, the Makefile's MATRIX_FILE)
+            if not re.fullmatch(rf"(bench|studies/[a-z0-9][a-z0-9_-]*)/{re.escape(name)}\.matrix", val):
+                notes.append(f"its matrix was {val}, not one of bench/ or studies/: copy it there as bench/{name}.matrix")
             args["MATRIX"] = name
+        elif opt == "--resume":
+            notes.append("it was resumed or grown (--resume): the line above is its last command's, "
+                         "and its cells are its run.matrix's")
         elif opt == "--set":
             key, _, v = val.partition("=")
             if key in SET_VARS:

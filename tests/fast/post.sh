@@ -219,3 +219,23 @@ PY
 else
 	echo "FAIL: post: the clamped fixture did not summarize, render or post: $(tail -c 300 "$tmp/clamped.txt")"
 fi
+
+# The reproduce line's notes (plots/runmail.py make_args): a study's own
+# matrix is one MATRIX= finds (no note); a matrix from elsewhere is named;
+# a resumed or grown run says its cells are its run.matrix's.
+out=$(python3 - <<'PY' 2>&1
+import sys
+sys.path.insert(0, "plots")
+from runmail import make_args
+def notes(argv):
+    return make_args({"command_line": ["crngbench-run"] + argv, "seed": 1})[1]
+study = notes(["--matrix", "studies/quick/quick.matrix", "--set", "variant=stock,mine"])
+other = notes(["--matrix", "/tmp/x/mine.matrix"])
+grown = notes(["--resume", "--out", "results/r", "--set", "accel=icount,tcg"])
+assert study == [], study
+assert any("not one of bench/ or studies/" in n for n in other), other
+assert any("resumed or grown" in n and "run.matrix" in n for n in grown), grown
+PY
+)
+[ $? -eq 0 ] && echo "PASS: post: the reproduce line's notes: a study's matrix needs none, one from elsewhere is named, a resumed run says so" ||
+	echo "FAIL: post: the reproduce line's notes: $(tail -n 3 <<<"$out" | tr '\n' ' ')"
