@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "progress.h"
+#include "../matrix/context.h"
 #include "../results/results.h"
 
 #include <stdio.h>

@@ -10,10 +10,10 @@
 #ifndef CRNGBENCH_PROGRESS_H
 #define CRNGBENCH_PROGRESS_H
 
-#include "../matrix/context.h"
-
 #include <stddef.h>
 #include <stdint.h>
+
+struct run; /* matrix/context.h: what a mode works on */
 
 struct acc_span {
 	const char *accel;

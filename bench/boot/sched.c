@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "sched.h"
+#include "../matrix/context.h"
 #include "../machines/accel.h"
 #include "../machines/arch.h"
 #include "../rows/classify.h"

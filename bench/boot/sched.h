@@ -8,11 +8,12 @@
 #define CRNGBENCH_SCHED_H
 
 #include "../matrix/plan.h"
-#include "../matrix/context.h"
 
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
+
+struct run; /* matrix/context.h: what a mode works on */
 
 /* Set by the runner's SIGINT/SIGTERM/SIGHUP handler. */
 extern volatile sig_atomic_t sched_interrupted;

@@ -8,13 +8,15 @@
 #ifndef CRNGBENCH_SLOT_H
 #define CRNGBENCH_SLOT_H
 
-#include "../matrix/context.h"
 #include "../matrix/plan.h"
 #include "../rows/row.h"
 #include "vm.h"
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+
+struct run; /* matrix/context.h: what a mode works on */
 
 struct slot {
 	int busy;

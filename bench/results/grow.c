@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "grow.h"
+#include "../matrix/context.h"
 #include "results.h"
 #include "runargs.h"
 #include "../matrix/plan.h"

@@ -22,9 +22,9 @@
 #ifndef CRNGBENCH_GROW_H
 #define CRNGBENCH_GROW_H
 
-#include "../matrix/context.h"
-
 #include <stddef.h>
+
+struct run; /* matrix/context.h: what a mode works on */
 
 /*
  * Grow r's run from r->grow_from into r->m: the directory is locked, its

@@ -3,6 +3,7 @@
  * each machine's initramfs. */
 #define _GNU_SOURCE
 #include "inputs.h"
+#include "../matrix/context.h"
 #include "../machines/arch.h"
 #include "../ground/util.h"
 #include "../ground/proc.h"

@@ -3,10 +3,11 @@
 #ifndef CRNGBENCH_INPUTS_H
 #define CRNGBENCH_INPUTS_H
 
-#include "../matrix/context.h"
 #include "../matrix/plan.h"
 
 #include <stddef.h>
+
+struct run; /* matrix/context.h: what a mode works on */
 
 /*
  * Each base's kernels directory into r->kernels_dir (in the order of the

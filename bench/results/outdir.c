@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "outdir.h"
+#include "../matrix/context.h"
 #include "grow.h"
 #include "results.h"
 

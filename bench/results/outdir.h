@@ -6,9 +6,9 @@
 #ifndef CRNGBENCH_OUTDIR_H
 #define CRNGBENCH_OUTDIR_H
 
-#include "../matrix/context.h"
-
 #include <stddef.h>
+
+struct run; /* matrix/context.h: what a mode works on */
 
 /*
  * Create (or, with --resume, reopen) r->out_dir: writable, locked against a

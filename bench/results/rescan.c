@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "rescan.h"
+#include "../matrix/context.h"
 #include "results.h"
 #include "../rows/classify.h"
 #include "../rows/report.h"

@@ -3,9 +3,9 @@
 #ifndef CRNGBENCH_RESCAN_H
 #define CRNGBENCH_RESCAN_H
 
-#include "../matrix/context.h"
-
 #include <stddef.h>
+
+struct run; /* matrix/context.h: what a mode works on */
 
 /* --rescan: re-derive raw, reads and traces of r->out_dir from boots/. */
 int results_rescan(struct run *r);

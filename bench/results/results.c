@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "results.h"
+#include "../matrix/context.h"
 #include "../machines/arch.h"
 #include "../rows/detail.h"
 #include "inputs.h"

@@ -15,12 +15,14 @@
 #ifndef CRNGBENCH_RESULTS_H
 #define CRNGBENCH_RESULTS_H
 
-#include "../matrix/context.h"
 #include "../rows/row.h"
 #include "../ground/util.h"
 
 #include <stddef.h>
 #include <stdint.h>
+
+struct run; /* matrix/context.h: what a mode works on */
+struct matrix;
 
 /* OUT/<name>, the results directory's file name; -1 if too long. */
 int results_path(const struct run *r, const char *name, char *buf, size_t len);

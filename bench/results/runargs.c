@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include "runargs.h"
+#include "../matrix/context.h"
 #include "inputs.h"
 #include "../matrix/plan.h"
 #include "../ground/util.h"

@@ -7,9 +7,10 @@
 #ifndef CRNGBENCH_RUNARGS_H
 #define CRNGBENCH_RUNARGS_H
 
-#include "../matrix/context.h"
-
 #include <stddef.h>
+
+struct run; /* matrix/context.h: what a mode works on */
+struct matrix;
 
 /*
  * Save how the run was started (as NAME: run.args); on --resume take it
