@@ -29,15 +29,20 @@ summary.csv and raw.csv alone: what was measured (kernel, QEMU, clocks,
 -cpu models), then for each variant and its baseline every cell where
 their medians differ, with the cell's conditions, median, 95% CI and n
 (or "identical in k boots", cells.fmt), a text chart of their boots where
-they differ most, the base release, and the command that reproduces the
-run: the crngbench commit and every override the run was started with
-(meta.json's command line), with a warning when the checkout holds
-changes that commit lacks. No attachment: the run's charts stay in
-RUN/plots/ (make plots RUN=...).
+they differ most, the conditions random.c depends on (HZ, smp,
+trust_cpu, nocounter=on), the base (the release booted; a base: line
+naming Debian's package, never an invented base-commit:), and the
+command that reproduces the run: the crngbench commit (and the upstream
+one under a local commit), the overrides that make its matrix file its
+run.matrix (so a grown or resumed run is reproduced whole) and the
+runner's options of meta.json's command line, with a warning when the
+checkout holds changes that commit lacks. No attachment: the run's
+charts stay in RUN/plots/ (make plots RUN=...).
 """
 import email.message
 import email.policy
 import email.utils
+import glob
 import hashlib
 import math
 import os
@@ -50,8 +55,8 @@ import textwrap
 import series
 from cells import BEFORE_CLOCK, CLAMPED_MEASURES, fmt, summary_rows
 from formats import axis_names, measure_columns
-from runlib import (CLOCK_WORDS, INTEGER, ROOT, check_path, die, fact_table, headline_accel, kernel_base, measured,
-                    open_run_file, pick, read_meta, read_table, refuse_link, releases, run_main, value, variant_order)
+from runlib import (CLOCK_WORDS, INTEGER, ROOT, RUNNER, check_path, die, fact_table, headline_accel, kernel_base,
+                    measured, open_run_file, pick, read_meta, read_table, refuse_link, releases, run_main, value, variant_order)
 from textcharts import strip_chart
 
 WIDTH = 72
@@ -73,8 +78,8 @@ RUN_OPTIONS = ("--seed", "--jobs", "--parallel-jobs", "--append", "--qemu-arg", 
 SWITCHES = ("--perf", "--quiet", "--verbose", "--resume", "--dry-run")
 
 
-def wrap(text, indent=""):
-    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent,
+def wrap(text, indent="", hang=None):
+    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent if hang is None else hang,
                          break_long_words=False, break_on_hyphens=False)
 
 
@@ -293,6 +298,48 @@ def carried(sets, b):
     return ", ".join(f"{n} ({own[n]['role']})" for n in sorted(sets[b]) if n in own) or "none"
 
 
+# What each condition random.c cares about is, for the cover letter's
+# lines: (axis, its words with {v} its value).
+CONDITIONS = (("hz", "HZ={v}: CONFIG_HZ, the kernel's timer tick rate"),
+              ("smp", "smp={v}: the guest's CPUs (-smp)"),
+              ("trust_cpu", "trust_cpu={v}: random.trust_cpu={v}, whether the CPU's RNG (RDSEED, RDRAND, where "
+                            "the -cpu model has them) is credited at boot"))
+NOCOUNTER = ("nocounter=on: a test-only boot parameter, random.no_cycle_counter, that makes "
+             "random_get_entropy() return 0 to stand in for machines without a cycle counter")
+
+
+def conditions(rows):
+    """Lines of the conditions random.c cares about, one each, within
+    WIDTH: the value every measured cell shares (or the values the cells'
+    conditions name); and what nocounter=on is, where a cell has it."""
+    ran = [r for r in rows if r["n"] not in ("", "0")]
+    out = []
+    for axis, words in CONDITIONS:
+        vals = sorted({r[axis] for r in ran if r.get(axis)}, key=lambda x: (len(x), x))
+        if len(vals) == 1:
+            out += wrap(words.format(v=vals[0]), "  ", "      ")
+        elif vals:
+            out += wrap(f"{axis}: {', '.join(vals)}, as each cell says", "  ", "      ")
+    if any(r.get("nocounter") == "on" for r in ran):
+        out += wrap(NOCOUNTER, "  ", "      ")
+    return (["The conditions that matter to random.c:"] + out + [""]) if out else []
+
+
+def base_lines(meta, base, release, patched):
+    """The base, precisely: the release the run booted and the source it
+    was built from. A Debian source tree has no upstream git commit, so
+    no base-commit: line (git format-patch --base) is written, never an
+    invented one: a base: line names the package instead."""
+    pkg = fact_table("bases")[base]["package"]
+    version = f" ({meta['kernel_package']})" if meta.get("kernel_package") and kernel_base(meta) == base else ""
+    booted = sorted({str(k.get("release")) for k in meta.get("kernels", {}).values()
+                     if str(k.get("release", "")).startswith(release + "-")})
+    return wrap(f"Base: Linux {release} as Debian's {pkg}{version} ships it"
+                + (", the patches against its pristine files" if patched else "")
+                + (f"; the run booted {', '.join(booted)}." if booted else ".")) + [
+        f"base: Debian {pkg} {release}", ""]
+
+
 # --- reproducing the run ---------------------------------------------------
 
 
@@ -317,15 +364,90 @@ def revision(run):
     return head.stdout.strip(), [l[3:] for l in st.stdout.splitlines() if l.strip()]
 
 
-def make_args(meta):
-    """(the words after make bench that start the run again, notes): MATRIX
-    and every override meta.json's command line shows (VARIANTS, CPUS,
-    ACCELS, REPS, HZ, KERNEL_BASE; SETS for other --set), RUNFLAGS with the
-    seed and the runner's options that change what is measured; the notes
-    say what no make variable gives back (a kernel built elsewhere, a
-    shard, a matrix outside bench/)."""
+def upstream():
+    """(the upstream crngbench commit the checkout's HEAD is built on, 12
+    hex digits; the files HEAD's own commits change over it), or None:
+    HEAD is origin/main's or an ancestor of it, or there is no origin."""
+    def git(*a):
+        p = subprocess.run(["git", "-C", ROOT, *a], capture_output=True, text=True)
+        return p.stdout.strip() if p.returncode == 0 else None
+
+    if not git("rev-parse", "--verify", "-q", "origin/main^{commit}"):
+        return None
+    base = git("merge-base", "HEAD", "origin/main")
+    if not base or base == git("rev-parse", "HEAD"):
+        return None
+    files = (git("diff", "--name-only", base, "HEAD") or "").splitlines()
+    return base[:12], files
+
+
+def matrix_file(name):
+    """The matrix file MATRIX=name reads (the Makefile's MATRIX_FILE:
+    bench/name.matrix, else a study's), or None."""
+    if not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", name):
+        return None
+    hits = [os.path.join(ROOT, "bench", f"{name}.matrix")] + sorted(
+        glob.glob(os.path.join(ROOT, "studies", "*", f"{name}.matrix")))
+    return next((h for h in hits if os.path.isfile(h)), None)
+
+
+def resolved(path):
+    """({key: value}, [exclude values]) of the runner's resolved matrix of
+    the matrix file path (--print-axis matrix, as make reproduce compares
+    them), or None where the runner cannot read it."""
+    try:
+        p = subprocess.run([RUNNER, "--matrix", path, "--print-axis", "matrix"], capture_output=True, text=True)
+    except OSError:
+        return None
+    if p.returncode != 0:
+        return None
+    keys, excludes = {}, []
+    for line in p.stdout.splitlines():
+        key, eq, val = line.partition("=")
+        if eq and not line.startswith("#"):
+            if key.strip() == "exclude":
+                excludes.append(val.strip())
+            else:
+                keys[key.strip()] = val.strip()
+    return keys, excludes
+
+
+def matrix_overrides(run, path):
+    """({make variable: value}, SETS' options, what no override gives back)
+    that turn the matrix file path into the run's own matrix (its
+    run.matrix), whichever command made or grew the run; None where
+    either is not one the runner reads."""
+    ran, now = resolved(os.path.join(run, "run.matrix")), resolved(path)
+    if ran is None or now is None:
+        return None
+    args, sets = {}, []
+    for key, val in ran[0].items():
+        if key == "name" or now[0].get(key) == val:
+            continue
+        if key in SET_VARS:
+            args[SET_VARS[key]] = val
+        else:
+            sets += ["--set", f"{key}={val}"]
+    sets += [w for e in ran[1] if e not in now[1] for w in ("--set", f"exclude={e}")]
+    lost = [f"{k} = {v}" for k, v in now[0].items() if k not in ran[0]] + \
+        [f"exclude = {e}" for e in now[1] if e not in ran[1]]
+    return args, sets, lost
+
+
+def make_args(meta, run=None):
+    """(the words after make bench that start the run again, notes): MATRIX,
+    the overrides that make its matrix file the run's own matrix
+    (run.matrix, set against the file by the runner: VARIANTS, CPUS,
+    ACCELS, REPS, HZ, KERNEL_BASE; SETS for the other axes and settings),
+    RUNFLAGS with the seed and the runner's options that change what is
+    measured (meta.json's command line). Without a run.matrix to compare
+    (or a matrix file outside bench/ and studies/), the overrides are
+    those of the command line. The notes say what no make variable gives
+    back (a matrix file's lines the run had not, a kernel built
+    elsewhere, a shard, a matrix outside bench/)."""
     argv = [str(a) for a in meta.get("command_line") or []][1:]
     args, sets, flags, notes = {"MATRIX": str(meta.get("matrix") or "quick")}, [], [], []
+    path, resumed = None, False
     i = 0
     while i < len(argv):
         opt, eq, val = argv[i].partition("=")
@@ -337,11 +459,12 @@ def make_args(meta):
             # MATRIX=name finds bench/name.matrix or a study's own
             # (scripts/studies.sh's matrix_file, the Makefile's MATRIX_FILE)
             if not re.fullmatch(rf"(bench|studies/[a-z0-9][a-z0-9_-]*)/{re.escape(name)}\.matrix", val):
-                notes.append(f"its matrix was {val}, not one of bench/ or studies/: copy it there as bench/{name}.matrix")
+                notes.append(f"its matrix was {val}, not one of bench/ or studies/: copy its run.matrix "
+                             f"there as bench/{name}.matrix")
+                path = False
             args["MATRIX"] = name
         elif opt == "--resume":
-            notes.append("it was resumed or grown (--resume): the line above is its last command's, "
-                         "and its cells are its run.matrix's")
+            resumed = True
         elif opt == "--set":
             key, _, v = val.partition("=")
             if key in SET_VARS:
@@ -356,6 +479,19 @@ def make_args(meta):
             notes.append("its kernels were built elsewhere (--kernels): give the runner the same ones")
         elif opt == "--shard":
             notes.append(f"it was shard {val} of a run: the line above boots every shard")
+    if path is None:
+        path = matrix_file(args["MATRIX"])
+    found = matrix_overrides(run, path) if run and path else None
+    if found:
+        args = {"MATRIX": args["MATRIX"], **found[0]}
+        sets = found[1]
+        if found[2]:
+            notes.append(f"{os.path.relpath(path, ROOT)} now has {'; '.join(found[2])}, which the run's "
+                         f"matrix had not: for its very cells, copy its run.matrix as "
+                         f"bench/{args['MATRIX']}-run.matrix and give MATRIX={args['MATRIX']}-run")
+    elif resumed:
+        notes.append("it was resumed or grown (--resume): the line above is its last command's, "
+                     "and its cells are its run.matrix's")
     if "--seed" not in flags and meta.get("seed") is not None:
         flags += ["--seed", str(meta["seed"])]
     words = [f"{k}={shlex.quote(v)}" for k, v in args.items()]
@@ -376,18 +512,26 @@ def command(words, first="  scripts/deps.sh && make bench"):
     return lines + [cur]
 
 
+def listed(files):
+    """Files in words: the first six and how many more."""
+    return (", ".join(files[:6]) + (f" and {len(files) - 6} more" if len(files) > 6 else "")) or "no file"
+
+
 def reproduce(meta, run, who="plots/runmail.py"):
     """The lines that say how to make the run again: the commit, the
     command, and what the checkout holds that the commit lacks (also
     said on stderr, by who)."""
     rev, changes = revision(run)
-    words, notes = make_args(meta)
+    words, notes = make_args(meta, run)
     out = [f"To reproduce, with crngbench at {rev} (Debian 12, as root):", ""] + command(words) + [""]
     for n in notes:
         out += wrap(f"Note: {n}.")
+    up = upstream() if not os.path.exists(os.path.join(run, "commit")) else None
+    if up:
+        out += wrap(f"Note: {rev} is upstream crngbench's {up[0]} (origin/main) with this checkout's own "
+                    f"commits on it (the patch and its variant line), which change {listed(up[1])}.")
     if changes:
-        shown = ", ".join(changes[:6]) + (f" and {len(changes) - 6} more" if len(changes) > 6 else "")
-        warn = (f"WARNING: the crngbench checkout held changes {rev} lacks ({shown}): the line above "
+        warn = (f"WARNING: the crngbench checkout held changes {rev} lacks ({listed(changes)}): the line above "
                 "reproduces this run only once they are committed and published.")
         print(f"{who}: {warn}", file=sys.stderr)
         out += wrap(warn)
@@ -467,9 +611,7 @@ def mails(run, who):
         body += lines
         if not charted and measure:
             charted = chart(run, v, b, measure, cells)
-    version = f" {meta['kernel_package']}" if meta.get("kernel_package") and kernel_base(meta) == base else ""
-    body += charted + wrap(f"Base: Linux {release} as Debian's {fact_table('bases')[base]['package']}{version} "
-                           "ships it" + (": the patches are against its pristine files." if patched else ".")) + [""]
+    body += charted + conditions(rows) + base_lines(meta, base, release, patched)
     body += wrap(f"The run: {os.path.basename(run)} (its raw.csv holds every boot, its summary.csv every "
                  "figure above).") + [""]
     text = "\n".join(l.rstrip() for l in body + reproduce(meta, run)).rstrip("\n")

@@ -17,11 +17,15 @@
 #   the cover letter quotes the run's figures for that variant against
 #   its baseline (stock), each as summary.csv's cell (cells.fmt), every
 #   cell whose CIs do not overlap, names the run's real directory, and
-#   reproduces it with its overrides (VARIANTS, ACCELS, the seed);
+#   reproduces it with its overrides (VARIANTS, ACCELS, REPS, the seed)
+#   from its run.matrix, though its last command was a --resume; it
+#   names its base (base: Debian linux-source-6.1 6.1.192, no invented
+#   base-commit:) and HZ, smp, trust_cpu and nocounter=on in 72 columns;
 #   plain text, no attachment, lines of at most 80 columns; no tracked
 #   file changed;
 # - the checkout's uncommitted patch and variant are named as a warning,
-#   gone once committed (the reproduce line then names that commit);
+#   gone once committed (the reproduce line then names that commit); a
+#   commit beyond origin/main: the mail names both, and the files;
 # - the patch file changed after the run: refused (not what was measured).
 # shellcheck source=tests/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
@@ -91,8 +95,9 @@ m = json.load(open(os.path.join(run, "meta.json")))
 k = m["kernels"]
 k["mine-hz250"] = dict(k.pop("block-v0-hz250"), release="6.1.192-crngbench-mine",
                        patches=k["stock-hz250"]["patches"] + f"; {os.path.basename(patch)} {sha}")
-m["command_line"] = ["build/crngbench-run", "--matrix", "bench/quick.matrix", "--set", "variant=stock,legacy,block,mine",
-                     "--set", "accel=tcg,kvm", "--image", "build/guest.cpio", "--out", "results/x"]
+# grown by its last command (make run RESUME=...): no variant on it
+m["command_line"] = ["build/crngbench-run", "--resume", "--set", "accel=tcg,kvm", "--image", "build/guest.cpio",
+                     "--out", "results/x"]
 json.dump(m, open(os.path.join(run, "meta.json"), "w"), indent=1)
 mx = open(os.path.join(run, "run.matrix")).read().replace("block-v0", "mine")
 open(os.path.join(run, "run.matrix"), "w").write(mx)
@@ -124,8 +129,20 @@ grep -q "^To: Rng Maintainer <rng@maintainers.test>$" "$s"/0001-*.patch && grep 
 	[ "$(grep -h "^Cc: " "$s"/*.patch | sort -u)" = "Cc: rng-list@lists.test" ]
 verdict $? "To and Cc are the tree's get_maintainer.pl's" "$(grep -h "^To: \|^Cc: " "$s"/*.patch | sort -u | tr '\n' ' ')"
 c=$s/0000-cover-letter.patch
-grep -q "VARIANTS=stock,legacy,block,mine" "$c" && grep -q "ACCELS=tcg,kvm" "$c" && grep -q -- "--seed 8770380678979" "$c"
-verdict $? "the reproduce line has the run's VARIANTS, ACCELS and seed" "$(grep -A3 "^To reproduce" "$c" | tr '\n' ' ')"
+grep -q "VARIANTS=stock,legacy,block,mine" "$c" && grep -q "ACCELS=tcg,kvm" "$c" && grep -q "REPS=4" "$c" &&
+	grep -q -- "--seed 8770380678979" "$c" && ! grep -q "resumed or grown" "$c"
+verdict $? "a grown run's reproduce line has its run.matrix's VARIANTS, ACCELS, REPS and its seed, not its last command's" \
+	"$(grep -A3 "^To reproduce" "$c" | tr '\n' ' ')"
+# the base, precisely, and the conditions random.c depends on, in 72
+# columns: no invented base-commit: for a Debian source tree
+grep -qx "base: Debian linux-source-6.1 6.1.192" "$c" && ! grep -q "^base-commit:" "$c" &&
+	tr "\n" " " <"$c" | grep -q "the run booted 6.1.192-crngbench-block, .*6.1.192-crngbench-mine," &&
+	grep -qx "  HZ=250: CONFIG_HZ, the kernel's timer tick rate" "$c" && grep -q "^  smp=1: " "$c" &&
+	grep -q "^  trust_cpu=on: random.trust_cpu=on, " "$c" &&
+	tr '\n' ' ' <"$c" | grep -q "  nocounter=on: a test-only boot parameter, random.no_cycle_counter, *that makes random_get_entropy() return 0 to stand in for machines *without a cycle counter" &&
+	! sed -n '/^The conditions/,/^The run:/p' "$c" | grep -q '.\{73\}'
+verdict $? "the cover letter names the base (base: Debian linux-source-6.1 6.1.192, no base-commit:) and HZ, smp, trust_cpu, nocounter in 72 columns" \
+	"$(sed -n '/^The conditions/,/^base:/p' "$c" | tr '\n' '|')"
 grep -q "WARNING: the crngbench checkout held changes" "$s/0000-cover-letter.patch" &&
 	grep -q "kernel/variants" "$s/0000-cover-letter.patch" && grep -q "WARNING" <<<"$out"
 verdict $? "the patch and variant not committed: the mail and make post warn, naming them" "$(brief "$out")"
@@ -137,6 +154,17 @@ rc=$?
 head=$(git -C "$co" rev-parse --short=12 HEAD)
 [ $rc -eq 0 ] && ! grep -q WARNING "$s/0000-cover-letter.patch" && grep -q "crngbench at $head " "$s/0000-cover-letter.patch"
 verdict $? "once committed: no warning, the reproduce line names the commit" "rc $rc: $(brief "$out")"
+[ $rc -eq 0 ] && ! grep -q "origin/main" "$s/0000-cover-letter.patch"
+verdict $? "without an origin no upstream commit is named" "$(grep origin "$s/0000-cover-letter.patch")"
+# the commit is local: origin/main is the stand-in checkout's commit
+up=$(git -C "$co" rev-parse --short=12 HEAD~1)
+g update-ref refs/remotes/origin/main HEAD~1
+out=$(make -s -C "$co" post RUN="$run" 2>&1)
+rc=$?
+tr '\n' ' ' <"$s/0000-cover-letter.patch" | grep -q "crngbench's $up (origin/main) with this checkout's own commits.* which change *kernel/patches/0010-random-report-the-CRNG-ready-at-once.patch, *kernel/variants\."
+verdict $? "a local commit: the mail names the upstream commit it is on and the files its own commits change" \
+	"rc $rc: $(grep -A2 "origin" "$s/0000-cover-letter.patch" | tr '\n' ' ')"
+g update-ref -d refs/remotes/origin/main
 
 # the patch changed since the run booted it: refused, nothing rewritten
 echo "# changed" >>"$co/$patch"
