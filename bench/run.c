@@ -576,6 +576,12 @@ static int mode_run(struct run *r, int argc, char **argv)
 		die("the matrix has no boots for shard %d/%d (every cell excluded, or more shards than boots?)",
 		    r->o.shard_k, r->o.shard_n);
 	order_plan(plan, nplan, r);
+	/* a dry run of a resume: the boots done as the run would see them,
+	 * nothing repaired or grown on disk */
+	if (r->o.dry_run && r->o.resume && results_peek_done(r)) {
+		free(plan);
+		die("%s", r->err);
+	}
 	/* Every boot's command line is built (and printed for a dry run)
 	 * before the first boot: a limit is an error now, not mid-sweep. */
 	{

@@ -9,6 +9,7 @@
 #include "../matrix/plan.h"
 #include "progress.h"
 #include "qemu.h"
+#include "../results/grow.h"
 #include "../results/results.h"
 #include "slot.h"
 #include "../summary/stop.h"
@@ -355,7 +356,6 @@ static void count_todo(struct run *r, struct sweep *w)
 static int open_book(struct run *r, struct sweep *w)
 {
 	uint64_t seed = summary_measure_seed("crng_ready", r->o.seed);
-	char path[PATH_MAX];
 	struct row *rows = NULL;
 	size_t n = 0;
 	int rc = 0;
@@ -364,9 +364,7 @@ static int open_book(struct run *r, struct sweep *w)
 		return ERR(r, "out of memory");
 	if (!r->ndone)
 		return 0;
-	if (path_fmt(path, sizeof(path), "%s/raw.csv", r->out_dir))
-		return ERR(r, "path too long: %s", r->out_dir);
-	if (row_read_file(path, &rows, &n, r->err, sizeof(r->err)))
+	if (results_read_rows(r, &rows, &n))
 		return -1;
 	for (size_t i = 0; i < n && !rc; i++)
 		if (stop_book_add(&w->book, &rows[i]))
@@ -433,9 +431,30 @@ int sched_run(struct run *r, const struct boot_plan *plan, size_t nplan)
 	return spans_report(r, &w.spans) ? -1 : 0;
 }
 
-int sched_print_plan(struct run *r, const struct boot_plan *plan, size_t nplan,
-		     FILE *out)
+/* Will the sweep start this boot: 1, 0 (done, or past its cell's stop),
+ * -1 out of memory. */
+static int to_start(struct run *r, struct sweep *w, const struct boot_plan *p)
 {
+	char id[32];
+
+	boot_id(p, id, sizeof(id));
+	if (results_is_done(r, id))
+		return 0;
+	switch (past_stop(w, p)) {
+	case 0:
+		return 1;
+	case 1:
+		return 0;
+	default:
+		return ERR(r, "out of memory");
+	}
+}
+
+/* The plan (w's) and, for each boot the sweep would start, its line. */
+static int print_plan(struct run *r, struct sweep *w, FILE *out)
+{
+	const struct boot_plan *plan = w->plan;
+	size_t nplan = w->nplan;
 	char speeds[512];
 
 	matrix_shift_speeds(&r->m, speeds, sizeof(speeds));
@@ -447,6 +466,10 @@ int sched_print_plan(struct run *r, const struct boot_plan *plan, size_t nplan,
 			matrix_ncells(&r->m) * (size_t)r->m.reps, r->o.shard_k,
 			r->o.shard_n, nplan, r->o.seed, r->o.jobs,
 			r->o.par_jobs, speeds[0] ? "; " : "", speeds);
+	if (out && r->o.resume) /* the counts of the sweep's first line */
+		fprintf(out,
+			"resume of %s: %zu boots (%zu already done), %zu to boot\n",
+			r->out_dir, nplan, r->ndone, w->todo);
 	if (out)
 		fprintf(out,
 			"stop rule: a cell takes %d to %d boots, stopping before %d when identical or precise to %d%% (--describe)\n",
@@ -456,7 +479,10 @@ int sched_print_plan(struct run *r, const struct boot_plan *plan, size_t nplan,
 		struct slot s = { .busy = 0 };
 		struct argv_buf a = { .n = 0 };
 		char id[32], cmd[8192];
+		int start = to_start(r, w, &plan[i]);
 
+		if (start < 0)
+			return -1;
 		matrix_cell(&r->m, plan[i].cell, &s.cell);
 		boot_id(&plan[i], id, sizeof(id));
 		if (path_fmt(s.dir, sizeof(s.dir), "%s/boots/%s", r->out_dir,
@@ -472,11 +498,31 @@ int sched_print_plan(struct run *r, const struct boot_plan *plan, size_t nplan,
 				"the QEMU command line of %s is over %zu bytes",
 				id, sizeof(cmd) - 1);
 		}
-		if (out)
+		if (out && start)
 			fprintf(out, "%s: %s\n", id, cmd);
 		argv_free(&a);
 	}
 	return 0;
+}
+
+int sched_print_plan(struct run *r, const struct boot_plan *plan, size_t nplan,
+		     FILE *out)
+{
+	struct sweep w = { .plan = plan, .nplan = nplan };
+	int rc = open_book(r, &w);
+
+	for (size_t i = 0; !rc && i < nplan; i++) {
+		int start = to_start(r, &w, &plan[i]);
+
+		if (start < 0)
+			rc = -1;
+		else
+			w.todo += (size_t)start;
+	}
+	if (!rc)
+		rc = print_plan(r, &w, out);
+	stop_book_free(&w.book);
+	return rc;
 }
 
 /* The matrix's first KVM cell, or -1 if it has none. */

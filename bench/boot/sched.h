@@ -22,7 +22,10 @@ extern volatile sig_atomic_t sched_interrupted;
 int sched_run(struct run *r, const struct boot_plan *plan, size_t nplan);
 /*
  * Build every boot's QEMU command line, so a limit is an error before the
- * sweep; with out, print the plan and the lines there (--dry-run).
+ * sweep; with out, print the plan and the lines of the boots the sweep
+ * would start there (--dry-run: of a resume, r->done_ids loaded, the
+ * boots done and those past their cell's stop are left out, and the
+ * counts are the sweep's, "N boots (M already done)").
  */
 int sched_print_plan(struct run *r, const struct boot_plan *plan, size_t nplan,
 		     FILE *out);

@@ -62,7 +62,8 @@ struct run_saved {
 struct run {
 	struct run_opts o;
 	struct matrix m;
-	/* --resume growing the run: the matrix it had (m adds values), or NULL */
+	/* --resume growing the run: the matrix it had (m adds values), or
+	 * NULL (also once results_grow has rewritten the run into m) */
 	struct matrix *grow_from;
 	char out_dir[PATH_MAX];
 	/* Each base's kernels directory, in the base axis' order (inputs.h). */

@@ -320,6 +320,63 @@ int results_finish_grow(const char *dir, char *err, size_t errlen)
 	return finish(&g);
 }
 
+int results_pending_grow(const char *dir, char *err, size_t errlen)
+{
+	struct grow g;
+	int decided;
+
+	grow_init(&g, dir, err, errlen);
+	decided = is_dir(&g, GROW_DIR);
+	if (decided <= 0)
+		return decided;
+	return err_set(
+		err, errlen,
+		"%s holds a grow an earlier runner left unfinished (%s/" GROW_DIR
+		"), and a dry run changes nothing: resume it without --dry-run (or run --summarize %s) to finish the grow, then dry-run again",
+		dir, dir, dir);
+}
+
+int results_read_rows(struct run *r, struct row **rows, size_t *n)
+{
+	char path[PATH_MAX];
+
+	if (results_path(r, "raw.csv", path, sizeof(path)))
+		return ERR(r, "path too long: %s", r->out_dir);
+	if (row_read_file(path, rows, n, r->err, sizeof(r->err)))
+		return -1;
+	for (size_t i = 0; r->grow_from && i < *n; i++) {
+		struct row *w = &(*rows)[i];
+		char id[32];
+
+		if (grown_id(r, w->boot_id, strlen(w->boot_id), id, sizeof(id),
+			     &w->cell)) {
+			free(*rows);
+			*rows = NULL;
+			return ERR(
+				r,
+				"cannot grow: %s boot %s is no boot of the run's matrix",
+				path, w->boot_id);
+		}
+		memcpy(w->boot_id, id, sizeof(id));
+	}
+	return 0;
+}
+
+int results_peek_done(struct run *r)
+{
+	struct row *rows;
+	size_t n;
+
+	if (results_read_rows(r, &rows, &n))
+		return -1;
+	r->done_ids = calloc(n ? n : 1, sizeof(*r->done_ids));
+	for (r->ndone = 0; r->done_ids && r->ndone < n; r->ndone++)
+		if (!(r->done_ids[r->ndone] = strdup(rows[r->ndone].boot_id)))
+			break;
+	free(rows);
+	return r->ndone < n || !r->done_ids ? ERR(r, "out of memory") : 0;
+}
+
 /* The boots' ids in memory as the grown tables have them. */
 static int grow_done_ids(struct run *r)
 {
@@ -377,5 +434,10 @@ int results_grow(struct run *r)
 	fprintf(stderr,
 		"[grow] %zu boots kept, each under its cell's id in the grown matrix\n",
 		r->ndone);
-	return grow_done_ids(r);
+	if (grow_done_ids(r))
+		return -1;
+	/* the run's tables are of r->m now */
+	free(r->grow_from);
+	r->grow_from = NULL;
+	return 0;
 }

@@ -25,14 +25,28 @@
 #include <stddef.h>
 
 struct run; /* matrix/context.h: what a mode works on */
+struct row; /* rows/row.h */
 
 /*
  * Grow r's run from r->grow_from into r->m: the directory is locked, its
  * tables repaired and its boots loaded (results_load_done); r->done_ids
- * then holds the boots' new ids. 0, or -1 with a message in r->err.
+ * then holds the boots' new ids, and r->grow_from is freed and NULL.
+ * 0, or -1 with a message in r->err.
  */
 int results_grow(struct run *r);
 /* Finish the grow DIR was left in, if any (a locked directory). */
 int results_finish_grow(const char *dir, char *err, size_t errlen);
+/* For a dry run, which changes nothing: 0 if DIR was left in no grow,
+ * else -1 with a message saying how to finish it. */
+int results_pending_grow(const char *dir, char *err, size_t errlen);
+/*
+ * raw.csv's rows as r->m has them: while r->grow_from is set (the grow
+ * not yet written), each boot under its id and cell in the grown matrix,
+ * in memory only. 0, or -1 with a message in r->err.
+ */
+int results_read_rows(struct run *r, struct row **rows, size_t *n);
+/* r->done_ids from raw.csv as results_read_rows has it, writing nothing
+ * (a dry run; results_load_done also repairs the tables). */
+int results_peek_done(struct run *r);
 
 #endif /* CRNGBENCH_GROW_H */

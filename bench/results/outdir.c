@@ -199,7 +199,7 @@ int results_open(struct run *r)
 	int held;
 
 	r->lock_fd = -1;
-	if (mkdir(r->out_dir, 0755) && errno != EEXIST)
+	if (!r->o.dry_run && mkdir(r->out_dir, 0755) && errno != EEXIST)
 		return ERR(r, "cannot create results directory %s: %s",
 			   r->out_dir, strerror(errno));
 	/* Nothing is written into a directory that is not a run's. */
@@ -220,8 +220,13 @@ int results_open(struct run *r)
 			r,
 			"%s holds files ('%s') and no run of crngbench-run (no run.matrix written by it); --out takes an empty or new directory, or --resume on an existing run",
 			r->out_dir, what);
-	if (lock_dir(r))
+	/* a dry run only looks: no .lock written, nothing finished */
+	if (r->o.dry_run) {
+		if (lock_held(r->out_dir, pid, sizeof(pid)))
+			return in_use(r, pid);
+	} else if (lock_dir(r)) {
 		return -1;
+	}
 	if (results_path(r, "raw.csv", path, sizeof(path)))
 		return ERR(r, "results directory path too long");
 	if (!r->o.resume && held == 1)
@@ -233,5 +238,7 @@ int results_open(struct run *r)
 		return ERR(r, "cannot resume: %s holds no run (no raw.csv)",
 			   r->out_dir);
 	/* a grow this run was left in is finished before it resumes */
+	if (r->o.dry_run)
+		return results_pending_grow(r->out_dir, r->err, sizeof(r->err));
 	return results_finish_grow(r->out_dir, r->err, sizeof(r->err));
 }

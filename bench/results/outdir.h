@@ -14,7 +14,9 @@ struct run; /* matrix/context.h: what a mode works on */
  * Create (or, with --resume, reopen) r->out_dir: writable, locked against a
  * second runner, holding no other run unless resuming. An existing
  * directory must be empty or a run (results_is_run); anything else is
- * refused before a file is written there.
+ * refused before a file is written there. A dry run (--dry-run
+ * --resume) only looks: no directory or .lock written, and a grow left
+ * unfinished is refused (results_pending_grow), not finished.
  */
 int results_open(struct run *r);
 /*

@@ -6,7 +6,9 @@
 # row, its detail rows and its files under its cell's new id; chart 3 then
 # has TCG and icount side by side. A matrix that drops a value or changes
 # a setting is refused, the run untouched. SIGKILL at every step of a grow
-# loses nothing: the next --resume finishes it. make run RESUME=DIR passes
+# loses nothing: the next --resume finishes it. A dry run of a grow counts
+# and lists as the grow boots, and changes nothing on disk, not even a
+# grow left unfinished. make run RESUME=DIR passes
 # the grow to the runner. Against tests/lib/fake-qemu, seconds.
 # shellcheck source=tests/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
@@ -71,11 +73,18 @@ for c in "accel=tcg@drops accel=icount" "reps=3@has 'reps = 3' where the run's r
 		bad "--resume --set ${c%%@*}: exit $rc, $(brief "$msg")"
 	fi
 done
+# A dry run of the grow: the real grow's counts, only the boots it would
+# start listed, the directory byte-identical (its .lock too).
+cp -a "$tmp/r" "$tmp/r.before"
 msg=$("${run[@]}" --out "$tmp/r" --resume --dry-run "${grow[@]:1}" 2>&1)
 rc=$?
-[ $rc -eq 0 ] && grep -qF "[grow] $tmp/r: adds accel=tcg (a dry run" <<<"$msg" && diff -r -x .lock "$tmp/orig" "$tmp/r" >/dev/null &&
-	ok "--resume --dry-run with a grow says what it adds and leaves the run as it is" ||
+dry_ids=$(grep -o '^c[0-9]*-r[0-9]*: ' <<<"$msg" | tr -d ': ' | sort)
+[ $rc -eq 0 ] && grep -qF "[grow] $tmp/r: adds accel=tcg (a dry run" <<<"$msg" && diff -r "$tmp/r.before" "$tmp/r" >/dev/null &&
+	ok "--resume --dry-run with a grow says what it adds and leaves the run byte-identical" ||
 	bad "--resume --dry-run grow: exit $rc, $(brief "$msg")"
+grep -qF "resume of $tmp/r: 4 boots (2 already done), 2 to boot" <<<"$msg" && [ "$(wc -l <<<"$dry_ids")" -eq 2 ] &&
+	ok "--resume --dry-run with a grow counts as the grow does (4 boots, 2 already done) and lists only the 2 to boot" ||
+	bad "--resume --dry-run grow counts: ids '$(echo $dry_ids)', $(brief "$(grep -v '^c[0-9]' <<<"$msg")")"
 
 # 2. The grow: only the new cells boot, the boots done are kept.
 "${run[@]}" --out "$tmp/r" "${grow[@]}" >"$tmp/grow.log" 2>&1
@@ -84,6 +93,16 @@ new=$(python3 -c '
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 print(" ".join(sorted(r["accel"] for r in rows if int(r["run_index"]) >= 2)))' "$tmp/r/raw.csv")
+booted=$(python3 -c '
+import csv, sys
+print("\n".join(sorted(r["boot_id"] for r in csv.DictReader(open(sys.argv[1])) if int(r["run_index"]) >= 2)))' "$tmp/r/raw.csv")
+[ "$booted" = "$dry_ids" ] &&
+	ok "the grow boots just the boots its dry run listed" ||
+	bad "the grow booted '$(echo $booted)', its dry run listed '$(echo $dry_ids)'"
+msg=$("${run[@]}" --out "$tmp/r" --resume --dry-run 2>&1)
+grep -qF "resume of $tmp/r: 4 boots (4 already done), 0 to boot" <<<"$msg" && ! grep -q '^c[0-9]*-r[0-9]*: ' <<<"$msg" &&
+	ok "--resume --dry-run of a finished run: 4 boots (4 already done), no command line" ||
+	bad "--resume --dry-run of a finished run: $(brief "$msg")"
 if [ $rc -eq 0 ] && [ "$new" = "tcg tcg" ] && kept "$tmp/r" && [ "$(tail -n +2 "$tmp/r/raw.csv" | wc -l)" -eq 4 ] &&
 	grep -q "4 boots (2 already done)" "$tmp/grow.log" && [ "$(grep -c '^accel = tcg,icount$' "$tmp/r/run.matrix")" -eq 1 ]; then
 	ok "--resume --set accel=tcg,icount boots only the 2 TCG boots; the 2 icount boots keep their rows, detail rows and files under their new ids"
@@ -127,6 +146,19 @@ done
 [ "$rc" -eq 0 ] && [ "$steps" -ge 10 ] && [ -z "$lost" ] &&
 	ok "SIGKILL before any of a grow's $steps steps loses nothing: the next --resume finishes it, 4 boots, the 2 done kept" ||
 	bad "a grow killed midway: $steps steps, last exit $rc, lost at:$lost"
+
+# A dry run on a grow an earlier runner was killed in (after it was
+# decided) finishes nothing: it says so and stops, the directory
+# byte-identical; the real resume then finishes it.
+rm -rf "$tmp/g" && cp -r "$tmp/orig" "$tmp/g"
+rc=$({ CRNGBENCH_TEST_GROW_KILL_AT=9 "${run[@]}" --out "$tmp/g" "${grow[@]}" >/dev/null 2>&1; echo $?; } 2>/dev/null)
+cp -a "$tmp/g" "$tmp/g.before"
+msg=$("${run[@]}" --out "$tmp/g" "${grow[@]}" --dry-run 2>&1)
+rc2=$?
+[ "$rc" -eq 137 ] && [ -d "$tmp/g/grow" ] && clean_error $rc2 "$msg" "$tmp/g holds a grow an earlier runner left unfinished ($tmp/g/grow), and a dry run changes nothing" &&
+	diff -r "$tmp/g.before" "$tmp/g" >/dev/null && ! grep -q '^c[0-9]*-r[0-9]*: ' <<<"$msg" &&
+	ok "--dry-run on a run left mid-grow refuses, saying how to finish it, the directory byte-identical" ||
+	bad "--dry-run mid-grow: kill exit $rc, dry exit $rc2, $(brief "$msg")"
 
 # 5. make run RESUME=DIR: the runner resumes DIR with the variables' --set
 # lines, and the matrix file only when MATRIX is given.
