@@ -11,10 +11,10 @@ set style data histogram
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set boxwidth 0.9
-set ylabel 'median CRNG ready (ms from kernel start, guest clock, log)'
+set ylabel 'median CRNG ready (from kernel start, guest clock, log)'
 set xtics rotate by -30 font ',8'
 set logscale y
-set yrange [1:1000000]
-set format y '%g'
+set yrange [ymin3:ymax3]
+eval 'set ytics '.ytics3
 set label 2 kvm_note at graph 0.02, graph 0.97 font ',9'
 eval 'plot '.accel_series

@@ -212,6 +212,30 @@ def cdf_table(rows, path, slots):
     return conds, index, spans
 
 
+def ms_words(v):
+    """A time in ms as the axes read it: '0.5 ms', '1.22 s', '4.3 min'."""
+    return f"{v:.3g} ms" if v < 1000 else f"{v / 1000:.3g} s" if v < 60000 else f"{v / 60000:.3g} min"
+
+
+def cdf_tics(span):
+    """A chart 2 panel's x tics, read as ms, s and min: at 1, 2 and 5 of
+    each decade its boots span; one tick at the moment itself where they
+    were all ready at once (cdf_xrange's narrow range holds no other)."""
+    if not span:
+        return "()"
+    if cdf_xrange(span):
+        marks = [(span[0] + span[1]) / 2]
+    else:
+        # 1, 2, 5 of each decade of ms up to 50 s, then of minutes
+        nice, k = [], math.floor(math.log10(max(span[0], 1e-3)))
+        while 10 ** k < 60000:
+            nice += [m * 10 ** k for m in (1, 2, 5) if m * 10 ** k < 60000]
+            k += 1
+        nice += [m * 10 ** j * 60000 for j in range(4) for m in (1, 2, 5)]
+        marks = [v for v in nice if span[0] / 2 <= v <= span[1] * 2]
+    return "(" + ", ".join(f'"{ms_words(v)}" {v:.6g}' for v in marks) + ")"
+
+
 def cdf_xrange(span):
     """A panel's x range where gnuplot's autoscale would be empty: every
     boot of the condition ready at nearly the same moment (icount repeats
@@ -553,6 +577,12 @@ def x86_main(meta, summary, raw, reads, traces, boots, d):
             lo, hi, tics = time_axis([float(r[c]) for name in files for r in dat_rows(d(name))
                                       for c in (2, -1) if r[c] != "NaN"] + list(refs))
             f.write(f"ymin{suffix} = {lo:g}\nymax{suffix} = {hi:g}\nytics{suffix} = {gp_str(tics)}\n")
+        # chart 3's: its medians (TCG, icount, KVM), and 1 ms, where its
+        # labels stand (before timekeeping, not measured)
+        lo, hi, tics = time_axis([float(r[c]) for r in (shlex.split(l) for l in open(d("accel.dat"))
+                                                        if not l.startswith("#"))
+                                  for c in (1, 2, 3) if r[c] != "NaN"] + [1])
+        f.write(f"ymin3 = {lo:g}\nymax3 = {hi:g}\nytics3 = {gp_str(tics)}\n")
         for i, c in enumerate(conds):  # chart 2's panel titles, drawn as they are
             f.write(f"cond_{i} = {gp_str(c)}\n")
         f.write("boot_label = %s\n" % gp_str(f"{boot['variant']}, {boot['_cond']}, boot {boot['boot_id']}"
@@ -570,6 +600,7 @@ def x86_main(meta, summary, raw, reads, traces, boots, d):
                      for vi, v in enumerate(slots) if (ci, v) in cdf_index]
             f.write(f"cdf_{ci} = {gp_str(', '.join(parts))}\n")
             f.write(f"cdfx_{ci} = {gp_str(cdf_xrange(cdf_spans.get(ci)))}\n")
+            f.write(f"cdft_{ci} = {gp_str(cdf_tics(cdf_spans.get(ci)))}\n")
         f.write(f"hz_series = {gp_str(series_hz(d('hz.dat'), slots))}\n")
         f.write(f"accel_series = {gp_str(series_accel(d('accel.dat')))}\n")
     empty = {"1-nethack": not series["nethack.dat"] and not series["nethack_tcg.dat"],

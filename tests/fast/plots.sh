@@ -35,6 +35,32 @@ verdict $? "chart 4's text names its boot, as its PNG's title does ($boot)" "$(h
 [ "$(awk '{print $1}' "$p/data/hz.dat" | grep -c '^[0-9]')" = 1 ] && [ "$note" = "only one HZ in this run: make bench MATRIX=hz" ] &&
 	[ "$(tail -n 1 "$p/5-jitter-vs-hz.txt")" = "$note" ]
 verdict $? "chart 5's text of a run of one HZ says what its PNG says: '$note'" "$(tail -n 2 "$p/5-jitter-vs-hz.txt" | tr '\n' ' ')"
+# Charts 2 and 3's time axes read as ms, s and min (no '1e+06'), and
+# each of chart 2's panels has a tick where its boots are (vars.gp's tic
+# lists against cdf.dat's times)
+out=$(python3 - "$p/data" <<'PY' 2>&1
+import re, sys
+d = sys.argv[1]
+v = dict(re.match(r"(\w+) = (.*)", l).groups() for f in ("vars.gp", "series.gp")
+         for l in open(f"{d}/{f}") if re.match(r"\w+ = ", l))
+tics = {k: re.findall(r'"([^"]*)" ([0-9.e+-]+)', v[k]) for k in v if k == "ytics3" or k.startswith("cdft_")}
+assert tics.get("ytics3") and any(k.startswith("cdft_") for k in tics), sorted(tics)
+for k, ts in tics.items():
+    for label, _ in ts:
+        assert re.fullmatch(r"[0-9.]+ (ms|s|min)", label), (k, label)
+panels, cur = {}, None
+for l in open(d + "/cdf.dat"):
+    m = re.match(r"# condition (\d+)", l)
+    if m:
+        cur = int(m.group(1))
+    elif l.strip() and cur is not None:
+        panels.setdefault(cur, []).append(float(l.split()[0]))
+for c, xs in panels.items():
+    ts = [float(x) for _, x in tics[f"cdft_{c}"]]
+    assert any(min(xs) / 2.1 <= t <= max(xs) * 2.1 for t in ts), (c, min(xs), max(xs), ts)
+PY
+)
+verdict $? "charts 2 and 3: time ticks read as ms, s and min; every chart 2 panel has a tick where its boots are" "$(brief "$out")"
 
 # same_summary FIXTURE COPY WHAT: the runner recomputes the summary from
 # the copy's raw.csv: the same numbers as the fixture's summary.csv.
