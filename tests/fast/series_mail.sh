@@ -107,23 +107,20 @@ out2=$(cd plots && HOME=$tmp/home GIT_AUTHOR_NAME='Jörg' GIT_AUTHOR_EMAIL=j@x.t
 verdict $? "the sender is the git identity (GIT_AUTHOR_*, user.*); none is refused, EMAIL and the host name are not guessed" \
 	"rc $rc: $(brief "$out") | $(brief "$out2")"
 
-# refused FROM WHAT: a From that read_patch refuses, naming the patch
-refused() {
-	patch 1 "$1" 'Mon, 1 Jan 2024 10:00:00 +0000'
-	patch 2 "$1" 'Mon, 1 Jan 2024 11:00:00 +0000'
+# refused_patch HEADER TEXT FROM DATE: patch 1 of that From and Date
+# refused by read_patch before git runs, naming the patch and HEADER
+refused_patch() {
+	patch 1 "$3" "$4"
+	patch 2 "$3" 'Mon, 1 Jan 2024 11:00:00 +0000'
 	rm -f "$tmp"/out-*
 	out=$(make 2>&1)
-	clean_error $? "$out" "0001-" "From" && ! ls "$tmp"/out-* >/dev/null 2>&1
-	verdict $? "a From $2 is refused before git runs, naming the patch" "$(brief "$out")"
+	clean_error $? "$out" "0001-" "$1" && ! ls "$tmp"/out-* >/dev/null 2>&1
+	verdict $? "$2" "$(brief "$out")"
 }
+# refused FROM WHAT: a From that read_patch refuses, naming the patch
+refused() { refused_patch From "a From $2 is refused before git runs, naming the patch" "$1" 'Mon, 1 Jan 2024 10:00:00 +0000'; }
 refused '=?UTF-8?q?Evil=0AFrom=3A_x=40evil=2Eorg?= <j@t.invalid>' "whose encoded name hides a newline and an address"
 refused '=?UTF-8?q?x=40evil=2Eorg?= <j@t.invalid>' "whose encoded name decodes to an address"
 refused 'j@t.invalid, x@evil.invalid' "of two addresses"
-
 # a Date that parses but names a year past 9999 (datetime's range)
-patch 1 "$who" 'Mon, 1 Jan 99999999 00:00:00 +0000'
-patch 2 "$who" 'Mon, 1 Jan 2024 11:00:00 +0000'
-rm -f "$tmp"/out-*
-out=$(make 2>&1)
-clean_error $? "$out" "0001-" "Date" && ! ls "$tmp"/out-* >/dev/null 2>&1
-verdict $? "a Date of year 99999999 is refused naming the patch, no traceback" "$(brief "$out")"
+refused_patch Date "a Date of year 99999999 is refused naming the patch, no traceback" "$who" 'Mon, 1 Jan 99999999 00:00:00 +0000'
