@@ -20,8 +20,8 @@
 # unpacked source tree (its scripts/checkpatch.pl, for make lint). --where prints
 # each variant's kernel directory and --kernels-dir the directory the
 # runner's --kernels takes (the base's), building nothing: the one
-# spelling of those names outside bench/arch.c (tests/tables.sh checks that
-# the runner finds kernels where this says they are). --status prints a
+# spelling of those names outside bench/machines/arch.c (tests/fast/tables.sh
+# checks that the runner finds kernels where this says they are). --status prints a
 # line per variant, building and writing nothing: "VARIANT STATE BUILD KEY
 # DIR", STATE "built" (its image is there and its key file holds KEY, the
 # key of its inputs now: a build would skip it), "stale" (an image built
@@ -43,8 +43,10 @@
 # Why one tree: the variants differ in a few files. Switching variant
 # rewrites only the files whose content differs, so kbuild recompiles just
 # those (and their dependents) and relinks. A kernel whose inputs (package,
-# fragments, patches, HZ, compiler, this script) hash to the stored key is
-# not rebuilt at all, so a fresh clone on the same machine reuses it.
+# fragments, the patches' diffs, HZ, compiler, this script) hash to the
+# stored key is not rebuilt at all, so a fresh clone on the same machine
+# reuses it. A patch's message is not an input: rewording a commit message
+# (the mail's text) rebuilds nothing.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -60,8 +62,15 @@ extra=${EXTRA_PATCHES:-}
 die() { printf 'kernel/build.sh: error: %s\n' "$*" >&2; exit 2; }
 note() { printf '[kernel] %s\n' "$*" >&2; }
 
+usage() {
+	sed -n '4,5s/^# \{0,3\}//p' "$0"
+	echo "options and environment: the head of $0; variants: kernel/variants"
+}
 check_only=0 mode=build
 case ${1:-} in
+-h|--help) usage; exit 0 ;;
+-*) [ "$1" = --check ] || [ "$1" = --tree ] || [ "$1" = --where ] || [ "$1" = --status ] ||
+	[ "$1" = --kernels-dir ] || { usage >&2; die "unknown option '$1'"; } ;;&
 --check) check_only=1; shift ;;
 --tree) check_only=1 mode=tree; shift ;;
 --where) mode=where; shift ;;
@@ -203,7 +212,7 @@ key_of() { # content key of one kernel's inputs
 	{
 		echo "$base $pkg $hz $gccver $row"
 		cat "$here/build.sh" "${frags[@]}"
-		series_of "$1" | xargs -d '\n' cat --
+		series_of "$1" | xargs -d '\n' awk -- 'FNR == 1 {p = 0} /^(diff |--- |Index: )/ {p = 1} p'
 	} | sha256sum | cut -c1-16
 }
 
