@@ -41,9 +41,10 @@ budget=$(study_get "$name" budget_kib) || exit 2
 
 required=(raw.csv summary.csv meta.json run.matrix seed)
 optional=(reads.csv host_time.csv run.args)
-# traces.csv (every traced read call: 1.6 MB for the bases run) only where
-# something is drawn from it: the main run's chart 4, the timeline.
-[ "$(study_get "$name" block)" != main ] || optional+=(traces.csv)
+# traces.csv (every traced read call, ~4 KB a boot) only where something
+# is drawn from it: chart 4, the timeline, of the study that claims it
+# (studies/trace: traced boots are a diagnostic of their own).
+case ",$(study_get "$name" charts)," in *,4-timeline,*) optional+=(traces.csv) ;; esac
 dest=studies/$name/run
 stage=$(mktemp -d "studies/$name/.keep-run.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
