@@ -2,11 +2,13 @@
 a table of one measure per condition and variant (table), a run's
 summary.csv labelled with its conditions (summary_rows), a run's name
 (run_name). Every number comes from summary.csv, which the runner computed
-from raw.csv."""
+from raw.csv; but the guest's interrupts (interrupts_table, the quick and
+longwait studies' table), raw.csv's counts as the boots reported them."""
 import statistics
 
 from markup import code, md, row
-from runlib import condition, pick, run_label, run_variants, varying
+from runlib import (CLOCK_WORDS, condition, measured, pick, read_table, run_label, run_variants, variant_order,
+                    varying)
 from runlib import summary_rows as _summary_rows
 
 
@@ -144,3 +146,27 @@ def summary_rows(run):
 def run_name(run):
     """A run's directory name as a code span."""
     return code(run_label(run))
+
+
+def interrupts_table(run, accel):
+    """The guest's interrupt counts when the report ran (raw.csv, as each
+    boot reported them: the range over boots, no statistic)."""
+    raw = [r for r in measured(read_table(run, "raw.csv")) if r["accel"] == accel and r.get("irq_timer", "")]
+    if not raw:
+        return f"### Guest interrupts ({accel})\n\nNot recorded in this run.\n"
+    axes = varying(raw)
+    out = [f"### Guest interrupts (`/proc/interrupts`) at the report, {CLOCK_WORDS[accel]}\n",
+           "per cell, over its boots (min-max where they differ): IRQ 0 (the PIT/HPET tick, through "
+           "`handle_irq_event_percpu()`), LOC (the LAPIC timer, which is not), when the report ran (s)\n",
+           "| condition | variant | n | IRQ 0 | LOC | all numbered IRQs | report at (s) |",
+           "|---|---|---|---|---|---|---|"]
+    def span(xs, k=1):
+        lo, hi = (f"{x / k:.{0 if k == 1 else 1}f}" for x in (min(xs), max(xs)))
+        return lo if lo == hi else f"{lo}-{hi}"
+    cells = sorted({(condition(r, axes), r["variant"]) for r in raw}, key=lambda c: (c[0], variant_order(c[1])))
+    for c, v in cells:
+        sel = [r for r in raw if condition(r, axes) == c and r["variant"] == v]
+        col = lambda k: [int(r[k]) for r in sel if r[k]]
+        out.append(row(md(c), md(v), len(sel), span(col('irq_timer')), span(col('irq_local_timer')),
+                       span(col('irq_devices')), span(col('report_ns'), 1e9)))
+    return "\n".join(out) + "\n"

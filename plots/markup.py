@@ -1,5 +1,5 @@
 """Markdown primitives: a run's text as Markdown that shows it as it is
-(md), a table row (row), a code span (code). The ground floor of REPORT.md's
+(md), a table row (row), a code span (code), a titled table (titled). The ground floor of REPORT.md's
 tables (like hyperfine's export/markup.rs): it imports nothing of plots/.
 A run's text (cell names, meta.json, the guest's words) is text, never
 Markdown or HTML: md() escapes it wherever it enters REPORT.md, and a table
@@ -34,3 +34,8 @@ def code(text):
     ticks = "`" * (max((len(t) for t in re.findall("`+", text)), default=0) + 1)
     pad = " " if text[:1] == "`" or text[-1:] == "`" else ""
     return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def titled(t, head):
+    """A table t (its header row first) as Markdown under the lines of head."""
+    return "\n".join(head + [row(*t[0]), "|" + "---|" * len(t[0])] + [row(*(md(c) for c in r)) for r in t[1:]]) + "\n"

@@ -23,11 +23,10 @@ RUN=..., through plots/report.sh --run, which checks the charts first):
 the main tables of RUN_DIR and the charts named, RUN_DIR/plots/CHART.png
 (names of plots/runlib.py's CHARTS); REPORT.md is not read or written.
 """
-import importlib.util
 import os
 import sys
 
-from runlib import CHARTS, ROOT, die, pages, replacing, run_main, studies
+from runlib import CHARTS, die, pages, replacing, run_main, studies, study_code
 from tables_runs import answer_table, runs_table
 
 import quoted
@@ -41,12 +40,9 @@ RUNS_BLOCKS = {"answer": answer_table, "runs": runs_table, "quoted": quoted.tabl
 
 def study_tables(name):
     """A study's tables(run), from its folder's tables.py."""
-    path = os.path.join(ROOT, "studies", name, "tables.py")
-    if not os.path.isfile(path):
+    mod = study_code(name)
+    if mod is None:
         die(f"studies/{name}/study names a block, and studies/{name}/tables.py (its tables(run)) does not exist")
-    spec = importlib.util.spec_from_file_location(f"study_{name.replace('-', '_')}", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
     if not callable(getattr(mod, "tables", None)):
         die(f"studies/{name}/tables.py has no tables(run)")
     return mod.tables

@@ -13,7 +13,7 @@ import os
 
 # tool.py's and runfiles.py's names, given to the tools from here
 from formats import axis_defaults, axis_names, measure_columns
-from tool import RUNNER, ROOT, _output, describe, die, fact_rows, fact_table, pages, replacing, run_label, run_main, studies, study_run  # noqa: F401
+from tool import RUNNER, ROOT, _output, describe, die, fact_rows, fact_table, pages, replacing, run_label, run_main, studies, study_code, study_run  # noqa: F401
 from runfiles import (CONTROL, INTEGER, LINK, check_path, open_new, open_run_file, read_meta,  # noqa: F401
                       read_table, refuse_link, run_setting)
 from runfiles import summary_rows as _summary_rows

@@ -9,6 +9,7 @@ the fact tables (kernel/arches, kernel/bases, a study file, ...) as
 scripts/table.sh reads them, and the studies (studies/<name>/). It imports nothing of plots/."""
 import contextlib
 import functools
+import importlib.util
 import json
 import os
 import re
@@ -166,6 +167,20 @@ def studies(top=None):
             die(f"{f}: order '{fields.get('order', '')}' is not a whole number")
         out.append((int(fields["order"]), name, fields))
     return {name: fields for _, name, fields in sorted(out)}
+
+
+def study_code(name, file="tables.py"):
+    """A study's own code, studies/<name>/<file> (tables.py: its
+    tables(run) and an optional chart(run, dir); charts.py: its chart),
+    as a module, or None where the folder has no such file. Its imports
+    of plots/ resolve as a tool's of plots/ do."""
+    path = os.path.join(ROOT, "studies", name, file)
+    if not os.path.isfile(path):
+        return None
+    spec = importlib.util.spec_from_file_location(f"study_{name.replace('-', '_')}_{file[:-3]}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def study_run(top, run):

@@ -206,7 +206,7 @@ fi
 cp -r studies/quick/run "$tmp/r15"
 python3 -c 'import json, sys; p = sys.argv[1]; d = json.load(open(p)); d["host_cpu"] = "https://evil.example *bold*"
 json.dump(d, open(p, "w"))' "$tmp/r15/meta.json"
-out=$(cd plots && python3 -c 'import sys, tables_main; print(tables_main.tables(sys.argv[1]))' "$tmp/r15" 2>&1)
+out=$(cd plots && python3 -c 'import sys, runlib; print(runlib.study_code("quick").tables(sys.argv[1]))' "$tmp/r15" 2>&1)
 grep -q 'host `https://evil.example \*bold\*`,' <<<"$out" &&
 	ok "a run's host_cpu reaches REPORT.md in a code span (no live link, no emphasis)" ||
 	bad "host_cpu in REPORT.md: $(grep -o 'host [^,]*,' <<<"$out" | head -1)"

@@ -11,7 +11,7 @@
 # waiters_done (only the cell's waiters, each once) and
 # waiters_last_end_ns, on x86 and on a probe-only machine; a waiters=0
 # boot keeps them empty; a run from before the axis reads as waiters=0;
-# plots/waiters.py refuses a waiters value the runner would not write.
+# studies/waiters/tables.py refuses a waiters value the runner would not write.
 # shellcheck source=tests/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 t_begin "waiters"
@@ -141,7 +141,7 @@ print(" ".join(sorted({value(r, "waiters") for r in read_table(sys.argv[1], "raw
 	ok "a run from before the axis reads as waiters=0 (the runner's summary and plots/runfiles.py)" ||
 	bad "an old run's waiters: runner '$vals', plots '$pyvals'"
 
-# plots/waiters.py (REPORT.md's "Several waiters") takes a waiters value
+# studies/waiters/tables.py (REPORT.md's "Several waiters") takes a waiters value
 # only as the runner does: one digit 0 to 7 (it raised a ValueError on 'x',
 # and read '03', '1_0', '٣' or ' 3' as another number, its cell 'not run')
 for v in x 03 1_0 ٣ ' 3' -1; do
@@ -156,9 +156,9 @@ w = csv.DictWriter(open(p, "w", newline=""), fieldnames=list(rows[0]), linetermi
 w.writeheader()
 w.writerows(rows)
 PY
-	out=$(cd "$root/plots" && python3 -c 'import sys, waiters, runfiles
-waiters.waiters_table(sys.argv[1], runfiles.read_table(sys.argv[1], "raw.csv"))' "$tmp/wq" 2>&1)
+	out=$(cd "$root/plots" && python3 -c 'import sys, runlib
+runlib.study_code("waiters").tables(sys.argv[1])' "$tmp/wq" 2>&1)
 	clean_error $? "$out" "waiters '$v' is not one digit from 0 to 7" &&
-		ok "plots/waiters.py refuses a raw.csv waiters value '$v', naming it" ||
-		bad "plots/waiters.py with waiters '$v': $(brief "$out")"
+		ok "studies/waiters/tables.py refuses a raw.csv waiters value '$v', naming it" ||
+		bad "studies/waiters/tables.py with waiters '$v': $(brief "$out")"
 done
