@@ -1,6 +1,6 @@
 """Text from a run as gnuplot strings and data labels that gnuplot never
 runs or expands: the one definition, for plots/prepare.py and the
-chart modules beside it (fixchart.py, marginchart.py)."""
+studies' chart modules (studies/<name>/charts.py)."""
 from runlib import CONTROL, die
 
 

@@ -29,17 +29,15 @@ import os
 import shlex
 import sys
 
-from runlib import (CLOCK_WORDS, JITTER_TICKS, accel_title, charts_for, check_path, condition, die, headline_accel,
-                    is_arches, jitter_rows, kernel_base, measured, open_new, pick, pick_index, read_meta, read_table,
-                    refuse_link, releases, run_kind, run_main, run_variants, value, variant_colour, variant_order,
-                    varying)
+from runlib import (CLOCK_WORDS, JITTER_TICKS, accel_title, caption, charts_for, check_path, condition, die,
+                    headline_accel, is_arches, jitter_rows, kernel_base, measured, open_new, pick, pick_index,
+                    read_meta, read_table, refuse_link, run_kind, run_main, run_variants, study_charts, value,
+                    variant_colour, variant_order, varying)
 # summary.csv checked, without runlib's "_ns" (raw.csv read again and every
 # boot's values per row: the tables' sub-millisecond figures, no chart's)
 from runfiles import summary_rows
 
 import bases
-import fixchart
-import marginchart
 from cells import BEFORE_CLOCK, before_clock
 from gpquote import gp_str, label, tic_str  # noqa: F401 (the chart strings' one definition)
 
@@ -334,15 +332,6 @@ def hz_table(summary, path, slots):
     return len(hzs)
 
 
-def caption(meta, summary):
-    qemu = str(meta.get("qemu", "?")).replace("QEMU emulator version ", "QEMU ").split(" (")[0]
-    measured = [r for r in summary if r["measure"] == "kernel_to_init" and r["n"] not in ("", "0")]
-    accels = sorted({r["accel"] for r in measured})
-    ns = sorted({int(r["n"]) for r in measured})
-    nstr = ((f"n={ns[0]}" if len(ns) == 1 else f"n={ns[0]}-{ns[-1]}") + " boots per cell") if ns else "no data"
-    return f"Linux {releases(meta)} (Debian), {qemu}, {'/'.join(accels)}, {nstr}"
-
-
 def dat_rows(path):
     """A data file's rows as lists of words, one at a time: a chart's file
     has a line per boot, and a large run's held whole took more memory than
@@ -516,15 +505,15 @@ def main():
 
     d = lambda name: os.path.join(out, name)  # noqa: E731
     charts = charts_for(raw)
-    if "10-fix-mixes" in charts:
-        fixchart.fix_main(run, caption(meta, summary), boots, d)
+    for draw in study_charts(charts):  # a study's own chart(run, dir): the entropy study's 8, fix's 10
+        draw(run, out)
     if run_kind(raw) == "bases":
         bases_main(meta, summary, boots, d)
     elif run_kind(raw) in ("systemd", "waiters"):  # tables only (REPORT.md's --systemd, --waiters), chart 10 aside
         for name in ("vars.gp", "series.gp"):  # style.gp loads them: chart 10's are in fix.gp
             open_new(d(name)).close()
     elif run_kind(raw) == "entropy":
-        marginchart.margin_main(run, caption(meta, summary), kernel_base(meta), summary, boots, d)
+        pass  # chart 8 alone: the entropy study's chart(run, dir), above
     elif is_arches(raw):
         arches_main(meta, summary, boots, d)
     else:

@@ -347,6 +347,34 @@ def charts_for(rows):
     return [c for c, (kind, _) in CHARTS.items() if kind in fits]
 
 
+def study_charts(charts):
+    """The studies' own chart(run, dir) for these charts (names of
+    CHARTS), once a study: a study whose `charts` field names one of them
+    and whose folder's charts.py (else tables.py) defines chart(run,
+    dir), which writes that chart's data files into dir (as hyperfine's
+    exporters write their own format). prepare.py draws the rest."""
+    out = []
+    for name, f in studies().items():
+        if not set(f.get("charts", "-").split(",")) & set(charts):
+            continue
+        mod = study_code(name, "charts.py") or study_code(name)
+        if mod is not None and hasattr(mod, "chart"):
+            if not callable(mod.chart):
+                die(f"studies/{name}: chart is not a function chart(run, dir)")
+            out.append(mod.chart)
+    return out
+
+
+def caption(meta, summary):
+    """A chart's caption: the run's kernel, QEMU, clocks and boots per cell."""
+    qemu = str(meta.get("qemu", "?")).replace("QEMU emulator version ", "QEMU ").split(" (")[0]
+    measured = [r for r in summary if r["measure"] == "kernel_to_init" and r["n"] not in ("", "0")]
+    accels = sorted({r["accel"] for r in measured})
+    ns = sorted({int(r["n"]) for r in measured})
+    nstr = ((f"n={ns[0]}" if len(ns) == 1 else f"n={ns[0]}-{ns[-1]}") + " boots per cell") if ns else "no data"
+    return f"Linux {releases(meta)} (Debian), {qemu}, {'/'.join(accels)}, {nstr}"
+
+
 # The jitter loop credits at most one bit per timer tick and the CRNG needs
 # 256 bits, so the loop should take 256/HZ s: chart 5's reference line
 # (prepare.py hands it to 5-jitter-vs-hz.gp), the HZ table's and the mail's.

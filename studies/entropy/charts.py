@@ -1,9 +1,14 @@
-"""Chart 8 (plots/8-trial-margin.gp): the data files and vars.gp,
-series.gp, distinct.gp that plots/prepare.py writes for a run of the
-entropy matrix (runlib.run_kind: "entropy"). Selects and lays out; the
-samples per bit are raw.csv's, the distinct outputs summary.csv's."""
-from runlib import open_new, value
+"""The entropy study's chart 8 (plots/8-trial-margin.gp): chart(run,
+dir) writes its data files and vars.gp, series.gp, distinct.gp into dir,
+called by plots/prepare.py for a run of the entropy matrix
+(runlib.run_kind: "entropy", the study's `charts` field:
+runlib.study_charts). Selects and lays out; the samples per bit are
+raw.csv's, the distinct outputs summary.csv's."""
+import os
+
 from gpquote import gp_str
+from runfiles import summary_rows
+from runlib import caption, kernel_base, measured, open_new, read_meta, read_table, value
 
 import entropy
 
@@ -11,6 +16,13 @@ import entropy
 # Chart 8: a point shape per HZ (open: the first trial gave up; filled:
 # it passed), gnuplot's point types in pairs (open, filled).
 HZ_POINTS = [(6, 7), (4, 5), (8, 9), (10, 11), (12, 13), (14, 15)]
+
+
+def chart(run, out):
+    """Chart 8's files of the run into the directory out."""
+    meta, summary = read_meta(run), summary_rows(run)
+    margin_main(run, caption(meta, summary), kernel_base(meta), summary, measured(read_table(run, "raw.csv")),
+                lambda name: os.path.join(out, name))
 
 
 def margin_main(run, cap, base, summary, boots, d):

@@ -1,9 +1,13 @@
-"""Chart 10 (plots/10-fix-mixes.gp): the data files and fix.gp that
-plots/prepare.py writes for a run with a variant and its -fix form
-(runlib.is_fix). Selects and lays out; the marks are fix.curve()'s,
-raw.csv's columns as they are."""
-from runlib import colours, open_new, variants, vindex
+"""The fix study's chart 10 (plots/10-fix-mixes.gp): chart(run, dir)
+writes its data files and fix.gp into dir, called by plots/prepare.py
+for a run with a variant and its -fix form (runlib.is_fix, the study's
+`charts` field: runlib.study_charts). Selects and lays out; the marks
+are fix.curve()'s, raw.csv's columns as they are."""
+import os
+
 from gpquote import gp_str
+from runfiles import summary_rows
+from runlib import caption, colours, measured, open_new, read_meta, read_table, variants, vindex
 
 import bases
 import fix
@@ -14,6 +18,12 @@ import fix
 FIX_FLOOR_S = 0.001
 # gnuplot point types of chart 10's marks (fix.curve's)
 FIX_POINTS = {fix.FIRST: 6, fix.READY: 7, fix.BOUND: 9}
+
+
+def chart(run, out):
+    """Chart 10's files of the run into the directory out."""
+    fix_main(run, caption(read_meta(run), summary_rows(run)), measured(read_table(run, "raw.csv")),
+             lambda name: os.path.join(out, name))
 
 
 def fix_main(run, cap, boots, d):
