@@ -8,7 +8,10 @@
 # reported (scripts/regen-report.sh gives its run to plots/report.sh as
 # --dummy, and its block of REPORT.md is its tables.py's text; the runs
 # table has its row), and a misspelled name is refused by each tool with
-# the list of folders, dummy among them.
+# the list of folders, dummy among them. Each study's tables(run) is
+# defined in its own folder (no plots/ module holds one study's block),
+# and a study's charts.py chart(run, dir) is what plots/prepare.py calls
+# for a chart its `charts` field claims.
 # shellcheck source=tests/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 t_begin "studies"
@@ -64,6 +67,31 @@ refused "plots/report_tables.py" "$(cd "$c" && python3 plots/report_tables.py - 
 refused "plots/report.sh" "$(cd "$c" && plots/report.sh - --dumy studies/dummy/run 2>&1 && echo ACCEPTED)"
 refused "scripts/keep-run.sh" "$(cd "$c" && scripts/keep-run.sh dumy studies/dummy/run 2>&1 && echo ACCEPTED)"
 refused "scripts/studies.sh" "$(cd "$c" && scripts/studies.sh dumy matrix 2>&1 && echo ACCEPTED)"
+
+# its own code: each study with a block defines tables(run) in its own
+# tables.py, not a name imported from plots/
+out=$(cd plots && python3 -c 'import importlib.util, inspect, os, runlib
+for name, f in runlib.studies().items():
+    path = os.path.join(runlib.ROOT, "studies", name, "tables.py")
+    if f.get("block"):
+        spec = importlib.util.spec_from_file_location("study_" + name, path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        src = inspect.getsourcefile(mod.tables)
+        if os.path.realpath(src) != os.path.realpath(path):
+            print(f"{name}: {os.path.relpath(src, runlib.ROOT)}")' 2>&1)
+[ -z "$out" ] && ok "each study's tables(run) is defined in its own folder (studies/<name>/tables.py)" ||
+	bad "tables(run) defined outside the study's folder: $(brief "$out")"
+
+# its own chart: the dummy claims chart 5 and its charts.py's chart(run,
+# dir) writes into prepare.py's data directory, the run's other charts too
+sed -i 's/^charts .*/charts 5-jitter-vs-hz/' "$d/study" &&
+	printf '%s\n' "import os" "" "" "def chart(run, out):" \
+		"    open(os.path.join(out, 'dummy.dat'), 'w').write(os.path.basename(os.path.dirname(run)) + '\\n')" >"$d/charts.py"
+out=$(cd "$c" && python3 plots/prepare.py studies/dummy/run "$tmp/data" 2>&1)
+[ "$(cat "$tmp/data/dummy.dat" 2>/dev/null)" = dummy ] && [ -s "$tmp/data/hz.dat" ] &&
+	ok "plots/prepare.py calls the study's chart(run, dir) for the chart it claims, and draws the rest" ||
+	bad "the dummy study's chart(run, dir): $(brief "$out") $(ls "$tmp/data" 2>&1 | tr '\n' ' ')"
 
 # a folder that is no study is refused, naming it
 mkdir -p "$c/studies/stray"
