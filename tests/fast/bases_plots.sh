@@ -148,7 +148,7 @@ verdict $? "a machine named with backquotes, a quote, @macro, '|', HTML and % ru
 # report.sh --bases, in a copy of what it reads and writes.
 cl=$tmp/clone
 mkdir -p "$cl"
-git ls-files -co --exclude-standard -z plots scripts kernel bench/matrix/matrix.h bench/rows/row.h bench/summary/summary.c bench/ground/runlimits.h "studies/*/study" "studies/*/tables.py" REPORT.md "studies/*.md" "studies/*/README.md" | tar --null -T - -cf - | tar -xf - -C "$cl"
+git ls-files -co --exclude-standard -z plots scripts kernel bench/matrix/matrix.h bench/rows/row.h bench/summary/summary.c bench/ground/runlimits.h "studies/*/study" "studies/*/*.py" REPORT.md "studies/*.md" "studies/*/README.md" | tar --null -T - -cf - | tar -xf - -C "$cl"
 cp -r tests/fixtures/run "$tmp/main"
 cp -r "$run" "$tmp/b1"
 export CRNGBENCH_RUNNER=${CRNGBENCH_RUNNER:-$root/build/crngbench-run}

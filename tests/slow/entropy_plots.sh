@@ -202,12 +202,12 @@ verdict $? "hostile text in a machine's name and a clocksource is escaped in the
 	"rc $rc: $(brief "$(tail -n 1 <<<"$why")") $(brief "$out")"
 
 # --- make report's --entropy ------------------------------------------------------------
-# In a copy of what report.sh reads and writes (plots/, scripts/, kernel/,
+# In a copy of what report.sh reads and writes (plots/, scripts/, kernel/, the studies' code,
 # the runner's formats in bench/matrix/matrix.h, bench/rows/row.h and bench/ground/runlimits.h,
 # REPORT.md and the study pages), so the repository's own are never touched.
 cl=$tmp/clone
 mkdir -p "$cl"
-git ls-files -co --exclude-standard -z plots scripts kernel bench/matrix/matrix.h bench/rows/row.h bench/summary/summary.c bench/ground/runlimits.h "studies/*/study" "studies/*/tables.py" REPORT.md "studies/*.md" "studies/*/README.md" | tar --null -T - -cf - | tar -xf - -C "$cl"
+git ls-files -co --exclude-standard -z plots scripts kernel bench/matrix/matrix.h bench/rows/row.h bench/summary/summary.c bench/ground/runlimits.h "studies/*/study" "studies/*/*.py" REPORT.md "studies/*.md" "studies/*/README.md" | tar --null -T - -cf - | tar -xf - -C "$cl"
 cp -r tests/fixtures/run "$tmp/main"
 cp -r "$run" "$tmp/e1"
 export CRNGBENCH_RUNNER=${CRNGBENCH_RUNNER:-$root/build/crngbench-run}
