@@ -2,7 +2,8 @@
 a chart and the table beside it always say the same thing: the variant
 order (kernel/variants, through scripts/variants.sh), their colours, how a
 cell's condition is named in the words of the runner's axes, which runs
-a committed run is, which charts fit a run. Nothing here computes a
+a committed run is, which charts fit a run (and which study draws its own:
+study_charts). Nothing here computes a
 statistic: those are the runner's, in summary.csv.
 
 It stands on tool.py (the root, the runner's description, die, the fact
