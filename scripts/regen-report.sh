@@ -34,6 +34,7 @@ cd "$(dirname "$0")/.."
 . scripts/studies.sh
 [ ! -L studies ] || die "studies is a symbolic link: refused (the committed runs are directories of the checkout)"
 main=- post='' posthz='' args=() runs=()
+declare -A drawn=()
 names=$(studies) || exit 2
 for name in $names; do
 	rep=$(study_get "$name" block) || exit 2
@@ -50,6 +51,9 @@ for name in $names; do
 	[ -f "$d/raw.csv" ] || continue
 	[ -n "$rep$role" ] || continue
 	runs+=("$d")
+	# drawn: the main run, a run the mail draws on, a run whose study
+	# claims charts; the others (upstream) give tables alone
+	[ "$rep" != main ] && [ -z "$role" ] && [ -z "$(study_get "$name" charts)" ] || drawn[$d]=1
 	if [ -n "$rep" ]; then
 		[ $list = 0 ] || echo "tables:$rep $d"
 		if [ "$rep" = main ]; then main=$d; else args+=("--$name" "$d"); fi
@@ -70,10 +74,12 @@ fi
 export CRNGBENCH_RUNNER=${CRNGBENCH_RUNNER:-$PWD/build/crngbench-run}
 [ -x "$CRNGBENCH_RUNNER" ] || make -s runner >&2 || die "building the runner (make runner) failed: see above"
 # Every chart drawn again from the data as committed: a plots/ left from
-# older data is never copied into plots/figures/ or the mail.
+# older data is never copied into plots/figures/ or the mail. A run none
+# of whose charts is taken is not drawn (a matrix of its own may fit no
+# chart: studies/upstream).
 for d in "${runs[@]}"; do
 	rm -rf -- "$d/plots"
-	plots/render.sh "$d" >/dev/null || die "drawing the charts of $d failed: see above"
+	[ -z "${drawn[$d]:-}" ] || plots/render.sh "$d" >/dev/null || die "drawing the charts of $d failed: see above"
 done
 if [ "$main" != - ] || [ ${#args[@]} -gt 0 ]; then
 	plots/report.sh "${report_args[@]}"
