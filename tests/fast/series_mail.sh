@@ -172,7 +172,7 @@ mail=$(ls "$tmp"/out-own-* 2>/dev/null || echo /dev/null)
 	! grep -qiE '^(In-Reply-To|References):' "$mail" &&
 	[ "$(sed -n '/^---$/,/^ lib\/f.c /p' "$mail")" = "$(printf -- '---\nmeasured 1 ms\n\nbase: Debian 1 ms (upstream v1); applies to v2 too\n\n lib/f.c | 2 +-')" ]
 verdict $? "the project's mail of one patch: one [PATCH] mail, no cover letter, no In-Reply-To or References, the notes after '---' before the diffstat" \
-	"$(ls "$tmp"/out-own-* 2>&1 | tr '\n' ' ') $(brief "$out")"
+	"$(echo "$tmp"/out-own-*) $(brief "$out")"
 want=$(printf '%s\n' "The figure 1 ms and a prose line that goes on and on and on, well beyond" "seventy-two columns, and on." "" \
 	$'\tif (x) {' $'\t\ty(1 ms);' $'\t}' "  a table 1 ms kept" "" \
 	'Fixes: 0123456789ab ("lib: a subject long enough to take the line past seventy-two columns")' \

@@ -285,10 +285,10 @@ say(not long and not left and len(lines) <= 60,
 PY
 
 # the base's pristine files (every file the series touches), committed
-files=$(cat "$tmp"/series/0*.patch | sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' | sort -u)
+touched=$(cat "$tmp"/series/0*.patch | sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' | sort -u)
 # pristine REPO ORIG: REPO holding ORIG's copies of the touched files
 pristine() {
-	git init -q "$1" && for f in $files; do
+	git init -q "$1" && for f in $touched; do
 		[ ! -e "$2/$f.absent" ] || continue
 		mkdir -p "$1/$(dirname "$f")" && cp "$2/$f" "$1/$f"
 	done
@@ -297,12 +297,12 @@ pristine() {
 }
 mails=$(ls "$tmp"/series/*.patch)
 n=$(echo "$mails" | wc -l)
-cat $mails >"$tmp/series.mbox"
+cat "$tmp"/series/*.patch >"$tmp/series.mbox"
 repo=$tmp/repo
 pristine "$repo" "$tree.orig"
 if git -C "$repo" -c user.name=t -c user.email=t@t.invalid am -3 -q "$tmp/series.mbox" >"$tmp/am" 2>&1 &&
 	[ "$(git -C "$repo" rev-list --count HEAD)" = $((n + 1)) ]; then
-	ok "git am -3 applies the $n patch mail(s) to base $base's pristine $(echo $files) ($(basename "$tree"))"
+	ok "git am -3 applies the $n patch mail(s) to base $base's pristine ${touched//$'\n'/ } ($(basename "$tree"))"
 else
 	bad "git am -3 of the patch mails on base $base's pristine files failed: $(head -c 300 "$tmp/am")"
 fi
@@ -319,7 +319,7 @@ for other in $(scripts/table.sh --keys kernel/bases); do
 	pristine "$repo" "$otree.orig"
 	if git -C "$repo" -c user.name=t -c user.email=t@t.invalid am -q "$tmp/series.mbox" >"$tmp/am" 2>&1 &&
 		[ "$(git -C "$repo" rev-list --count HEAD)" = $((n + 1)) ]; then
-		ok "git am applies the $n patch mail(s) to base $other's pristine $(echo $files) ($(basename "$otree"))"
+		ok "git am applies the $n patch mail(s) to base $other's pristine ${touched//$'\n'/ } ($(basename "$otree"))"
 	else
 		bad "git am of the patch mails on base $other's pristine files failed: $(head -c 300 "$tmp/am")"
 	fi
