@@ -148,7 +148,8 @@ help:
 	@echo "                   (104 s in a fresh clone on the idle 2-core reference machine)"
 	@echo "  make post        RUN's mail for the list, from your git identity: RUN/series/*.patch, its patches"
 	@echo "                   and a cover letter of its figures (an [RFC] without one; git send-email takes them)"
-	@echo "                   FROM=committed: the project's series, plots/series/ ([PATCH 0/N] and kernel/series)"
+	@echo "                   FROM=committed: the project's mail, plots/series/: a [PATCH] per kernel/series row"
+	@echo "                   (each a thread of its own) and rfc.mbox, the [RFC] of the committed runs' figures"
 	@echo "  make check       unit, then kernels and real boots; ends 'N passed, N failed, N skipped'"
 	@echo "  make lint        clang-format check, cppcheck, checkpatch on every base's patches"
 	@echo "  make bench-build kernel build speed figures per base (cold builds: ~15 min a base;"
@@ -383,9 +384,11 @@ endif
 # kernel/measurement) as [PATCH k/N] under a cover letter of RUN's
 # figures, or an [RFC] of them when it has none, into RUN/series/ (RUN
 # resolved once: results/latest is a link the next run moves);
-# plots/runmail.py. FROM=committed: the project's series, kernel/series'
-# patches under the cover letter of the committed runs, into
-# plots/series/ (plots/series.py). To and Cc: the base tree's
+# plots/runmail.py. FROM=committed: the project's mail, into
+# plots/series/ (plots/series.py): each kernel/series patch a [PATCH]
+# mail of its own, its figures filled from the committed runs, and
+# rfc.mbox, the [RFC] of them (plots/rfc-letter.txt), also Cc'd to the
+# 2022 RFC's list (plots/rfc-cc). To and Cc: the base tree's
 # get_maintainer.pl.
 ifeq ($(FROM),committed)
 post: runner

@@ -39,9 +39,6 @@ runner's options of meta.json's command line, with a warning when the
 checkout holds changes that commit lacks. No attachment: the run's
 charts stay in RUN/plots/ (make plots RUN=...).
 """
-import email.message
-import email.policy
-import email.utils
 import glob
 import hashlib
 import math
@@ -541,19 +538,6 @@ def reproduce(meta, run, who="plots/runmail.py"):
 # --- the mail ----------------------------------------------------------------
 
 
-def rfc_mail(who, to, cc, title, body):
-    """[(file name, text)]: one [RFC] mail, no patch, as git send-email
-    reads it (an mbox of one message)."""
-    msg = email.message.EmailMessage(policy=email.policy.default.clone(linesep="\n", max_line_length=78))
-    msg["From"] = email.utils.formataddr(who, charset="utf-8")
-    msg["To"] = ", ".join(to)
-    if cc:
-        msg["Cc"] = ", ".join(cc)
-    msg["Subject"] = f"[RFC] {title}"
-    msg.set_content(body + "\n", cte="7bit" if body.isascii() else "8bit")
-    return [("0000-rfc.patch", "From crngbench Mon Sep 17 00:00:00 2001\n" + msg.as_string())]
-
-
 def touched(sets, base):
     """The files the run's patches of base touch (an [RFC]'s To and Cc)."""
     files = set()
@@ -622,7 +606,7 @@ def mails(run, who):
         rfc = any(re.match(r"\s*\[[^]]*\bRFC\b", s) for s in subjects)
         return series.build(tree, paths, title, text, who, rfc=rfc)
     to, cc = series.maintainers(tree, touched(sets, base), files=True)
-    return rfc_mail(who, to, cc, f"crngbench: {', '.join(v for v, _, _ in found)} under QEMU, Linux {release}", text)
+    return series.rfc_mail(who, to, cc, f"crngbench: {', '.join(v for v, _, _ in found)} under QEMU, Linux {release}", text)
 
 
 def main():

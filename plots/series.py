@@ -1,21 +1,20 @@
 #!/usr/bin/env python3
-"""Write a patch series for the list: git format-patch --cover-letter
---thread=shallow's own output. The machinery of every mail make post
-writes; its command line is the project's own series (make post
-FROM=committed), plots/runmail.py a run's (make post RUN=...).
+"""Write the mail of a patch series for the list: git format-patch's own
+output. The machinery of every mail make post writes; its command line
+is the project's own mail (make post FROM=committed), plots/runmail.py a
+run's (make post RUN=...), which keeps the cover letter.
 
     plots/series.py RUNS_DIR OUT_DIR
 
-Git makes the series. In a scratch repository holding the base's
+Git makes the patches. In a scratch repository holding the base's
 pristine copies of the files the patches touch (kernel/build.sh --tree
 keeps them beside the tree, as TREE.orig), git am applies the patches,
-each with its own date and message, and git format-patch writes
-OUT_DIR/0000-cover-letter.patch and 000k-*.patch. The patches therefore
-differ from the files in the base's series only in what rebasing onto
-the pristine base changes: the diff's index line (the pristine file's
-blob) and the hunks' line numbers (the base's series makes them on top
-of the test-only patches), besides the headers. So a maintainer's git am
--3 on the released tree applies them exactly.
+each with its own date and message, and git format-patch writes them.
+The patches therefore differ from the files in the base's series only in
+what rebasing onto the pristine base changes: the diff's index line (the
+pristine file's blob) and the hunks' line numbers (the base's series
+makes them on top of the test-only patches), besides the headers. So a
+maintainer's git am -3 on the released tree applies them exactly.
 
 From and Signed-off-by are the sender's: the user's git identity (git
 var GIT_AUTHOR_IDENT, nothing guessed from the host name), else a
@@ -23,20 +22,38 @@ refusal before anything is written. Each patch's author becomes the
 sender, its Signed-off-by of its own author is dropped, and git am
 --signoff adds the sender's. No placeholder identity is written.
 
-Here the patches are kernel/series' and the cover letter's Subject and
-body are plots/cover-letter.txt with every figure recomputed from the
-committed runs in RUNS_DIR (plots/quoted, plots/cover-quoted) and the
-answer table written from tables_runs.ANSWER's cells (given to git as
-the branch description, --cover-from-description=subject); git adds its
-shortlog, diffstat and signature. To and Cc come from the base tree's
-own scripts/get_maintainer.pl run on the patches; In-Reply-To and
-References name the 2022 RFC (REPLY_TO, as the list archive has it), the
-patches reply to the cover letter. Same runs, patches and sender, same
-bytes: git's dates are the patches', and the time git puts in each
+The project's mail (main) is two threads of their own, no In-Reply-To:
+
+- OUT_DIR/000k-*.patch, one mail per row of kernel/series: git
+  format-patch without a cover letter, [PATCH] (--no-numbered) when
+  there is one, [PATCH k/N] threaded under the first when there are
+  more. Each commit message may quote {name} figures (rows of
+  plots/quoted and plots/cover-quoted), recomputed from the committed
+  runs in RUNS_DIR and filled before git am (fill(): paragraphs refilled
+  to 72 columns; lines starting with a tab or two spaces and trailer
+  lines, Fixes:, Cc:, Signed-off-by: ..., kept as they are). After the
+  '---' line, before git's diffstat, comes plots/patch-notes.txt, filled
+  the same way: the numbers and the machine, and the base. The base is
+  named as Debian's package and the upstream release it holds: with no
+  network and Debian's tarballs only, nothing here knows an upstream
+  commit id, so there is no base-commit: line.
+- OUT_DIR/rfc.mbox, one [RFC] mail, no patch, no attachment:
+  plots/rfc-letter.txt filled (its figures, and the answer table written
+  from tables_runs.ANSWER's cells), Date the newest patch's, a
+  Message-Id of git's form (<rfc.TIME.git.EMAIL>); To get_maintainer.pl
+  -f's maintainers of the files the patches touch, Cc its lists and
+  plots/rfc-cc (the 2022 RFC's own Cc list, and more), each address
+  once. git send-email takes OUT_DIR/*.patch and OUT_DIR/rfc.mbox
+  separately, each a thread of its own.
+
+To and Cc of the patches come from the base tree's own
+scripts/get_maintainer.pl run on them. Same runs, patches and sender,
+same bytes: git's dates are the patches', and the time git puts in each
 Message-Id is rewritten to the newest patch's Date.
 """
 import email.errors
 import email.header
+import email.message
 import email.parser
 import email.policy
 import email.utils
@@ -56,12 +73,10 @@ from tables_runs import ANSWER, answer_cell
 from runlib import (CONTROL, MEASURED, ROOT, all_variants, die, fact_rows, fact_table, open_new, read_meta, read_table, refuse_link,
                     releases, run_main, study_run, summary_rows, value)
 
-# The RFC's Message-ID, as the list archive gives it (the References of
-# every reply in the thread): "[PATCH RFC v0] random: block in
-# /dev/urandom", Jason A. Donenfeld, 11 Feb 2022.
-REPLY_TO = "<20220211210757.612595-1-Jason@zx2c4.com>"
 WIDTH = 72
-TEMPLATE = os.path.join(ROOT, "plots", "cover-letter.txt")
+TEMPLATE = os.path.join(ROOT, "plots", "rfc-letter.txt")
+NOTES = os.path.join(ROOT, "plots", "patch-notes.txt")
+RFC_CC = os.path.join(ROOT, "plots", "rfc-cc")
 COVER_QUOTED = os.path.join(ROOT, "plots", "cover-quoted")
 # The answer table's columns: machine words, then the three variants'
 # first /dev/urandom read (5.17's, 6.1's, the RFC's).
@@ -284,19 +299,33 @@ def maintainers(tree, paths, files=False):
 
 
 BLOCKS = ("answer-table",)  # written by this script, kept line for line
+# A trailer line of a commit message (git interpret-trailers' kind, the
+# kernel's names): kept as it is, never refilled.
+TRAILER = re.compile(r"(?:[A-Z][A-Za-z]*(?:-[A-Za-z]+)*-by|Fixes|Cc|Link|Closes|base|base-commit): \S")
 
 
-def fill(text, figures):
+def fill(text, figures, source=TEMPLATE, message=False):
     """The template's body with its figures: paragraphs refilled to WIDTH
     ('- ' items each on its own), a figure never split across lines, and
     a paragraph that is only {answer-table} kept as it is, one whose lines
     all start with two spaces kept line for line; a {name} that is no
-    figure, or a brace that makes none, is refused."""
+    figure, or a brace that makes none, is refused naming source.
+    message: a commit message's (or the notes') rules instead of the last
+    one: every line starting with a tab or two spaces (quoted code, a
+    table) is kept line for line, and every trailer line (TRAILER) as it
+    is, the lines between them refilled; in the kept lines only a {name}
+    is a figure, other braces (C code) stay."""
     def sub(m):
         if m.group(1) not in figures:
-            die(f"{TEMPLATE}: {{{m.group(1)}}} is no figure of plots/quoted or plots/cover-quoted")
+            die(f"{source}: {{{m.group(1)}}} is no figure of plots/quoted or plots/cover-quoted")
         # a number stays on the line of its unit
         return re.sub(r"(?<=[0-9]) (?=[a-z])", "\0", figures[m.group(1)])
+
+    def filled(line):
+        return re.sub(r"\{([a-z0-9-]+)\}", sub, line).replace("\0", " ")
+
+    def kept(line):
+        return line.startswith(("  ", "\t")) if message else line.startswith("  ")
 
     def wrap(words, first="", rest=""):
         return [l.replace("\0", " ") for l in textwrap.wrap(" ".join(words.split()), WIDTH, initial_indent=first,
@@ -305,24 +334,32 @@ def fill(text, figures):
     out = []
     for para in text.strip("\n").split("\n\n"):
         block = re.fullmatch(r"\{([a-z-]+)\}", para.strip())
-        for m in re.finditer(r"\{[^}]*\}?", para):
+        checked = "\n".join(l for l in para.splitlines() if not (message and kept(l)))
+        for m in re.finditer(r"\{[^}]*\}?", checked):
             if m.group(0) != para.strip() and m.group(0)[1:-1] in BLOCKS:
-                die(f"{TEMPLATE}: {m.group(0)} is a paragraph of its own, alone")
+                die(f"{source}: {m.group(0)} is a paragraph of its own, alone")
             if not re.fullmatch(r"\{[a-z0-9-]+\}", m.group(0)):
-                die(f"{TEMPLATE}: '{m.group(0)}' is no figure: a figure is {{name}}, name of a-z, 0-9 and '-' "
+                die(f"{source}: '{m.group(0)}' is no figure: a figure is {{name}}, name of a-z, 0-9 and '-' "
                     "(a row of plots/quoted or plots/cover-quoted)")
         if block and block.group(1) in BLOCKS:
             out += figures[block.group(1)].splitlines()
-        elif all(l.startswith("  ") for l in para.splitlines()):
-            # kept line for line, its figures filled
-            out += [re.sub(r"\{([a-z0-9-]+)\}", sub, l).replace("\0", " ") for l in para.splitlines()]
+        elif para.startswith("- "):
+            for it in re.split(r"\n(?=- )", re.sub(r"\{([a-z0-9-]+)\}", sub, para)):
+                out += wrap(it[2:], "- ", "  ")
+        elif message:
+            prose = []
+            for line in para.splitlines() + [None]:
+                if line is not None and not kept(line) and not TRAILER.match(line):
+                    prose.append(line)
+                    continue
+                out += wrap(re.sub(r"\{([a-z0-9-]+)\}", sub, "\n".join(prose))) if prose else []
+                prose = []
+                if line is not None:
+                    out.append(filled(line))
+        elif all(kept(l) for l in para.splitlines()):
+            out += [filled(l) for l in para.splitlines()]  # kept line for line, its figures filled
         else:
-            para = re.sub(r"\{([a-z0-9-]+)\}", sub, para)
-            if para.startswith("- "):
-                for it in re.split(r"\n(?=- )", para):
-                    out += wrap(it[2:], "- ", "  ")
-            else:
-                out += wrap(para)
+            out += wrap(re.sub(r"\{([a-z0-9-]+)\}", sub, para))
         out.append("")
     return out[:-1]
 
@@ -368,10 +405,11 @@ def timestamps(text, stamp):
     return head + sep + body
 
 
-def as_sender(p, who, path):
+def as_sender(p, who, path, message=None):
     """Patch p rewritten into path for git am: its From the sender's (who:
     (name, address)), and no Signed-off-by of its own author's address in
-    its message (git am --signoff then adds the sender's, last)."""
+    its message (git am --signoff then adds the sender's, last); message
+    (or None): what the commit message becomes, given it and p's path."""
     with open(p["path"], "rb") as f:
         head, sep, rest = f.read().partition(b"\n\n")
     head = re.sub(rb"^From: .*(?:\n[ \t].*)*", lambda m: b"From: " + email.utils.formataddr(
@@ -379,22 +417,27 @@ def as_sender(p, who, path):
     msg, cut, diff = rest.partition(b"\n---\n")
     own = re.escape(p["from"][1].encode())
     msg = re.sub(rb"(?im)^Signed-off-by:[^\n]*<" + own + rb">[ \t]*\n?", b"", msg)
+    if message:
+        msg = message(msg.decode("utf-8"), p["path"]).encode("utf-8")
     with open(path, "wb") as f:
         f.write(head + sep + msg + cut + diff)
     return path
 
 
-def format_patch(tmp, tree, patches, description, reply_to, to, cc, who, rfc=False):
+def format_patch(tmp, tree, patches, description, reply_to, to, cc, who, rfc=False, message=None, notes=None):
     """[(file name, text)]: the patches applied by git am, each with its
-    own date and message, its author and Signed-off-by the sender's (who,
-    as_sender), to a repository of the base's pristine files (TREE.orig,
-    beside the base's TREE), and git format-patch --cover-letter of them:
-    the cover letter's Subject and body are DESCRIPTION's first paragraph
-    and the rest (git's --cover-from-description=subject), then git's
-    shortlog and diffstat; reply_to (or None) threads them under a mail;
-    rfc: [RFC PATCH]. Git's configuration is none but the kernel tree's
-    .gitattributes (C hunks name their function) and core.abbrev=12, the
-    kernel's."""
+    own date and message (message: what it becomes, as_sender), its author
+    and Signed-off-by the sender's (who, as_sender), to a repository of
+    the base's pristine files (TREE.orig, beside the base's TREE), and git
+    format-patch of them. With a DESCRIPTION, --cover-letter: the cover
+    letter's Subject and body are its first paragraph and the rest (git's
+    --cover-from-description=subject), then git's shortlog and diffstat;
+    without (None), no cover letter: one patch is [PATCH] (--no-numbered,
+    a thread of its own), more are [PATCH k/N] threaded under the first. reply_to
+    (or None) threads them under a mail; rfc: [RFC PATCH]; notes (or
+    None): text put after each patch's '---' line, before git's diffstat.
+    Git's configuration is none but the kernel tree's .gitattributes (C
+    hunks name their function) and core.abbrev=12, the kernel's."""
     name, addr = who
     first = min((p["date"] for p in patches), key=when)
     last = max((p["date"] for p in patches), key=when)
@@ -414,61 +457,74 @@ def format_patch(tmp, tree, patches, description, reply_to, to, cc, who, rfc=Fal
     os.makedirs(os.path.join(tmp, "in"), exist_ok=True)
     for i, p in enumerate(patches):
         git(repo, env, "am", "-q", "--signoff", "--committer-date-is-author-date",
-            as_sender(p, who, os.path.join(tmp, "in", f"{i:04d}.patch")),
+            as_sender(p, who, os.path.join(tmp, "in", f"{i:04d}.patch"), message),
             what=f"of {p['path']} on the base's pristine files (and the series' patches before it)")
     git(repo, env, "config", "core.abbrev", "12")
-    git(repo, env, "config", "branch.series.description", description)
-    git(repo, env, "format-patch", "-q", "-o", out, "--cover-letter", "--cover-from-description=subject",
-        "--numbered", "--thread=shallow", *([f"--in-reply-to={reply_to}"] if reply_to else []),
+    if description is not None:
+        git(repo, env, "config", "branch.series.description", description)
+        shape = ["--cover-letter", "--cover-from-description=subject", "--numbered", "--thread=shallow"]
+    else:
+        # --thread: git writes a Message-Id only when it threads (one patch: that alone)
+        shape = ["--no-numbered" if len(patches) == 1 else "--numbered", "--thread=shallow"]
+    git(repo, env, "format-patch", "-q", "-o", out, *shape, *([f"--in-reply-to={reply_to}"] if reply_to else []),
         *(["--rfc"] if rfc else []), *(f"--to={a}" for a in to), *(f"--cc={a}" for a in cc), f"-{len(patches)}")
     stamp = when(last)
     mails = []
     for f in sorted(os.listdir(out)):
         with open(os.path.join(out, f), encoding="utf-8") as fh:
-            mails.append((f, timestamps(fh.read(), stamp)))
-    if len(mails) != len(patches) + 1 or mails[0][0] != "0000-cover-letter.patch":
-        die(f"git format-patch wrote {', '.join(m[0] for m in mails)}: not a cover letter and "
+            text = timestamps(fh.read(), stamp)
+        if notes and not f.startswith("0000-cover-letter"):
+            head, cut, rest = text.partition("\n---\n")
+            if not cut:
+                die(f"git format-patch wrote {f} without a '---' line: no place for the notes")
+            text = head + cut + notes.rstrip("\n") + "\n\n" + rest
+        mails.append((f, text))
+    cover = [] if description is None else ["0000-cover-letter.patch"]
+    if len(mails) != len(patches) + len(cover) or [m[0] for m in mails[:len(cover)]] != cover:
+        die(f"git format-patch wrote {', '.join(m[0] for m in mails)}: not {'a cover letter and ' if cover else ''}"
             f"{len(patches)} patch(es)")
     return mails
 
 
-def template():
-    """The cover letter's title and body. The body's last paragraph may be
-    {shortlog}, the place of git format-patch's shortlog and diffstat,
-    which git writes after the body: it is dropped here."""
-    with open(TEMPLATE, encoding="utf-8") as f:
+def template(path, titled=True):
+    """A template's lines but its '#' comments: (title, body), the title
+    its first line (titled), or (None, body)."""
+    with open(path, encoding="utf-8") as f:
         lines = [l for l in f.read().splitlines() if not l.startswith("#")]
     while lines and not lines[0].strip():
         lines.pop(0)
+    if not titled:
+        return None, "\n".join(lines).strip("\n")
     if not lines or lines[0].strip().startswith("-"):
-        die(f"{TEMPLATE}: the first line that is not a '#' comment is the Subject's title, and it is "
+        die(f"{path}: the first line that is not a '#' comment is the Subject's title, and it is "
             f"{'missing' if not lines else 'a line starting with -'}")
-    paras = "\n".join(lines[1:]).strip("\n").split("\n\n")
-    marks = [i for i, para in enumerate(paras) if para.strip() == "{shortlog}"]
-    if marks and marks != [len(paras) - 1]:
-        die(f"{TEMPLATE}: {{shortlog}} must be the last paragraph, alone: git format-patch writes its "
-            "shortlog and diffstat after the cover letter's body")
     if "{" in lines[0] or "}" in lines[0]:
-        die(f"{TEMPLATE}: the Subject's title '{lines[0].strip()}' holds a brace: it takes no {{figure}}")
-    return lines[0].strip(), "\n\n".join(paras[:-1] if marks else paras)
+        die(f"{path}: the Subject's title '{lines[0].strip()}' holds a brace: it takes no {{figure}}")
+    return lines[0].strip(), "\n".join(lines[1:]).strip("\n")
 
 
-def cover(runs_dir, base):
-    """The cover letter's title and body, every figure from the runs."""
-    figures = {}
+def figures(runs_dir, base, tree):
+    """Every figure a template or commit message may quote, from the runs:
+    plots/quoted's and plots/cover-quoted's rows, {releases} (the bases
+    run's), {answer-table}, {base} (package and release), and the base's
+    {base-debian} (package and Debian version, the tree's),
+    {base-release} and {other-releases} (the other bases' measured)."""
+    figs = {}
     for table in (quoted.TABLE, COVER_QUOTED):
         for name, val, _ in quoted.figures(runs_dir, table):
-            if name in figures:
+            if name in figs:
                 die(f"{table}: figure '{name}' is named twice (plots/quoted and plots/cover-quoted)")
-            figures[name] = val
+            figs[name] = val
     # the bases run boots every base: its releases are the ones measured
-    figures["releases"] = releases(read_meta(study_run(runs_dir, "bases")))
-    rels = figures["releases"].split(" and ")
-    title, body = template()
-    figures["answer-table"] = "\n".join(answer_table(runs_dir))
-    figures["base"] = (f"{fact_table('bases')[base]['package']} "
-                       f"({', '.join(r for r in rels if r.startswith(base + '.'))})")
-    return title, "\n".join(fill(body, figures))
+    figs["releases"] = releases(read_meta(study_run(runs_dir, "bases")))
+    rels = figs["releases"].split(" and ")
+    package = fact_table("bases")[base]["package"]
+    figs["answer-table"] = "\n".join(answer_table(runs_dir))
+    figs["base-release"] = ", ".join(r for r in rels if r.startswith(base + "."))
+    figs["base"] = f"{package} ({figs['base-release']})"
+    figs["base-debian"] = f"{package} {os.path.basename(tree).removeprefix('linux-')}"
+    figs["other-releases"] = " and ".join(r for r in rels if not r.startswith(base + ".")) or "no other"
+    return figs
 
 
 def build(tree, paths, title, body, who, reply_to=None, rfc=False):
@@ -482,6 +538,84 @@ def build(tree, paths, title, body, who, reply_to=None, rfc=False):
         return format_patch(tmp, tree, patches, f"{title}\n\n{body}\n", reply_to, to, cc, who, rfc=rfc)
 
 
+def patch_mails(tree, paths, who, figs):
+    """[(file name, text)]: the patches of paths each a mail of its own,
+    sent by who, no cover letter (format_patch), each commit message's
+    figures filled (fill's message rules) and plots/patch-notes.txt after
+    its '---'; To and Cc the tree's get_maintainer.pl's for them."""
+    patches = [read_patch(p) for p in paths]
+    for p in patches:
+        if re.search(r"[{}]", p["subject"]):
+            die(f"{p['path']}: its Subject '{p['subject']}' holds a brace: a Subject takes no {{figure}}")
+    to, cc = maintainers(tree, paths)
+    notes = "\n".join(fill(template(NOTES, titled=False)[1], figs, source=NOTES, message=True))
+
+    def message(text, path):
+        return "\n".join(fill(text, figs, source=path, message=True))
+    with tempfile.TemporaryDirectory(prefix="crngbench-series.") as tmp:
+        return format_patch(tmp, tree, patches, None, None, to, cc, who, message=message, notes=notes)
+
+
+def rfc_cc():
+    """plots/rfc-cc's addresses ('Cc: Name <address>' lines, '#'
+    comments), each one address."""
+    out = []
+    with open(RFC_CC, encoding="utf-8") as f:
+        for n, line in enumerate(f.read().splitlines(), 1):
+            if line.startswith("#") or not line.strip():
+                continue
+            text = line.removeprefix("Cc: ").strip()
+            pairs = email.utils.getaddresses([text])
+            if not line.startswith("Cc: ") or len(pairs) != 1 or pairs[0][1].count("@") != 1:
+                die(f"{RFC_CC} line {n}: '{line}' is not 'Cc: Name <address>' (one address)")
+            out.append(text)
+    return out
+
+
+def once(to, cc):
+    """cc without the addresses of to, each address once (first kept)."""
+    seen = {email.utils.parseaddr(a)[1].lower() for a in to}
+    out = []
+    for a in cc:
+        addr = email.utils.parseaddr(a)[1].lower()
+        if addr not in seen:
+            seen.add(addr)
+            out.append(a)
+    return out
+
+
+def rfc_mail(who, to, cc, title, body, date=None, msgid=None, name="0000-rfc.patch"):
+    """[(file name, text)]: one [RFC] mail, no patch, as git send-email
+    reads it (an mbox of one message); date and msgid (or None) its Date
+    and Message-Id."""
+    msg = email.message.EmailMessage(policy=email.policy.default.clone(linesep="\n", max_line_length=78))
+    msg["From"] = email.utils.formataddr(who, charset="utf-8")
+    if date:
+        msg["Date"] = date
+    if msgid:
+        msg["Message-ID"] = msgid
+    msg["To"] = ", ".join(to)
+    if cc:
+        msg["Cc"] = ", ".join(cc)
+    msg["Subject"] = f"[RFC] {title}"
+    msg.set_content(body + "\n", cte="7bit" if body.isascii() else "8bit")
+    return [(name, "From crngbench Mon Sep 17 00:00:00 2001\n" + msg.as_string())]
+
+
+def project_rfc(tree, paths, who, figs):
+    """The project's [RFC] mail, rfc.mbox: plots/rfc-letter.txt filled,
+    Date the newest patch's, Message-Id <rfc.TIME.git.EMAIL> (TIME that
+    Date's, as the patches'); To get_maintainer.pl -f's maintainers of the
+    files the patches touch, Cc its lists and plots/rfc-cc, each once."""
+    patches = [read_patch(p) for p in paths]
+    last = max((p["date"] for p in patches), key=when)
+    files = sorted({f.decode("utf-8", "replace") for p in patches for pair in p["files"] for f in pair})
+    to, cc = maintainers(tree, files, files=True)
+    title, body = template(TEMPLATE)
+    return rfc_mail(who, to, once(to, cc + rfc_cc()), title, "\n".join(fill(body, figs)), date=last,
+                    msgid=f"<rfc.{when(last)}.git.{who[1]}>", name="rfc.mbox")
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: plots/series.py RUNS_DIR OUT_DIR (make post FROM=committed: studies plots/series)")
@@ -489,16 +623,17 @@ def main():
     who = sender()  # first: without one, nothing is written
     base, paths = series_rows()
     tree = tree_of(base)
-    title, body = cover(runs_dir, base)
-    write_mails(out_dir, build(tree, paths, title, body, who, REPLY_TO))
+    figs = figures(runs_dir, base, tree)
+    write_mails(out_dir, patch_mails(tree, paths, who, figs) + project_rfc(tree, paths, who, figs))
 
 
 def write_mails(out_dir, mails):
-    """The mails into OUT_DIR, in UTF-8, and no other .patch file there."""
+    """The mails into OUT_DIR, in UTF-8, and no other .patch or .mbox file
+    there."""
     refuse_link(out_dir)
     os.makedirs(out_dir, exist_ok=True)
     for name in os.listdir(out_dir):
-        if name.endswith(".patch") and name not in dict(mails):
+        if name.endswith((".patch", ".mbox")) and name not in dict(mails):
             os.unlink(os.path.join(out_dir, name))
     for name, text in mails:
         with open_new(os.path.join(out_dir, name), binary=True) as f:

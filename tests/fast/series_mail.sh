@@ -11,7 +11,12 @@
 # RFC 2047 encoded name decodes to more than one line, or to an address,
 # and a From of two addresses are refused, naming the patch, before git
 # runs (git am put the address after an encoded newline in the patch
-# mail's From).
+# mail's From). The project's mail (patch_mails): one patch is one
+# [PATCH] mail, no cover letter, no In-Reply-To or References, the notes
+# after its '---' before git's diffstat, git am applies it; its commit
+# message's figures filled, prose refilled to 72 columns, lines starting
+# with a tab or two spaces (C braces and all) and trailers kept as they
+# are; a {name} that is no figure is refused naming the patch file.
 # shellcheck source=tests/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
 t_begin "series mail"
@@ -55,7 +60,7 @@ tmp, paths = sys.argv[1], sys.argv[2:]
 work = os.path.join(tmp, "work")
 os.makedirs(work, exist_ok=True)
 mails = s.format_patch(work, os.path.join(tmp, "tree"), [s.read_patch(p) for p in paths], "the title\n\nthe body\n",
-                       s.REPLY_TO, ["m@t.invalid"], [], ("Grace Hopper", "grace@navy.test"))
+                       "<r@t.invalid>", ["m@t.invalid"], [], ("Grace Hopper", "grace@navy.test"))
 for name, text in mails:
     open(os.path.join(tmp, "out-" + name), "w").write(text)
 PY
@@ -124,3 +129,64 @@ refused '=?UTF-8?q?x=40evil=2Eorg?= <j@t.invalid>' "whose encoded name decodes t
 refused 'j@t.invalid, x@evil.invalid' "of two addresses"
 # a Date that parses but names a year past 9999 (datetime's range)
 refused_patch Date "a Date of year 99999999 is refused naming the patch, no traceback" "$who" 'Mon, 1 Jan 99999999 00:00:00 +0000'
+
+# the project's mail of one patch (patch_mails, get_maintainer.pl's answer
+# and the notes template stood in for): its message quotes figures, code,
+# a table and trailers
+/usr/bin/python3 - "$tmp"/p/0001-*.patch <<'PY'
+import re, sys
+f = sys.argv[1]
+t = open(f).read()
+head, _, rest = t.partition("\n\n")
+msg, cut, diff = rest.partition("\n---\n")
+msg = ("The figure {a} and a prose line that goes on and on and on, well beyond seventy-two columns,\n"
+       "and on.\n\n\tif (x) {\n\t\ty({a});\n\t}\n  a table {a} kept\n\n"
+       "Fixes: 0123456789ab (\"lib: a subject long enough to take the line past seventy-two columns\")\n"
+       "Cc: stable@vger.kernel.org")
+open(f, "w").write(head + "\n\n" + msg + cut + diff)
+PY
+printf '# notes\nmeasured {a}\n\nbase: Debian {a} (upstream v1); applies to v2 too\n' >"$tmp/notes.txt"
+# own MESSAGE_SED: patch_mails of patch 1 (its message edited by sed) into out-own-*
+own() {
+	rm -f "$tmp"/out-own-*
+	sed -i "$1" "$tmp"/p/0001-*.patch
+	python3 - "$tmp" "$tmp"/p/0001-*.patch <<'PY'
+import importlib.util, os, sys
+sys.path.insert(0, "plots")
+spec = importlib.util.spec_from_file_location("series_under_test", "plots/series.py")
+s = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(s)
+tmp, path = sys.argv[1:]
+s.NOTES = os.path.join(tmp, "notes.txt")
+s.maintainers = lambda tree, paths, files=False: (["m@t.invalid"], ["l@t.invalid"])
+for name, text in s.patch_mails(os.path.join(tmp, "tree"), [path], ("Grace Hopper", "grace@navy.test"),
+                                {"a": "1 ms"}):
+    open(os.path.join(tmp, "out-own-" + name), "w").write(text)
+PY
+}
+patch 1 "$who" 'Mon, 1 Jan 2024 10:00:00 +0000'
+out=$(own '' 2>&1)
+mail=$(ls "$tmp"/out-own-* 2>/dev/null || echo /dev/null)
+[ "$(echo "$mail" | wc -l)" = 1 ] && [ "${mail##*/}" = out-own-0001-lib-one.patch ] &&
+	grep -qx 'Subject: \[PATCH\] lib: one' "$mail" && grep -q '^Message-Id: <' "$mail" &&
+	! grep -qiE '^(In-Reply-To|References):' "$mail" &&
+	[ "$(sed -n '/^---$/,/^ lib\/f.c /p' "$mail")" = "$(printf -- '---\nmeasured 1 ms\n\nbase: Debian 1 ms (upstream v1); applies to v2 too\n\n lib/f.c | 2 +-')" ]
+verdict $? "the project's mail of one patch: one [PATCH] mail, no cover letter, no In-Reply-To or References, the notes after '---' before the diffstat" \
+	"$(echo "$tmp"/out-own-*) $(brief "$out")"
+want=$(printf '%s\n' "The figure 1 ms and a prose line that goes on and on and on, well beyond" "seventy-two columns, and on." "" \
+	$'\tif (x) {' $'\t\ty(1 ms);' $'\t}' "  a table 1 ms kept" "" \
+	'Fixes: 0123456789ab ("lib: a subject long enough to take the line past seventy-two columns")' \
+	"Cc: stable@vger.kernel.org" "Signed-off-by: Grace Hopper <grace@navy.test>" "---")
+got=$(sed -n '/^$/,/^---$/{p;/^---$/q}' "$mail" | sed 1d)
+[ "$got" = "$want" ]
+verdict $? "its message: figures filled, prose refilled to 72 columns, tab and two-space lines and trailers kept as they are" \
+	"$(brief "$got")"
+repo=$tmp/am
+git init -q "$repo" && mkdir -p "$repo/lib" && cp "$tmp/tree.orig/lib/f.c" "$repo/lib/f.c" &&
+	git -C "$repo" add -A && git -C "$repo" -c user.name=t -c user.email=t@t.invalid commit -qm pristine &&
+	git -C "$repo" -c user.name=t -c user.email=t@t.invalid am -q "$mail" >"$tmp/am.out" 2>&1 &&
+	[ "$(git -C "$repo" log -1 --format=%s)" = "lib: one" ]
+verdict $? "git am applies the project's mail to the pristine file" "$(brief "$(cat "$tmp/am.out")")"
+out=$(own 's/^The figure {a}/The figure {nope}/' 2>&1)
+clean_error $? "$out" "0001-lib-one.patch" "{nope}" && ! ls "$tmp"/out-own-* >/dev/null 2>&1
+verdict $? "a {name} of a commit message that is no figure is refused, naming the patch file" "$(brief "$out")"

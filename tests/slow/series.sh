@@ -1,24 +1,33 @@
 #!/usr/bin/env bash
 # test: the series for the list, on the base's tree (git am, checkpatch, get_maintainer.pl)
-# make post FROM=committed: the project's series (plots/series.py from the
-# committed runs), sent by the git identity: every mail From it, each
+# make post FROM=committed: the project's mail (plots/series.py from the
+# committed runs), sent by the git identity: every mail From it, the
 # patch's Signed-off-by its own alone, no placeholder identity anywhere;
-# a second run writes the same bytes. It is git format-patch's: each
-# mail's headers come in the order git format-patch --cover-letter
-# --thread=shallow --in-reply-to --to --cc writes them here (a scratch
-# repository asks this machine's git), with its 'From <sha>' line, its
-# Message-Id forms (<cover.TIME.git.EMAIL>, <SHA.TIME.git.EMAIL>) and its
-# signature; the headers parse with Python's email module, number the
-# series and thread it under the 2022 RFC; To and Cc are the base tree's
-# get_maintainer.pl answer; the cover letter fits in 60 lines, its body
-# (and each commit message) in 72 columns. Each patch mail is against the
-# base's pristine files (kernel/build.sh keeps them beside its tree, as
+# a second run writes the same bytes. One [PATCH] mail per kernel/series
+# row (today one), git format-patch's without a cover letter: its
+# headers in the order git format-patch --no-numbered --thread=shallow
+# --to --cc writes them here (a scratch repository asks this machine's
+# git), its 'From <sha>' line, Message-Id form and signature; Subject
+# [PATCH] and the patch file's own title, no In-Reply-To or References (a
+# thread of its own); at most 25 lines of prose above '---' (not counting
+# blank lines, lines starting with a tab or two spaces, trailers), no
+# {name} unfilled, 72 columns; after '---' the notes, naming the base
+# (Debian's package and the upstream release). To and Cc are the base
+# tree's get_maintainer.pl answer. The mail is against the base's
+# pristine files (kernel/build.sh keeps them beside its tree, as
 # <tree>.orig): its index line's pre-image blob is git hash-object of the
 # pristine file, git apply puts every hunk at its stated line (no
-# offset), and git am -3 applies the mbox to a repository of the pristine
-# files; it differs from its file in the base's series only in what that
-# rebase changes (index lines, hunk line numbers), the headers git
-# writes and the sender's Signed-off-by. The base's own checkpatch.pl --strict passes every patch mail.
+# offset), git am -3 applies it to a repository of the pristine files,
+# and git am applies it to one of every other base's pristine files
+# (SKIP: that base's tree cannot be had); its diff, Date, title and
+# trailers are its file's in the base's series. The base's own
+# checkpatch.pl --strict passes it. The [RFC] mail, rfc.mbox: Subject
+# [RFC] and the template's title, From the identity, Date the patch's,
+# Message-Id <rfc.TIME.git.EMAIL>, no In-Reply-To or References, one
+# text/plain part (no attachment); To get_maintainer.pl -f's maintainers
+# of the patched files, Cc its lists and every plots/rfc-cc address
+# (Guenter Roeck, Geert Uytterhoeven, linux-m68k among them), each
+# address once and none of To; its body in 72 columns and 60 lines.
 # Needs the base's tree (kernel/build.sh --tree): the full tier.
 # shellcheck source=tests/lib/lib.sh
 . "$(dirname "$0")/../lib/lib.sh"
@@ -35,11 +44,11 @@ if ! plots/series.py studies "$tmp/series" >"$tmp/out" 2>&1; then
 	bad "plots/series.py studies failed: $(head -c 300 "$tmp/out")"
 	exit 0
 fi
-froms=$(grep -h '^From: ' "$tmp"/series/*.patch | sort -u)
+froms=$(grep -h '^From: ' "$tmp"/series/*.patch "$tmp"/series/rfc.mbox | sort -u)
 sobs=$(sed '/^---$/,$d' "$tmp"/series/000[1-9]-*.patch | grep '^Signed-off-by:' | sort | uniq -c | awk '{print $1}' | sort -u)
 [ "$froms" = "From: $who" ] && [ "$sobs" = 1 ] &&
 	[ "$(grep -ch "^Signed-off-by: $who\$" "$tmp"/series/000[1-9]-*.patch | sort -u)" = 1 ] &&
-	! grep -qE 'crngbench@|example\.invalid|localhost' "$tmp"/series/*.patch
+	! grep -qE 'crngbench@|example\.invalid|localhost' "$tmp"/series/*.patch "$tmp"/series/rfc.mbox
 verdict $? "every mail is From the git identity, each patch signed off by it alone, no placeholder identity anywhere" \
 	"$froms; $(grep -h '^Signed-off-by' "$tmp"/series/*.patch | tr '\n' ' ')"
 if plots/series.py studies "$tmp/again" >"$tmp/out" 2>&1 && diff -r "$tmp/series" "$tmp/again" >"$tmp/diff"; then
@@ -135,37 +144,36 @@ export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 git init -q "$ref" && echo a >"$ref/f" && git -C "$ref" add f &&
 	git -C "$ref" -c user.name=t -c user.email=t@t.invalid commit -qm base && echo b >>"$ref/f" &&
 	git -C "$ref" -c user.name=t -c user.email=t@t.invalid commit -qam change &&
-	git -C "$ref" -c user.name=t -c user.email=t@t.invalid format-patch -q -o "$ref/out" --cover-letter \
-		--thread=shallow --in-reply-to='<r@t.invalid>' --to='a@t.invalid' --to='b@t.invalid' --cc='c@t.invalid' -1 ||
+	git -C "$ref" -c user.name=t -c user.email=t@t.invalid format-patch -q -o "$ref/out" --no-numbered \
+		--thread=shallow --to='a@t.invalid' --to='b@t.invalid' --cc='c@t.invalid' -1 ||
 	bad "git format-patch in a scratch repository failed"
 
-/usr/bin/python3 - "$tmp/series" "$tree" "$ref/out" <<'PY'
+/usr/bin/python3 - "$tmp/series" "$tree" "$ref/out" "$who" <<'PY'
 import email.parser, email.policy, email.utils, glob, os, re, subprocess, sys
-d, tree, ref = sys.argv[1:]
+d, tree, ref, who = sys.argv[1:]
 files = sorted(glob.glob(os.path.join(d, "*.patch")))
-RFC = "<20220211210757.612595-1-Jason@zx2c4.com>"
 MIME = ("mime-version", "content-type", "content-transfer-encoding")  # git adds them for non-ASCII text
+TRAILER = re.compile(r"(?:[A-Z][A-Za-z]*(?:-[A-Za-z]+)*-by|Fixes|Cc|Link|Closes): ")
 def say(ok, what):
     print(("PASS" if ok else "FAIL") + ": series: " + what)
 def names(text):
     """The header names of a mail, in order (a folded line is no name)."""
     head = text.split("\n\n", 1)[0].splitlines()[1:]
     return [l.split(":", 1)[0].lower() for l in head if l[:1] not in (" ", "\t") and l.split(":", 1)[0].lower() not in MIME]
+def parse(path):
+    raw = open(path, "rb").read()
+    first, _, rest = raw.partition(b"\n")
+    return first, email.parser.BytesParser(policy=email.policy.default).parsebytes(rest), raw.decode()
 refs_git = [open(f, encoding="utf-8").read() for f in sorted(glob.glob(os.path.join(ref, "*.patch")))]
 signature = "\n-- \n" + refs_git[0].rsplit("\n-- \n", 1)[-1] if refs_git else None
-mails = []
+series = [l.split()[0] for l in open("kernel/series") if l.strip() and not l.startswith("#")][1:]
+say(len(files) == len(series) == 1 and os.path.basename(files[0]).startswith("0001-"),
+    f"one patch mail per kernel/series row, no cover letter: {[os.path.basename(f) for f in files]}")
+dates = []
 for f in files:
-    raw = open(f, "rb").read()
-    first, _, rest = raw.partition(b"\n")
-    m = email.parser.BytesParser(policy=email.policy.default).parsebytes(rest)
-    mails.append((f, first, m, raw.decode()))
-n = len(mails) - 1
-say(n >= 1 and os.path.basename(files[0]) == "0000-cover-letter.patch",
-    f"a cover letter and {n} patch mail(s), as git format-patch --cover-letter names them")
-ids = []
-for k, (f, first, m, text) in enumerate(mails):
     name = os.path.basename(f)
-    want = names(refs_git[min(k, 1)]) if len(refs_git) == 2 else None
+    first, m, text = parse(f)
+    want = names(refs_git[0]) if len(refs_git) == 1 else None
     got = names(text)
     sha = re.fullmatch(rb"From ([0-9a-f]{40}) Mon Sep 17 00:00:00 2001", first)
     problems = [] if sha and sha.group(1) != b"0" * 40 else \
@@ -177,92 +185,148 @@ for k, (f, first, m, text) in enumerate(mails):
     say(not problems, f"{name}: git format-patch's 'From <sha>' line, header order "
         f"and signature" + (f": {'; '.join(problems)}" if problems else ""))
     problems = []
-    for h in ("From", "Date", "Subject", "Message-ID", "In-Reply-To", "References", "To"):
+    for h in ("From", "Date", "Subject", "Message-ID", "To"):
         if not m[h]:
             problems.append(f"no {h}")
+    for h in ("In-Reply-To", "References"):
+        if m[h]:
+            problems.append(f"{h}: {m[h]} (the patch is a thread of its own)")
     try:
-        email.utils.parsedate_to_datetime(str(m["Date"]))
+        dates.append(email.utils.parsedate_to_datetime(str(m["Date"])))
     except (TypeError, ValueError):
         problems.append(f"Date {m['Date']!r} does not parse")
-    if not re.match(rf"\[PATCH {k}/{n}\] \S", str(m["Subject"] or "")):
-        problems.append(f"Subject {m['Subject']!r} is not [PATCH {k}/{n}]")
+    if not re.fullmatch(r"\[PATCH\] random: \S.*", str(m["Subject"] or "")):
+        problems.append(f"Subject {m['Subject']!r} is not '[PATCH] random: ...'")
     mid = str(m["Message-ID"] or "")
     addr = email.utils.parseaddr(str(m["From"]))[1]
-    form = ("cover" if k == 0 else sha.group(1).decode() if sha else "SHA") + r"\.[0-9]+\.git\." + re.escape(addr)
-    if not re.fullmatch(f"<{form}>", mid) or mid in ids:
-        problems.append(f"Message-ID {mid!r} is not a new <{'cover' if k == 0 else 'SHA'}.TIME.git.{addr}>")
-    ids.append(mid)
-    want = RFC if k == 0 else ids[0]
-    if str(m["In-Reply-To"]) != want:
-        problems.append(f"In-Reply-To {m['In-Reply-To']} is not {want}")
-    refs = str(m["References"] or "").split()
-    if refs[:1] != [RFC] or (k and refs[-1] != ids[0]):
-        problems.append(f"References {refs} do not start at the RFC" + ("" if not k else " and end at the cover letter"))
-    say(not problems, f"{name}: headers parse, [PATCH {k}/{n}], Date, Message-Id of git's form, threaded under the RFC"
-        + (f": {'; '.join(problems)}" if problems else ""))
+    if not re.fullmatch(f"<{sha.group(1).decode() if sha else 'SHA'}" + r"\.[0-9]+\.git\." + re.escape(addr) + ">", mid):
+        problems.append(f"Message-ID {mid!r} is not <SHA.TIME.git.{addr}>")
+    if str(m["From"]) != who:
+        problems.append(f"From {m['From']} is not {who}")
+    say(not problems, f"{name}: headers parse, [PATCH] random: ..., Date, Message-Id of git's form, From the identity, "
+        "no In-Reply-To or References" + (f": {'; '.join(problems)}" if problems else ""))
     body = m.get_body(("plain",)).get_content() if m.get_body(("plain",)) else m.get_content()
-    # the commit message (before '---'): 72 columns but for trailers that
-    # cite a commit (Fixes:, as checkpatch allows); the cover letter's
-    # whole body (the Subject header may be longer)
-    msg = body.split("\n---\n")[0] if k else body
-    # (a tab is 8 columns: quoted code in a commit message is tab-indented)
+    msg, _, below = body.partition("\n---\n")
+    prose = [l for l in msg.splitlines() if l.strip() and not l.startswith(("\t", "  "))]
+    prose = prose[:next((i for i, l in enumerate(prose) if TRAILER.match(l)), len(prose))]
+    say(len(prose) <= 25, f"{name}: at most 25 lines of prose above '---' ({len(prose)})")
+    left = re.findall(r"\{[a-z0-9-]+\}", text.split("\ndiff --git ", 1)[0])
+    say(not left, f"{name}: no {{figure}} left unfilled" + (f": {left}" if left else ""))
+    # the commit message: 72 columns but for trailers that cite a commit
+    # (Fixes:, as checkpatch allows; a tab is 8 columns)
     long = [l for l in msg.splitlines() if len(l.expandtabs()) > 72 and not re.match(r"(Fixes|Link|Closes): ", l)]
-    say(not long, f"{name}: plain text within 72 columns"
-        + (f": {long[:2]}" if long else ""))
-    if k == 0:
-        lines = text.count("\n") + (0 if text.endswith("\n") else 1)
-        say(lines <= 60, f"{name}: the cover letter fits in 60 lines, headers included ({lines})")
-    else:
-        # every pre-image blob is the pristine file's
-        wrong, index = [], re.findall(r"^diff --git a/(\S+) b/\S+\n(?:(?!diff --git).*\n)*?index ([0-9a-f]+)\.\.", text, re.M)
-        if not index:
-            wrong.append("no 'diff --git' with an index line")
-        for path, pre in index:
-            orig = os.path.join(tree + ".orig", path)
-            blob = subprocess.run(["git", "hash-object", orig], capture_output=True, text=True).stdout.strip() \
-                if os.path.isfile(orig) else "0" * 40
-            if not blob.startswith(pre):
-                wrong.append(f"{path}: index {pre}, pristine blob {blob[:12] or '?'}")
-        say(not wrong, f"{name}: every index line's pre-image blob is the base's pristine file's (git hash-object)"
-            + (f": {'; '.join(wrong)}" if wrong else ""))
+    say(not long, f"{name}: the commit message within 72 columns" + (f": {long[:2]}" if long else ""))
+    base = re.search(r"^base: Debian linux-source-(\S+) (\S+) \(upstream v([0-9.]+)\)", below.split("\ndiff --git", 1)[0], re.M)
+    say(bool(base) and base.group(2).startswith(base.group(3)) and base.group(3).startswith(base.group(1) + ".")
+        and not re.search(r"^base-commit:", text, re.M),
+        f"{name}: after '---', a base: line naming Debian's package, its version and the upstream release; "
+        f"no base-commit: ({base.group(0) if base else 'none'})")
+    # every pre-image blob is the pristine file's
+    wrong, index = [], re.findall(r"^diff --git a/(\S+) b/\S+\n(?:(?!diff --git).*\n)*?index ([0-9a-f]+)\.\.", text, re.M)
+    if not index:
+        wrong.append("no 'diff --git' with an index line")
+    for path, pre in index:
+        orig = os.path.join(tree + ".orig", path)
+        blob = subprocess.run(["git", "hash-object", orig], capture_output=True, text=True).stdout.strip() \
+            if os.path.isfile(orig) else "0" * 40
+        if not blob.startswith(pre):
+            wrong.append(f"{path}: index {pre}, pristine blob {blob[:12] or '?'}")
+    say(not wrong, f"{name}: every index line's pre-image blob is the base's pristine file's (git hash-object)"
+        + (f": {'; '.join(wrong)}" if wrong else ""))
 # To and Cc are get_maintainer.pl's, never typed
-patches = [f for f in files[1:]]
-def gm(*flags):
+def gm(*flags, paths=files):
     p = subprocess.run(["perl", "scripts/get_maintainer.pl", "--nogit", "--nogit-fallback", "--norolestats", *flags,
-                        *patches], cwd=tree, capture_output=True, text=True)
+                        *paths], cwd=tree, capture_output=True, text=True)
     return [email.utils.parseaddr(l)[1] for l in p.stdout.splitlines() if l.strip()]
+def addrs(m, h):
+    return [a for _, a in email.utils.getaddresses([str(m[h] or "")])]
 to, rest = gm("--nol", "--nor"), gm("--nom")
-for f, _, m, _ in mails:
-    got_to = [a for _, a in email.utils.getaddresses([str(m["To"])])]
-    got_cc = [a for _, a in email.utils.getaddresses([str(m["Cc"] or "")])]
-    say(to and got_to == to and got_cc == [a for a in rest if a not in to],
+for f in files:
+    m = parse(f)[1]
+    say(to and addrs(m, "To") == to and addrs(m, "Cc") == [a for a in rest if a not in to],
         f"{os.path.basename(f)}: To and Cc are the base tree's get_maintainer.pl answer ({', '.join(to)}; {', '.join(rest)})")
+# the [RFC] mail
+rfc = os.path.join(d, "rfc.mbox")
+if not os.path.isfile(rfc):
+    say(False, "rfc.mbox: written")
+    sys.exit(0)
+first, m, text = parse(rfc)
+title = [l for l in open("plots/rfc-letter.txt") if not l.startswith("#") and l.strip()][0].strip()
+problems = [f"{h}: {m[h]}" for h in ("In-Reply-To", "References") if m[h]]
+if str(m["Subject"]) != f"[RFC] {title}":
+    problems.append(f"Subject {m['Subject']!r} is not '[RFC] {title}'")
+if str(m["From"]) != who:
+    problems.append(f"From {m['From']} is not {who}")
+date = email.utils.parsedate_to_datetime(str(m["Date"])) if m["Date"] else None
+if not dates or date != max(dates):
+    problems.append(f"Date {m['Date']} is not the patch's")
+addr = email.utils.parseaddr(who)[1]
+if date is None or str(m["Message-ID"]) != f"<rfc.{int(date.timestamp())}.git.{addr}>":
+    problems.append(f"Message-ID {m['Message-ID']} is not <rfc.TIME.git.{addr}>")
+if m.is_multipart() or m.get_content_type() != "text/plain" or list(m.iter_attachments()):
+    problems.append(f"not one text/plain part ({m.get_content_type()}, multipart {m.is_multipart()})")
+say(not problems, f"rfc.mbox: Subject [RFC] {title}, From the identity, the patch's Date, Message-Id <rfc.TIME.git.EMAIL>, "
+    "no In-Reply-To or References, no attachment" + (f": {'; '.join(problems)}" if problems else ""))
+patched = sorted({p for f in files for p in re.findall(r"^diff --git a/(\S+) ", open(f).read(), re.M)})
+fto, frest = gm("--nol", "--nor", "-f", paths=patched), gm("--nom", "-f", paths=patched)
+extra = [email.utils.parseaddr(l[4:])[1] for l in open("plots/rfc-cc") if l.startswith("Cc: ")]
+cc = addrs(m, "Cc")
+low = [a.lower() for a in cc]
+want = {"linux@roeck-us.net", "geert@linux-m68k.org", "linux-m68k@lists.linux-m68k.org"}
+say(fto and addrs(m, "To") == fto and len(set(low)) == len(low) and not set(low) & {a.lower() for a in fto}
+    and want <= set(low) and {a.lower() for a in frest + extra} - {a.lower() for a in fto} == set(low),
+    f"rfc.mbox: To is get_maintainer.pl -f's ({', '.join(fto)}), Cc its lists and plots/rfc-cc (Guenter Roeck, "
+    f"Geert, linux-m68k among them), each address once, none of To: {', '.join(cc)}")
+lines = m.get_content().splitlines()
+long = [l for l in lines if len(l) > 72]
+left = re.findall(r"[{}]", m.get_content())
+say(not long and not left and len(lines) <= 60,
+    f"rfc.mbox: its body in 72 columns and {len(lines)} lines (at most 60), no brace left" + (f": {long[:2]}" if long else ""))
 PY
 
 # the base's pristine files (every file the series touches), committed
-files=$(cat "$tmp"/series/0*.patch | sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' | sort -u)
+touched=$(cat "$tmp"/series/0*.patch | sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' | sort -u)
+# pristine REPO ORIG: REPO holding ORIG's copies of the touched files
 pristine() {
-	git init -q "$1" && for f in $files; do
-		[ ! -e "$tree.orig/$f.absent" ] || continue
-		mkdir -p "$1/$(dirname "$f")" && cp "$tree.orig/$f" "$1/$f"
+	git init -q "$1" && for f in $touched; do
+		[ ! -e "$2/$f.absent" ] || continue
+		mkdir -p "$1/$(dirname "$f")" && cp "$2/$f" "$1/$f"
 	done
 	git -C "$1" -c user.name=t -c user.email=t@t.invalid add -A &&
 		git -C "$1" -c user.name=t -c user.email=t@t.invalid commit -qm pristine
 }
-mails=$(ls "$tmp"/series/*.patch | tail -n +2)
+mails=$(ls "$tmp"/series/*.patch)
 n=$(echo "$mails" | wc -l)
-cat $mails >"$tmp/series.mbox"
+cat "$tmp"/series/*.patch >"$tmp/series.mbox"
 repo=$tmp/repo
-pristine "$repo"
+pristine "$repo" "$tree.orig"
 if git -C "$repo" -c user.name=t -c user.email=t@t.invalid am -3 -q "$tmp/series.mbox" >"$tmp/am" 2>&1 &&
 	[ "$(git -C "$repo" rev-list --count HEAD)" = $((n + 1)) ]; then
-	ok "git am -3 applies the mbox of the $n patch mail(s) to base $base's pristine $(echo $files)"
+	ok "git am -3 applies the $n patch mail(s) to base $base's pristine ${touched//$'\n'/ } ($(basename "$tree"))"
 else
-	bad "git am -3 of the patch mails' mbox on base $base's pristine files failed: $(head -c 300 "$tmp/am")"
+	bad "git am -3 of the patch mails on base $base's pristine files failed: $(head -c 300 "$tmp/am")"
 fi
+# every other base's pristine files: git am (no -3: the index blobs are
+# the mailed base's)
+for other in $(scripts/table.sh --keys kernel/bases); do
+	[ "$other" != "$base" ] || continue
+	if ! otree=$(KERNEL_BASE=$other kernel/build.sh --tree "$(scripts/variants.sh --lines | head -n 1)" 2>"$tmp/err" | tail -n 1) ||
+		[ ! -d "$otree.orig" ]; then
+		echo "SKIP: series: git am on base $other's pristine files: its tree cannot be had (kernel/build.sh --tree: $(tail -n 1 "$tmp/err"))"
+		continue
+	fi
+	repo=$tmp/repo-$other
+	pristine "$repo" "$otree.orig"
+	if git -C "$repo" -c user.name=t -c user.email=t@t.invalid am -q "$tmp/series.mbox" >"$tmp/am" 2>&1 &&
+		[ "$(git -C "$repo" rev-list --count HEAD)" = $((n + 1)) ]; then
+		ok "git am applies the $n patch mail(s) to base $other's pristine ${touched//$'\n'/ } ($(basename "$otree"))"
+	else
+		bad "git am of the patch mails on base $other's pristine files failed: $(head -c 300 "$tmp/am")"
+	fi
+done
 # every hunk where it says, in order: git apply -v names an offset or fuzz
 repo=$tmp/apply
-pristine "$repo"
+pristine "$repo" "$tree.orig"
 for p in $mails; do
 	if ! git -C "$repo" apply -v --index "$p" >"$tmp/apply.out" 2>&1; then
 		bad "git apply of $(basename "$p") on base $base's pristine files (after the mails before it) failed: $(head -c 300 "$tmp/apply.out")"
@@ -272,28 +336,30 @@ for p in $mails; do
 		ok "$(basename "$p"): every hunk applies at its stated line of the pristine file (git apply -v: no offset)"
 	fi
 done
-# the mail is the base's series' file but for the rebase and git's headers
+# the mail is the base's series' file but for the rebase, git's headers,
+# the sender and the filled message: its diff, Date, title and trailers
 patches=$(scripts/table.sh --keys kernel/series)
 dir=$(scripts/table.sh kernel/bases "$base" patches)
 k=0
 for f in $patches; do
 	k=$((k + 1))
 	p=$(ls "$tmp"/series/"$(printf %04d $k)"-*.patch)
-	norm() { # the body after the headers, index and hunk line numbers and Signed-off-by out
-		sed -e '1,/^$/d' -e 's/^index [0-9a-f]*\.\.[0-9a-f]*/index/' \
-			-e 's/^@@ -[0-9,]* +[0-9,]* @@/@@/' -e '/^Signed-off-by: /d' "$1" | sed '/^-- $/,$d'
+	diffs() { # the diff, index and hunk line numbers out
+		sed -n '/^diff --git /,$p' "$1" | sed -e 's/^index [0-9a-f]*\.\.[0-9a-f]*/index/' \
+			-e 's/^@@ -[0-9,]* +[0-9,]* @@/@@/' | sed '/^-- $/,$d'
 	}
-	hdr() { # Date, and the Subject's title unfolded
+	hdr() { # Date, the Subject's title unfolded, and the trailers but Signed-off-by
 		sed -n '2,/^$/p' "$1" | sed -e ':a' -e 'N' -e '$!ba' -e 's/\n / /g' |
 			sed -n -e 's/^Subject: \[PATCH[^]]*\] */Subject: /p' -e '/^Date: /p'
+		sed -n '/^$/,/^---$/{/^---$/q;p}' "$1" | grep -E '^(Fixes|Cc|Link|Closes|[A-Z][a-z]+(-[a-z]+)*-by): ' | grep -v '^Signed-off-by:'
 	}
-	if diff <(norm "$dir/$f") <(norm "$p") >"$tmp/d1" && diff <(hdr "$dir/$f") <(hdr "$p") >"$tmp/d2"; then
-		ok "$(basename "$p") is $dir/$f but for index lines, hunk line numbers, git's headers and the sender"
+	if diff <(diffs "$dir/$f") <(diffs "$p") >"$tmp/d1" && diff <(hdr "$dir/$f") <(hdr "$p") >"$tmp/d2"; then
+		ok "$(basename "$p") has $dir/$f's diff (but for index lines and hunk line numbers), Date, title and trailers"
 	else
 		bad "$(basename "$p") differs from $dir/$f in more than the rebase: $(head -c 400 "$tmp/d1" "$tmp/d2")"
 	fi
 done
-for p in $(ls "$tmp"/series/*.patch | tail -n +2); do
+for p in $mails; do
 	if out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --quiet --ignore UNKNOWN_COMMIT_ID "$p" 2>&1); then
 		ok "checkpatch.pl --strict of base $base passes $(basename "$p")"
 	else
