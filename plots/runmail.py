@@ -73,7 +73,7 @@ import textwrap
 import series
 from cells import BEFORE_CLOCK, CLAMPED_MEASURES, fmt, summary_rows
 from formats import axis_names, measure_columns
-from runlib import (CLOCK_WORDS, INTEGER, ROOT, RUNNER, check_path, die, fact_table, headline_accel, kernel_base,
+from runlib import (ACCEL_WORDS, CLOCK_WORDS, INTEGER, ROOT, RUNNER, check_path, die, fact_table, headline_accel, kernel_base,
                     measured, open_run_file, pick, read_meta, read_table, refuse_link, releases, run_main, value, variant_order)
 from textcharts import strip_chart
 
@@ -86,7 +86,6 @@ MEASURES = (("crng_ready", "CRNG ready, ms from kernel start"),
 # random.c waits after PID 1 starts, so a patch to its waits moves this
 # only by the bytes it adds.
 LAYOUT = "kernel_to_init"
-ACCEL_WORDS = {"icount": "icount", "tcg": "TCG", "kvm": "KVM"}
 # meta.json's name of a kernel: [<base>/]<variant>-hz<HZ>[-<arch>]
 KERNEL_KEY = re.compile(r"(?:(?P<base>[^/]+)/)?(?P<variant>.+?)-hz(?P<hz>[0-9]+)(?:-(?P<arch>[A-Za-z0-9_.-]+))?")
 # What make bench's variables put on the runner's command line (the
