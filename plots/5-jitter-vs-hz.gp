@@ -1,10 +1,11 @@
 # The jitter loop credits at most one bit per timer tick and the CRNG needs
 # 256 (jitter_ticks, from plots/runlib.py): its cost should be 256/HZ
 # seconds. Median duration of the first blocking urandom read (which runs
-# the loop) against CONFIG_HZ, qemu64.
+# the loop) against CONFIG_HZ, qemu64, in the clock hz_clock names
+# (instruction time where the run has icount cells, else TCG: jitter_rows).
 load 'plots/style.gp'
 dat = datadir.'/hz.dat'
-set title "The jitter loop's cost against CONFIG_HZ (cpu=qemu64, no RDRAND)\n".caption
+set title "The jitter loop's cost against CONFIG_HZ (cpu=qemu64, no RDRAND; ".hz_clock.")\n".caption
 set xlabel 'CONFIG_HZ'
 set ylabel 'first blocking urandom read, median (ms, guest clock)'
 set logscale x

@@ -20,7 +20,7 @@ import os
 import textwrap
 
 from cells import BEFORE_CLOCK, before_clock, micro, ms, summary_rows
-from runlib import (CHARTS, CLOCK_WORDS, CONTROL, JITTER_TICKS, charts_for, check_path, die, headline_accel,
+from runlib import (ACCEL_WORDS, CHARTS, CLOCK_WORDS, CONTROL, JITTER_TICKS, charts_for, check_path, die, headline_accel,
                     jitter_rows, jitter_ticks_ms, kernel_base, open_new, open_run_file, pick, read_meta, read_table,
                     refuse_link, release, run_label, run_main, run_variants)
 from runmail import reproduce
@@ -125,7 +125,8 @@ def hz_table(run):
     head = [("CONFIG_HZ", 10, "<", 2), (f"{JITTER_TICKS}/HZ ms", 9, ">", 1), ("variant", 9, "<", 2),
             ("median", 9, ">", 1), ("95% CI", 18, "<", 2), ("n", 0, ">", 1)]
     return ["The jitter loop's cost against CONFIG_HZ (first blocking urandom read,",
-            f"cpu=qemu64, TCG; the loop needs {JITTER_TICKS} timer ticks)", ""] + columns(head, body) + [""]
+            f"cpu=qemu64, {ACCEL_WORDS[headline_accel(rows)]}; the loop needs {JITTER_TICKS} timer ticks)", ""] \
+        + columns(head, body) + [""]
 
 
 def answer(runs_dir):

@@ -555,6 +555,7 @@ def x86_main(meta, summary, raw, reads, traces, boots, d):
         f.write(f"ncells = {ncells}\nnhz = {nhz}\nready_ms = {ready_ms:.3f}\n")
         # what chart 5 lacks, said in its PNG and its text alike
         f.write("hz_note = %s\n" % gp_str("only one HZ in this run: make bench MATRIX=hz" if nhz < 2 else ""))
+        f.write(f"hz_clock = {gp_str(CLOCK_WORDS[headline_accel(jitter_rows(summary))])}\n")
         f.write(f"have_boot = {1 if boot else 0}\n")
         write_slots(f, slots)
         f.write(f"timeline_rows = {timeline_rows}\njitter_ticks = {JITTER_TICKS}\n")

@@ -215,6 +215,7 @@ def headline_accel(rows):
 
 
 CLOCK_WORDS = {"icount": "instruction time (icount)", "tcg": "emulation time (TCG)", "kvm": "KVM"}
+ACCEL_WORDS = {"icount": "icount", "tcg": "TCG", "kvm": "KVM"}  # the same, short
 
 
 def committed_runs():
@@ -286,15 +287,20 @@ def is_arches(rows):
 
 def jitter_rows(rows):
     """Chart 5 and REPORT's HZ table, one selection: the first blocking
-    urandom read's duration (it runs the jitter loop) under TCG, qemu64
-    (no RDRAND), a cycle counter present, and no other source of entropy
-    or waiter (the axes' defaults: no virtio-rng, no seed, one vCPU, PID 1
-    reading, no other getrandom waiter), so a run with such cells beside
-    (studies/sources/sources.matrix) draws chart 5 from its plain cells instead of
-    merging them."""
-    return [r for r in rows if r["measure"] == "first_urandom_latency" and r["accel"] == "tcg"
-            and r["cpu"] == "qemu64" and r["nocounter"] == "off"
-            and all(value(r, a) == axis_defaults()[a] for a in JITTER_PLAIN_AXES)]
+    urandom read's duration (it runs the jitter loop) in instruction time
+    (icount, free of the host's load) where the run measured such cells,
+    else under TCG (headline_accel of them: the callers name the clock
+    from the rows they get), qemu64 (no RDRAND), a cycle counter present,
+    and no other source of entropy or waiter (the axes' defaults: no
+    virtio-rng, no seed, one vCPU, PID 1 reading, no other getrandom
+    waiter), so a run with such cells beside
+    (studies/sources/sources.matrix) draws chart 5 from its plain cells
+    instead of merging them."""
+    plain = [r for r in rows if r["measure"] == "first_urandom_latency" and r["accel"] in ("icount", "tcg")
+             and r["cpu"] == "qemu64" and r["nocounter"] == "off"
+             and all(value(r, a) == axis_defaults()[a] for a in JITTER_PLAIN_AXES)]
+    accel = headline_accel(plain)
+    return [r for r in plain if r["accel"] == accel]
 
 
 # The axes whose default is the plain condition chart 5 measures.

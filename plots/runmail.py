@@ -26,17 +26,38 @@ variant set against the one it adds a patch to (block against stock).
 
 The cover letter ([PATCH 0/N], or the [RFC]) is written from the run's
 summary.csv and raw.csv alone: what was measured (kernel, QEMU, clocks,
--cpu models), then for each variant and its baseline every cell where
-their medians differ, with the cell's conditions, median, 95% CI and n
-(or "identical in k boots", cells.fmt), a text chart of their boots where
-they differ most, the conditions random.c depends on (HZ, smp,
-trust_cpu, nocounter=on), the base (the release booted; a base: line
-naming Debian's package, never an invented base-commit:), and the
-command that reproduces the run: the crngbench commit (and the upstream
-one under a local commit), the overrides that make its matrix file its
-run.matrix (so a grown or resumed run is reproduced whole) and the
-runner's options of meta.json's command line, with a warning when the
-checkout holds changes that commit lacks. No attachment: the run's
+-cpu models), then for each variant and its baseline a headline and
+every cell where their medians (summary.csv's, to the microsecond)
+differ, none folded into "alike": the cell's conditions, both medians,
+95% CIs and n (or "identical in k boots", cells.fmt), the difference,
+and both variants' kernel start to PID 1 (the images' layout, before any
+wait of random.c's). Two kernel images that differ by any code time the
+boot differently, and under icount the jitter trial's samples per bit
+(raw.csv's jitter_per_bit) moves by one with them, which moves CRNG
+ready by whole seconds; so a difference is the patch's only where
+nothing else can explain it. A cell is marked "not the patch alone",
+with the reason in words, where
+  - the knob skipped the jitter trial (nocounter=on, or a boot's
+    jitter_skipped): "knob: jitter trial skipped", the loop never ran;
+  - else the two variants' trials counted different samples per bit
+    ("trials counted 7 (stock) vs 6 (mine) samples per bit: the kernel
+    images differ, not only the patch"; no trial logged counts as one
+    value, "no trial");
+  - the medians are no further apart than the two kernel start to PID 1
+    (the images' layout);
+  - their 95% CIs overlap (the boots' spread).
+The headline names the largest difference (|log ratio|, CRNG ready and
+the first read) among the cells not marked, or says that no cell
+isolates the patch; the text chart shows the boots of the headline
+measure's unmarked cells, and there is none without a headline. Then
+the conditions random.c depends on (HZ, smp, trust_cpu, nocounter=on),
+the base (the release booted; a base: line naming Debian's package,
+never an invented base-commit:), and the command that reproduces the
+run: the crngbench commit (and the upstream one under a local commit),
+the overrides that make its matrix file its run.matrix (so a grown or
+resumed run is reproduced whole) and the runner's options of
+meta.json's command line, with a warning when the checkout holds
+changes that commit lacks. No attachment: the run's
 charts stay in RUN/plots/ (make plots RUN=...).
 """
 import glob
@@ -52,7 +73,7 @@ import textwrap
 import series
 from cells import BEFORE_CLOCK, CLAMPED_MEASURES, fmt, summary_rows
 from formats import axis_names, measure_columns
-from runlib import (CLOCK_WORDS, INTEGER, ROOT, RUNNER, check_path, die, fact_table, headline_accel, kernel_base,
+from runlib import (ACCEL_WORDS, CLOCK_WORDS, INTEGER, ROOT, RUNNER, check_path, die, fact_table, headline_accel, kernel_base,
                     measured, open_run_file, pick, read_meta, read_table, refuse_link, releases, run_main, value, variant_order)
 from textcharts import strip_chart
 
@@ -60,9 +81,11 @@ WIDTH = 72
 # The measures the cover letter sets side by side, in its order, with
 # their words.
 MEASURES = (("crng_ready", "CRNG ready, ms from kernel start"),
-            ("first_urandom_latency", "the first blocking /dev/urandom read's own duration, ms"),
-            ("kernel_to_init", "kernel start to PID 1, ms"))
-ACCEL_WORDS = {"icount": "icount", "tcg": "TCG", "kvm": "KVM"}
+            ("first_urandom_latency", "the first blocking /dev/urandom read's own duration, ms"))
+# The witness of the two kernel images' layout, shown beside each cell:
+# random.c waits after PID 1 starts, so a patch to its waits moves this
+# only by the bytes it adds.
+LAYOUT = "kernel_to_init"
 # meta.json's name of a kernel: [<base>/]<variant>-hz<HZ>[-<arch>]
 KERNEL_KEY = re.compile(r"(?:(?P<base>[^/]+)/)?(?P<variant>.+?)-hz(?P<hz>[0-9]+)(?:-(?P<arch>[A-Za-z0-9_.-]+))?")
 # What make bench's variables put on the runner's command line (the
@@ -193,10 +216,9 @@ def overlap(a, b):
 
 def differing(rows, v, b, measure):
     """[(accel, condition, baseline's row, variant's row)] of the cells of
-    measure where both were measured and differ: their medians as shown
-    differ and their 95% CIs do not overlap (a cell whose boots were all
-    alike has its value as its CI); and the count of the other cells,
-    alike within the noise. The headline clock first."""
+    measure where both were measured and their medians differ (summary.csv's,
+    to the microsecond), and the count of the other cells (the same
+    median). The headline clock first."""
     first = headline_accel(rows)
     sel = [r for r in rows if r["measure"] == measure and r["n"] not in ("", "0") and r["median_ms"] != ""]
     keys = sorted({(r["accel"], r["_cond"]) for r in sel}, key=lambda k: (k[0] != first, k[0] != "tcg", k))
@@ -205,7 +227,7 @@ def differing(rows, v, b, measure):
         rb, rv = pick(sel, accel=accel, _cond=cond, variant=b), pick(sel, accel=accel, _cond=cond, variant=v)
         if rb is None or rv is None:
             continue
-        if fmt(rb).split(" ")[0] == fmt(rv).split(" ")[0] or overlap(rb, rv):
+        if float(rb["median_ms"]) == float(rv["median_ms"]):
             same += 1
         else:
             out.append((accel, cond, rb, rv))
@@ -224,47 +246,113 @@ def where(accel, cond):
     return ", ".join(x for x in (ACCEL_WORDS.get(accel, accel), cond) if x)
 
 
-def comparison(rows, v, b):
-    """The lines setting variant v against its baseline b, a block per
-    measure, and (measure, its differing cells, widest apart first): the
-    measure whose cells differ most, for the chart."""
+def cell_boots(raw, name, accel, r):
+    """raw.csv's measured boots of variant name in summary row r's cell."""
+    axes = [a for a in axis_names() if a not in ("variant", "accel")]
+    return [x for x in raw if x["variant"] == name and x["accel"] == accel and all(value(x, a) == value(r, a) for a in axes)]
+
+
+def per_bit(boots):
+    """The jitter trial's samples per bit the boots logged, in words: "6",
+    "5-7", or "no trial" where none logged one."""
+    vals = sorted({int(x["jitter_per_bit"]) for x in boots if INTEGER.match(x.get("jitter_per_bit") or "")})
+    return "no trial" if not vals else str(vals[0]) if len(vals) == 1 else f"{vals[0]}-{vals[-1]}"
+
+
+def layout(rows, accel, cond, v, b):
+    """The cell's kernel start to PID 1 (LAYOUT): (the baseline's median,
+    the variant's), ms, or None where either is missing."""
+    pair = [pick(rows, measure=LAYOUT, accel=accel, _cond=cond, variant=x) for x in (b, v)]
+    if any(r is None or r["n"] in ("", "0") or r["median_ms"] == "" for r in pair):
+        return None
+    return tuple(float(r["median_ms"]) for r in pair)
+
+
+def marks(rows, raw, v, b, cell):
+    """Why a differing cell does not isolate the patch, in words (the
+    head's rule): [] where it does."""
+    accel, cond, rb, rv = cell
+    bb, bv = cell_boots(raw, b, accel, rb), cell_boots(raw, v, accel, rv)
+    out = []
+    if value(rb, "nocounter") == "on" or any(x.get("jitter_skipped") == "1" for x in bb + bv):
+        out.append("knob: jitter trial skipped (random.no_cycle_counter): the jitter loop never ran")
+    elif per_bit(bb) != per_bit(bv):
+        out.append(f"trials counted {per_bit(bb)} ({b}) vs {per_bit(bv)} ({v}) samples per bit: "
+                   + ("the kernel images differ, not only the patch" if accel == "icount" else
+                      f"the count moves with the host's timing under {ACCEL_WORDS.get(accel, accel)}, "
+                      "not only with the patch"))
+    d, k = float(rv["median_ms"]) - float(rb["median_ms"]), layout(rows, accel, cond, v, b)
+    if k and k[0] != k[1] and abs(d) <= abs(k[1] - k[0]):
+        out.append(f"a shift no larger than kernel start to PID 1's ({k[1] - k[0]:+.3f} ms): "
+                   "the images' layout")
+    if overlap(rb, rv):
+        out.append("95% CIs overlap: within the boots' spread")
+    return out
+
+
+def comparison(rows, raw, v, b):
+    """(the lines setting variant v against its baseline b: the headline,
+    then a block per measure listing every cell where their medians
+    differ, with n, medians, CIs, kernel start to PID 1 and the marks of a
+    cell that does not isolate the patch; the headline's measure and its
+    unmarked differing cells, widest apart first, for the chart)."""
     w = max(len(v), len(b))
-    out, most = [], (0, None, [])
+    blocks, best = [], None
     for measure, words in MEASURES:
         cells, same = differing(rows, v, b, measure)
         if not cells and not same:
             continue
-        out += [f"{words}:"]
-        for accel, cond, rb, rv in cells:
-            out += wrap(where(accel, cond), "  ")
-            out.append(f"    {b:<{w}}  {cell_figure(rb)}")
-            out.append(f"    {v:<{w}}  {cell_figure(rv)}")
+        blocks += [f"{words}:"]
+        clean = []
+        for cell in cells:
+            accel, cond, rb, rv = cell
+            d, k, why = float(rv["median_ms"]) - float(rb["median_ms"]), layout(rows, accel, cond, v, b), \
+                marks(rows, raw, v, b, cell)
+            blocks += wrap(where(accel, cond), "  ")
+            blocks.append(f"    {b:<{w}}  {cell_figure(rb)}")
+            blocks.append(f"    {v:<{w}}  {cell_figure(rv)}")
+            blocks += wrap(f"medians {d:+.3f} ms ({v} minus {b})"
+                           + (f"; kernel start to PID 1: {k[0]:.3f} ms ({b}), {k[1]:.3f} ms ({v})" if k else ""),
+                           "    ", "      ")
+            for m in why:
+                blocks += wrap(f"not the patch alone: {m}", "    ", "      ")
+            if not why:
+                clean.append(cell)
         if same:
-            out += wrap(f"{'every' if not cells else 'the other'} {same} cell{'s' if same > 1 else ''}: alike "
-                        "(the same median, or 95% CIs that overlap)", "  ")
-        out.append("")
-        widest = max((gap(c) for c in cells), default=0)
-        if cells and (most[1] is None or widest > most[0]):
-            most = (widest, measure, sorted(cells, key=gap, reverse=True))
-    return out, most[1:]
+            blocks += wrap((f"every cell ({same})" if not cells else f"the other {same} cell{'s' if same > 1 else ''}")
+                           + ": the same median", "  ")
+        blocks.append("")
+        top = max(clean, key=gap, default=None)
+        if top and (best is None or gap(top) > gap(best[1][0])):
+            best = (measure, sorted(clean, key=gap, reverse=True))
+    if best:
+        measure, (top, *_) = best[0], best[1]
+        accel, cond, rb, rv = top
+        d = float(rv["median_ms"]) - float(rb["median_ms"])
+        head = (f"Headline: {dict(MEASURES)[measure].rsplit(', ms', 1)[0]}, {where(accel, cond)}: "
+                f"{float(rb['median_ms']):.3f} ms ({b}), {float(rv['median_ms']):.3f} ms ({v}), {d:+.3f} ms: "
+                "the largest difference among the cells below that isolate the patch (no mark says otherwise).")
+    elif any(l.startswith("    not the patch alone: ") for l in blocks):
+        head = ("Headline: no cell isolates the patch; every cell where the medians differ is marked below "
+                "with the reason.")
+    else:
+        head = f"Headline: {v} and {b} have the same medians in every cell."
+    return wrap(head) + [""] + blocks, best or (None, [])
 
 
-def chart(run, v, b, measure, cells):
+def chart(raw, v, b, measure, cells):
     """A text chart (textcharts.strip_chart) of every boot of v and b in
-    the cells where their medians differ most: the measure's values from
+    the headline's cells (comparison's): the measure's values from
     raw.csv, '>' a boot still waiting at its bound, '<' a CRNG ready
     logged before timekeeping (a clamped 0, at the axis' left end)."""
     col, cens = measure_columns()[measure]
-    raw = measured(read_table(run, "raw.csv"))
-    axes = [a for a in axis_names() if a not in ("variant", "accel")]
     groups = []
     for accel, cond, rb, _ in cells[:6]:
         per = []
         for name in (b, v):
             pts = [(int(r[col]) / 1e6, ">" if cens and r.get(cens) == "1" else
-                    "<" if measure in CLAMPED_MEASURES and int(r[col]) == 0 else "o") for r in raw
-                   if r["variant"] == name and r["accel"] == accel and INTEGER.match(r.get(col) or "")
-                   and int(r[col]) >= 0 and all(value(r, a) == value(rb, a) for a in axes)]
+                    "<" if measure in CLAMPED_MEASURES and int(r[col]) == 0 else "o")
+                   for r in cell_boots(raw, name, accel, rb) if INTEGER.match(r.get(col) or "") and int(r[col]) >= 0]
             per.append((name, pts))
         groups.append((where(accel, cond), per))
     words = dict(MEASURES)[measure].rsplit(", ms", 1)[0]
@@ -588,13 +676,14 @@ def mails(run, who):
     rows = summary_rows(run)
     release = ([x for x in releases(meta).split(" and ") if x.startswith(base + ".")] or ["?"])[0]
     body, charted = wrap(measured_words(rows, meta, release)) + [""], []
+    raw = measured(read_table(run, "raw.csv"))
     for (v, b, _), what in zip(found, sides(found, paths, patched)):
-        lines, (measure, cells) = comparison(rows, v, b)
+        lines, (measure, cells) = comparison(rows, raw, v, b)
         body += wrap(f"{v} against {b}, where they differ:") + [""]
         body += wrap(f"{what}; both carry crngbench's own patches {carried(sets, b)}, not sent.") + [""]
         body += lines
         if not charted and measure:
-            charted = chart(run, v, b, measure, cells)
+            charted = chart(raw, v, b, measure, cells)
     body += charted + conditions(rows) + base_lines(meta, base, release, patched)
     body += wrap(f"The run: {os.path.basename(run)} (its raw.csv holds every boot, its summary.csv every "
                  "figure above).") + [""]

@@ -213,7 +213,7 @@ def hz(data):
                 items.append((f"  {vname(data, vi)}", float(val), f"{val} ms"))
     note = var(data, "hz_note")
     return bars("The jitter loop's cost against CONFIG_HZ (cpu=qemu64)",
-                "median ms of the first blocking urandom read (summary.csv)", items,
+                f"{var(data, 'hz_clock')}: first blocking urandom read, median ms (summary.csv)", items,
                 f"#: median; the loop credits one bit per tick, so it should take {JITTER_TICKS}/HZ s") \
         + ([note] if note else [])
 

@@ -138,14 +138,22 @@ for cells in body:
 assert checked > 80, checked
 PY
 # Chart 5 and the HZ table: the same medians, the runner's. The selection
-# is written out here (the first urandom read under TCG, qemu64, with the
-# counter), not taken from runlib: a wrong selection there fails.
-python3 - "$tmp/run" <<'PY' && echo "PASS: chart 5's medians are summary.csv's, chart 5's selection" || echo "FAIL: chart 5 does not draw summary.csv's medians of its selection"
+# is written out here (the first urandom read under icount where the run
+# has such cells, else TCG, qemu64, with the counter), not taken from
+# runlib: a wrong selection there fails. Its PNG's title and its text
+# chart name that clock (vars.gp's hz_clock). On the fixture (TCG and
+# KVM) and on the committed quick run (icount, TCG and KVM).
+cp -r studies/quick/run "$tmp/both" && rm -rf "$tmp/both/plots"
+plots/render.sh "$tmp/both" >/dev/null 2>&1 || bad "plots/render.sh on a copy of studies/quick/run failed"
+for r in "$tmp/run" "$tmp/both"; do
+	if python3 - "$r" <<'PY'; then
 import sys
 from tests.lib.expect import table
 run = sys.argv[1]
-want = {(r["hz"], r["variant"]): r["median_ms"] for r in table(run) if r["measure"] == "first_urandom_latency"
-        and r["accel"] == "tcg" and r["cpu"] == "qemu64" and r["nocounter"] == "off"}
+sel = [r for r in table(run) if r["measure"] == "first_urandom_latency" and r["cpu"] == "qemu64"
+       and r["nocounter"] == "off" and r["n"] not in ("", "0")]
+accel = "icount" if any(r["accel"] == "icount" for r in sel) else "tcg"
+want = {(r["hz"], r["variant"]): r["median_ms"] for r in sel if r["accel"] == accel}
 with open(run + "/plots/data/hz.dat") as f:
     head, *drawn = [l.split() for l in f]
 assert head[:2] == ["#", "hz"] and drawn, (head, drawn)
@@ -154,7 +162,15 @@ for line in drawn:
     for v, val in zip(head[2:], line[1:]):
         assert (want.get((line[0], v)) or "NaN") == val, (line[0], v, val, want.get((line[0], v)))
 assert len(want) == sum(v != "NaN" for l in drawn for v in l[1:]), (want, drawn)
+clock = {"icount": "instruction time (icount)", "tcg": "emulation time (TCG)"}[accel]
+assert f"hz_clock = '{clock}'\n" in open(run + "/plots/data/vars.gp").read(), clock
+assert clock in open(run + "/plots/5-jitter-vs-hz.txt").read().splitlines()[1], clock
 PY
+		ok "chart 5 of $(basename "$r"): summary.csv's medians of its selection, in the clock it names"
+	else
+		bad "chart 5 of $(basename "$r") does not draw summary.csv's medians of its selection in the clock it names"
+	fi
+done
 rm -rf "$tmp"
 
 # The arches fixture (a real run of studies/arches/arches.matrix, cut by
