@@ -228,7 +228,10 @@ fi
 # resumed.
 grown=$tmp/grown
 cp -r tests/fixtures/run "$grown"
-sed -i 's/^variant = .*/variant = stock,block/; s/^hz = .*/hz = 100,250/' "$grown/run.matrix" && echo 'rtc = fixed' >>"$grown/run.matrix"
+# (trace as the matrix file has it: the fixture was made traced)
+trace=$(sed -n 's/^trace = //p' studies/quick/quick.matrix)
+sed -i "s/^variant = .*/variant = stock,block/; s/^hz = .*/hz = 100,250/; s/^trace = .*/trace = $trace/" "$grown/run.matrix" &&
+	echo 'rtc = fixed' >>"$grown/run.matrix"
 if out=$(CRNGBENCH_RUNNER=$runner python3 - "$grown" <<'PY' 2>&1
 import sys
 sys.path.insert(0, "plots")
