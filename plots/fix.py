@@ -56,7 +56,10 @@ def first_mix(boots):
             w = "none logged"
         else:
             s = int(t) / 1e9
-            w = (f"{s:.1f} s" if s >= 1 else f"{s * 1e3:.0f} ms") + f", by {'time' if by == '1' else 'count'}"
+            # printk stamps 0 before the kernel's clock has started (q800):
+            # no time, only that bound (issue 47: no bare zero)
+            when = "before timekeeping" if int(t) == 0 else f"{s:.1f} s" if s >= 1 else f"{s * 1e3:.0f} ms"
+            w = when + f", by {'time' if by == '1' else 'count'}"
         if w not in words:
             words.append(w)
     return "; ".join(words) if words else "-"

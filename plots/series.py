@@ -508,7 +508,8 @@ def figures(runs_dir, base, tree):
     plots/quoted's and plots/cover-quoted's rows, {releases} (the bases
     run's), {answer-table}, {base} (package and release), and the base's
     {base-debian} (package and Debian version, the tree's),
-    {base-release} and {other-releases} (the other bases' measured)."""
+    {base-release} and {other-releases} (the other bases' measured),
+    {upstream-commit} (the crngbench commit of the upstream run)."""
     figs = {}
     for table in (quoted.TABLE, COVER_QUOTED):
         for name, val, _ in quoted.figures(runs_dir, table):
@@ -524,7 +525,27 @@ def figures(runs_dir, base, tree):
     figs["base"] = f"{package} ({figs['base-release']})"
     figs["base-debian"] = f"{package} {os.path.basename(tree).removeprefix('linux-')}"
     figs["other-releases"] = " and ".join(r for r in rels if not r.startswith(base + ".")) or "no other"
+    # the crngbench commit the mail's own measurement was made from (the
+    # upstream study's run), so a reader can check out what made it
+    commit = open_commit(study_run(runs_dir, "upstream"))
+    figs["upstream-commit"] = f"commit {commit[:12]}"
     return figs
+
+
+def open_commit(run):
+    """A run's commit file's commit: 40 hex digits (a '+TREE' suffix, a
+    checkout with changes, is refused: the mail names a commit one can
+    check out)."""
+    path = refuse_link(os.path.join(run, "commit"))
+    try:
+        with open(path, encoding="ascii") as f:
+            text = f.read().strip()
+    except (OSError, UnicodeDecodeError) as e:
+        die(f"{path}: cannot read the run's commit ({e})")
+    if not re.fullmatch(r"[0-9a-f]{40}", text):
+        die(f"{path}: '{text[:60]}' is not a commit (40 hex digits): the mail names the commit that made the "
+            "run, from a checkout without changes")
+    return text
 
 
 def build(tree, paths, title, body, who, reply_to=None, rfc=False):
