@@ -180,9 +180,12 @@ def mail_base(by_base):
     return bases[-1]
 
 
-def patch_file(base, name, sha):
+def patch_file(base, name, sha, meta=None):
     """The base's series file of that name, which must be what the run
-    booted (its sha256)."""
+    booted: its sha256, or, where only its message was reworded since
+    (the sha differs), the same kernels: every kernel of the run that
+    carries it keys (kernel/build.sh --status: its inputs, the patches'
+    diffs, not their messages) as meta.json recorded."""
     series_dir = fact_table("bases")[base]["patches"]
     path = refuse_link(os.path.join(ROOT, series_dir, name))
     if "/" in name or not os.path.isfile(path):
@@ -190,10 +193,33 @@ def patch_file(base, name, sha):
             "put yours there and name it in kernel/variants")
     with open(path, "rb") as f:
         now = hashlib.sha256(f.read()).hexdigest()
-    if now != sha:
+    if now != sha and not same_kernels(meta or {}, base, name):
         die(f"{series_dir}/{name} has changed since the run booted it (sha256 {sha[:12]} in its meta.json, "
-            f"{now[:12]} now): the mail would send a patch that was not measured; restore it, or run again")
+            f"{now[:12]} now), and not only in its message: the kernels it builds now are not the ones "
+            "measured, so the mail would send a patch that was not; restore it, or run again")
     return path
+
+
+def same_kernels(meta, base, name):
+    """Whether every kernel of the run (meta.json) that carries patch NAME
+    of BASE would be built now from the inputs it was built from: its
+    recorded input_key is kernel/build.sh --status's key now."""
+    carrying = [(m, v) for m, v in ((KERNEL_KEY.fullmatch(k), v) for k, v in meta.get("kernels", {}).items())
+                if m and isinstance(v, dict) and name in str(v.get("patches", ""))
+                and str(v.get("base") or m["base"] or kernel_base(meta)) == base]
+    if not carrying or any(not str(v.get("input_key", "")) for _, v in carrying):
+        return False
+    for m, v in carrying:
+        env = dict(os.environ, KERNEL_BASE=base, KERNEL_HZ=m["hz"])
+        env.pop("KERNEL_ARCH", None)
+        if m["arch"]:
+            env["KERNEL_ARCH"] = m["arch"]
+        p = subprocess.run([os.path.join(ROOT, "kernel", "build.sh"), "--status", m["variant"]], env=env,
+                           capture_output=True, encoding="utf-8", errors="replace")
+        fields = p.stdout.split()
+        if p.returncode != 0 or len(fields) < 4 or fields[3] != v["input_key"]:
+            return False
+    return True
 
 
 # --- the cover letter --------------------------------------------------------
@@ -670,7 +696,7 @@ def mails(run, who):
     if not found:
         die(f"the run's variants ({', '.join(sorted(sets, key=variant_order))}) add no patch over one another: "
             "nothing to set side by side (boot a variant and its baseline, e.g. VARIANTS=stock,yours)")
-    paths = [patch_file(base, *next(sets[v][n] for v, _, added in found if n in added))
+    paths = [patch_file(base, *next(sets[v][n] for v, _, added in found if n in added), meta)
              for n in sorted({n for _, _, added in found for n in added})] if patched else []
     tree = series.tree_of(base)  # before the figures: a base without its tree is named at once
     rows = summary_rows(run)

@@ -54,8 +54,12 @@ EOF
 printf 'static int crng_ready(void)\n{\n\treturn 0;\n}\n' >"$k/tree.orig/drivers/char/random.c"
 cat >"$co/kernel/build.sh" <<EOF
 #!/bin/sh
-# a stand-in (tests/fast/own_patch.sh): --tree names the stand-in tree
+# a stand-in (tests/fast/own_patch.sh): --tree names the stand-in tree;
+# --status keys a kernel by the diff of the user's patch (as build.sh:
+# from its first diff line on), not by its message
 [ "\$1" = --tree ] && echo "$k/tree"
+[ "\$1" = --status ] && echo "\$2 built warm \$(sed -n '/^diff /,\$p' "$co/kernel/patches/0010-random-report-the-CRNG-ready-at-once.patch" | sha256sum | cut -c1-16) $k/build"
+exit 0
 EOF
 g() { git -C "$co" -c user.name=standin -c user.email=standin@checkout.test "$@"; }
 if ! { g init -q && g add -A && g commit -qm "stand-in checkout"; }; then
@@ -80,7 +84,7 @@ sha=$(sha256sum <"$co/$patch" | cut -c1-64)
 name=quick-20260101T000000Z
 run=$co/results/$name
 mkdir -p "$co/results" && cp -r tests/fixtures/run "$run" && ln -s "$name" "$co/results/latest"
-python3 - "$run" "$patch" "$sha" <<'PY'
+MINE_KEY=$(cd "$co" && kernel/build.sh --status mine | cut -d' ' -f4) python3 - "$run" "$patch" "$sha" <<'PY'
 import csv, json, os, sys
 run, patch, sha = sys.argv[1:]
 for f in ("raw.csv", "summary.csv", "reads.csv", "traces.csv"):
@@ -101,7 +105,8 @@ for f in ("raw.csv", "summary.csv", "reads.csv", "traces.csv"):
 m = json.load(open(os.path.join(run, "meta.json")))
 k = m["kernels"]
 k["mine-hz250"] = dict(k.pop("block-v0-hz250"), release="6.1.192-crngbench-mine",
-                       patches=k["stock-hz250"]["patches"] + f"; {os.path.basename(patch)} {sha}")
+                       patches=k["stock-hz250"]["patches"] + f"; {os.path.basename(patch)} {sha}",
+                       input_key=os.environ["MINE_KEY"])
 # grown by its last command (make run RESUME=...): no variant on it
 m["command_line"] = ["build/crngbench-run", "--resume", "--set", "accel=tcg,kvm", "--image", "build/guest.cpio",
                      "--out", "results/x"]
@@ -245,6 +250,16 @@ else
 	verdict $? "trials that counted 1 vs 2 samples per bit: the cell is marked, not headlined" \
 		"rc $rc: $(grep -o "Headline: .\{150\}" <<<"$c") $(brief "$out")"
 fi
+
+# only its message reworded since the run: the kernel it builds keys as
+# the run's did (meta.json's input_key), so the mail goes out, reworded
+cp "$co/$patch" "$tmp/patch.measured"
+sed -i 's/^A one-line change, measured\./A one-line change, measured, and its message reworded./' "$co/$patch"
+out=$(make -s -C "$co" post RUN="$run" 2>&1)
+rc=$?
+[ $rc -eq 0 ] && grep -q "its message reworded" "$s/0001-random-report-the-CRNG-ready-at-once.patch"
+verdict $? "a patch whose message alone was reworded after the run is mailed, reworded (its kernel's key unchanged)" "rc $rc: $(brief "$out")"
+cp "$tmp/patch.measured" "$co/$patch"
 
 # the patch changed since the run booted it: refused, nothing rewritten
 echo "# changed" >>"$co/$patch"
