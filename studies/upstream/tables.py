@@ -35,14 +35,14 @@ def tables(run):
     if not cells:
         die(f"{run}: no measured boot (a run of studies/upstream/upstream.matrix?)")
     out = [f"### Patch 0008 on kernels as shipped: an early getrandom(0) caller (run {run_name(run)})\n",
-           "Seconds of guest time from kernel start, one CPU, HZ=100, icount, untraced; counter \"none (knob)\": "
-           "the test-only `random.no_cycle_counter`, the jitter trial skipped; "
+           "Seconds of guest time from kernel start, one CPU, HZ=100, icount, untraced; jitter trial \"off (knob)\": "
+           "the test-only `random.no_cycle_counter` makes it give up at once (the counter still feeds the fast pool); "
            "stock: the base with only the test-only patches 0001, 0005 and 0007 (no RFC patch); stock-fix: "
            "the same with 0008. PID 1's first call is getrandom(buf, 32, 0). Each cell's boots as they are "
            "(\"k identical\": every boot the same nanosecond; '>': still waiting, or not ready, at the "
            "run's bound); first mix: patch 0007's log of the first fast pool mix before the CRNG was "
            "ready, made by 1024 interrupts (count) or a second since the last mix (time).\n",
-           row("machine", "MHz", "counter", "base", "variant", "getrandom(0) waited", "CRNG ready", "first mix"),
+           row("machine", "MHz", "jitter trial", "base", "variant", "getrandom(0) waited", "CRNG ready", "first mix"),
            "|---|---|---|---|---|---|---|---|"]
     for key in sorted({k[:5] for k in cells}, key=lambda k: (not k[0].startswith("armv5"), k[0], k[4], k[1])):
         arch, shift, hz, nocounter, base = key
@@ -50,7 +50,7 @@ def tables(run):
             boots = cells.get(key + (v,), [])
             mhz = cpu_mhz(boots[0], run) if boots else None
             out.append(row(*(md(c) for c in (
-                arch, f"{mhz:g}" if mhz is not None else "host", "none (knob)" if nocounter == "on" else "as shipped",
+                arch, f"{mhz:g}" if mhz is not None else "host", "off (knob)" if nocounter == "on" else "as shipped",
                 base, v, waited(boots, reads),
                 seconds(boots, "crng_ready_ns", "crng_ready_censored"), first_mix(boots) if boots else "-"))))
     return "\n".join(out) + "\n"
