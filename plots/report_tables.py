@@ -26,7 +26,7 @@ the main tables of RUN_DIR and the charts named, RUN_DIR/plots/CHART.png
 import os
 import sys
 
-from runlib import CHARTS, die, pages, replacing, run_main, studies, study_code
+from runlib import CHARTS, die, pages, replacing, run_main, studies, study_code, tracing
 from tables_runs import answer_table, runs_table
 
 import quoted
@@ -105,7 +105,7 @@ def run_report(run, charts):
         die(f"{run}/summary.csv not found (a results/<run> directory?)")
     if main_study() is None:
         die("no study of studies/ has block main (the main run's tables)")
-    text = study_tables(main_study())(run)
+    text = tracing(run) + study_tables(main_study())(run)
     pics = "\n\n".join(f"![{c}](plots/{c}.png)" for c in charts)
     doc = f"# The run's report\n\n{text}\n\n## Charts\n\n{pics}\n"
     out = os.path.join(run, "report.md")
@@ -128,10 +128,10 @@ def main():
     main_name = main_study()
     if run != "-" and main_name is None:
         die("no study of studies/ has block main (the main run's tables)")
-    blocks = [("main", study_tables(main_name)(run))] if run != "-" else []
+    blocks = [("main", tracing(run) + study_tables(main_name)(run))] if run != "-" else []
     for name in names:
         if opts.get(name):
-            blocks.append((name, study_tables(name)(opts[name])))
+            blocks.append((name, tracing(opts[name]) + study_tables(name)(opts[name])))
     for name, fn in RUNS_BLOCKS.items():
         if opts.get(name):
             blocks.append((name, fn(opts[name])))

@@ -382,6 +382,19 @@ def caption(meta, summary):
     return f"Linux {releases(meta)} (Debian), {qemu}, {'/'.join(accels)}, {nstr}"
 
 
+def tracing(run):
+    """What a run's block says first: whether its boots were traced
+    (ftrace's function_graph on the RNG's read calls delays a boot, so
+    traced times are a diagnostic, never compared with untraced ones)."""
+    vals = {r.get("trace") or "off" for r in read_table(run, "summary.csv")}
+    if vals <= {"off"}:
+        return "Boots untraced.\n\n"
+    if vals == {"on"}:
+        return ("Boots traced (ftrace's function_graph on the RNG's read calls): a diagnostic; their times are "
+                "not compared with untraced boots'.\n\n")
+    return "Boots traced and untraced (the `trace` axis): each cell says which.\n\n"
+
+
 # The jitter loop credits at most one bit per timer tick and the CRNG needs
 # 256 bits, so the loop should take 256/HZ s: chart 5's reference line
 # (prepare.py hands it to 5-jitter-vs-hz.gp), the HZ table's and the mail's.
