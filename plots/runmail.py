@@ -181,23 +181,33 @@ def mail_base(by_base):
 
 
 def patch_file(base, name, sha, meta=None):
-    """The base's series file of that name, which must be what the run
-    booted: its sha256, or, where only its message was reworded since
-    (the sha differs), the same kernels: every kernel of the run that
-    carries it keys (kernel/build.sh --status: its inputs, the patches'
-    diffs, not their messages) as meta.json recorded."""
+    """The base's series file that is what the run booted as NAME: NAME
+    itself with its sha256; or, where the file was reworded since (its
+    message, its subject and so its name: the sha differs or NAME is gone),
+    the series' file of the same number, if every kernel of the run that
+    carried NAME keys as meta.json recorded (kernel/build.sh --status: the
+    patches' diffs, not their messages or names). That also covers a
+    kernel the cache had built for the same variant from another
+    checkout's file of the same diff (its record names that file)."""
     series_dir = fact_table("bases")[base]["patches"]
+    if "/" in name or not name.endswith(".patch"):
+        die(f"the run booted patch {name!r}, not a file name ending in .patch")
     path = refuse_link(os.path.join(ROOT, series_dir, name))
-    if "/" in name or not os.path.isfile(path):
-        die(f"the run booted patch {name!r}, which is not a file of base {base}'s series ({series_dir}/): "
+    if os.path.isfile(path):
+        with open(path, "rb") as f:
+            if hashlib.sha256(f.read()).hexdigest() == sha:
+                return path
+    number = name.split("-", 1)[0]
+    now = sorted(glob.glob(os.path.join(ROOT, series_dir, glob.escape(number) + "-*.patch")))
+    if len(now) == 1 and same_kernels(meta or {}, base, name):
+        return refuse_link(now[0])
+    if not now:
+        die(f"the run booted patch {name!r}, and base {base}'s series ({series_dir}/) has no patch {number} now: "
             "put yours there and name it in kernel/variants")
-    with open(path, "rb") as f:
-        now = hashlib.sha256(f.read()).hexdigest()
-    if now != sha and not same_kernels(meta or {}, base, name):
-        die(f"{series_dir}/{name} has changed since the run booted it (sha256 {sha[:12]} in its meta.json, "
-            f"{now[:12]} now), and not only in its message: the kernels it builds now are not the ones "
-            "measured, so the mail would send a patch that was not; restore it, or run again")
-    return path
+    die(f"the run booted {name} (sha256 {sha[:12]} in its meta.json); {series_dir}/ now has "
+        f"{', '.join(os.path.basename(n) for n in now)}, and the kernels it builds are not the ones the run "
+        "measured (kernel/build.sh --status keys them otherwise: the diff changed, or the config, or "
+        "kernel/build.sh): the mail would send what was not measured; restore it, or run again")
 
 
 def same_kernels(meta, base, name):

@@ -58,7 +58,7 @@ cat >"$co/kernel/build.sh" <<EOF
 # --status keys a kernel by the diff of the user's patch (as build.sh:
 # from its first diff line on), not by its message
 [ "\$1" = --tree ] && echo "$k/tree"
-[ "\$1" = --status ] && echo "\$2 built warm \$(sed -n '/^diff /,\$p' "$co/kernel/patches/0010-random-report-the-CRNG-ready-at-once.patch" | sha256sum | cut -c1-16) $k/build"
+[ "\$1" = --status ] && echo "\$2 built warm \$(sed -n '/^diff /,\$p' "$co"/kernel/patches/0010-*.patch | sha256sum | cut -c1-16) $k/build"
 exit 0
 EOF
 g() { git -C "$co" -c user.name=standin -c user.email=standin@checkout.test "$@"; }
@@ -259,6 +259,16 @@ out=$(make -s -C "$co" post RUN="$run" 2>&1)
 rc=$?
 [ $rc -eq 0 ] && grep -q "its message reworded" "$s/0001-random-report-the-CRNG-ready-at-once.patch"
 verdict $? "a patch whose message alone was reworded after the run is mailed, reworded (its kernel's key unchanged)" "rc $rc: $(brief "$out")"
+# its subject reworded too: git format-patch names the file anew; the
+# series' patch of that number is the one, its kernel keying as measured
+renamed=kernel/patches/0010-random-report-the-CRNG-ready-immediately.patch
+sed 's/^Subject: \[PATCH\] random: report the CRNG ready at once/Subject: [PATCH] random: report the CRNG ready immediately/' \
+	"$co/$patch" >"$co/$renamed" && rm "$co/$patch"
+out=$(make -s -C "$co" post RUN="$run" 2>&1)
+rc=$?
+[ $rc -eq 0 ] && grep -q "^Subject: \[PATCH 1/1\] random: report the CRNG ready immediately" "$s"/0001-*immediately.patch
+verdict $? "its subject reworded too (a new file name): mailed under the new subject" "rc $rc: $(brief "$out")"
+rm -f "$co/$renamed" "$s"/0001-*immediately.patch
 cp "$tmp/patch.measured" "$co/$patch"
 
 # the patch changed since the run booted it: refused, nothing rewritten
@@ -266,7 +276,7 @@ echo "# changed" >>"$co/$patch"
 cp "$s/0000-cover-letter.patch" "$tmp/cover.before"
 out=$(make -s -C "$co" post RUN="$run" 2>&1)
 rc=$?
-[ $rc -ne 0 ] && grep -q "has changed since the run booted it" <<<"$out" && cmp -s "$tmp/cover.before" "$s/0000-cover-letter.patch"
+[ $rc -ne 0 ] && grep -q "the kernels it builds are not the ones the run measured" <<<"$out" && cmp -s "$tmp/cover.before" "$s/0000-cover-letter.patch"
 verdict $? "a patch file changed since the run is refused: the mail would send what was not measured" "rc $rc: $(brief "$out")"
 
 # a run of the project's variants alone (the fixture as it is: stock,
