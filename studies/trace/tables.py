@@ -33,8 +33,10 @@ def tables(run):
         # read began is that read
         calls = [t for t in traces if t["boot_id"] == b["boot_id"] and int(t["start_ns"]) < t0 // 1000 * 1000]
         for t in sorted(calls, key=lambda t: int(t["start_ns"])) or [None]:
-            cells = [code(b["boot_id"]), value(b, "variant"), f"{t0 / 1e6:.3f}"]
-            cells += ([t["pid"], code(t["comm"]), code(t["func"]), f"{int(t['start_ns']) / 1e6:.3f}",
+            # what the run wrote: code spans for names, md() for the rest;
+            # never decided by what a cell's text starts with
+            cells = [code(b["boot_id"]), md(value(b, "variant")), f"{t0 / 1e6:.3f}"]
+            cells += ([md(t["pid"]), code(t["comm"]), code(t["func"]), f"{int(t['start_ns']) / 1e6:.3f}",
                        took(int(t["dur_ns"]))] if t else ["-", "none", "-", "-", "-"])
-            out.append(row(*(md(c) if not c.startswith("`") else c for c in cells)))
+            out.append(row(*cells))
     return "\n".join(out) + "\n"
