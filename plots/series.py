@@ -69,7 +69,7 @@ import textwrap
 import quoted
 from cells import US_BELOW_MS, us
 from entropy import cpu_mhz
-from tables_runs import ANSWER, answer_cell
+from tables_runs import ANSWER, answer_cell, run_fact
 from runlib import (CONTROL, MEASURED, ROOT, all_variants, die, fact_rows, fact_table, open_new, read_meta, read_table, refuse_link,
                     releases, run_main, study_run, summary_rows, value)
 
@@ -551,25 +551,10 @@ def figures(runs_dir, base, tree):
     figs["other-releases"] = " and ".join(r for r in rels if not r.startswith(base + ".")) or "no other"
     # the crngbench commit the mail's own measurement was made from (the
     # upstream study's run), so a reader can check out what made it
-    commit = open_commit(study_run(runs_dir, "upstream"))
+    run = study_run(runs_dir, "upstream")
+    commit = run_fact(run, "commit") or die(f"{run}/commit: missing (the mail names the commit that made the run)")
     figs["upstream-commit"] = f"commit {commit[:12]}"
     return figs
-
-
-def open_commit(run):
-    """A run's commit file's commit: 40 hex digits (a '+TREE' suffix, a
-    checkout with changes, is refused: the mail names a commit one can
-    check out)."""
-    path = refuse_link(os.path.join(run, "commit"))
-    try:
-        with open(path, encoding="ascii") as f:
-            text = f.read().strip()
-    except (OSError, UnicodeDecodeError) as e:
-        die(f"{path}: cannot read the run's commit ({e})")
-    if not re.fullmatch(r"[0-9a-f]{40}", text):
-        die(f"{path}: '{text[:60]}' is not a commit (40 hex digits): the mail names the commit that made the "
-            "run, from a checkout without changes")
-    return text
 
 
 def build(tree, paths, title, body, who, reply_to=None, rfc=False):

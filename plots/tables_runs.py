@@ -127,7 +127,7 @@ def answer_table(runs_dir):
 RUN_FIELDS = {"commit": re.compile(r"[0-9a-f]{40}\Z"), "seed": re.compile(r"[0-9]{1,20}\Z")}
 
 
-def _run_fact(d, name):
+def run_fact(d, name):
     """A committed run's one-line file (commit, seed), checked: what is
     not a commit id or a seed stops the report, naming the file."""
     path = os.path.join(d, name)
@@ -180,8 +180,8 @@ def runs_table(runs_dir):
             out.append(row(md(name), md(r["matrix"]), "not committed", "", "", "", ""))
             continue
         for sub in dirs:
-            commit = _run_fact(sub, "commit") or _run_fact(d, "commit")
-            seed = _run_fact(sub, "seed")
+            commit = run_fact(sub, "commit") or run_fact(d, "commit")
+            seed = run_fact(sub, "seed")
             with open(os.path.join(sub, "run.matrix")) as f:
                 m = re.search(r"^reps\s*=\s*([0-9]+)\s*$", f.read(), re.M)
             times = _host_times(sub)
